@@ -1,0 +1,207 @@
+// Shapes of the /collector/api calls, shared by the server (route schemas) and the web app (typed client).
+import { z } from 'zod';
+import { FACET_NAMES, FILTER_NAMES, MAX_PAGE_SIZE, SORT_OPTIONS } from './constants.ts';
+
+export const errorSchema = z.object({ error: z.string() });
+export type ApiError = z.infer<typeof errorSchema>;
+
+const idValue = z.object({ id: z.number().int(), value: z.string() });
+const codeValue = z.object({ id: z.string(), value: z.string() });
+
+// ---------- general ----------
+export const generalSchema = z.object({
+  site_name: z.string(),
+  site_logo: z.string(),
+  description: z.string(),
+  contact_email: z.string(),
+});
+export type General = z.infer<typeof generalSchema>;
+
+// ---------- search ----------
+/** Query-string parameters of GET /search. filter_<name> may repeat. */
+export const searchQuerySchema = z
+  .object({
+    query: z.string().max(1000).optional(),
+    sort_by: z.enum(SORT_OPTIONS).optional(),
+    page_number: z.coerce.number().int().min(1).max(100000).optional(),
+    page_size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+    ...Object.fromEntries(
+      FILTER_NAMES.map((f) => [
+        `filter_${f}`,
+        z.union([z.string().max(200), z.array(z.string().max(200)).max(100)]).optional(),
+      ]),
+    ),
+  })
+  .strict();
+
+export const facetValueSchema = z.object({
+  id: z.string(),
+  term: z.string(),
+  count: z.number().int(),
+  active: z.boolean(),
+});
+export type FacetValue = z.infer<typeof facetValueSchema>;
+
+export const facetSchema = z.object({ name: z.string(), values: z.array(facetValueSchema) });
+export type Facet = z.infer<typeof facetSchema>;
+
+export const pagerItemSchema = z.object({
+  key: z.string(),
+  page_id: z.number().int(),
+  label: z.string(),
+  current: z.boolean(),
+});
+export type PagerItem = z.infer<typeof pagerItemSchema>;
+
+export const matchDataSourceSchema = z.object({
+  data_source_id: z.number().int(),
+  library_id: z.number().int(),
+  library_name: z.string(),
+  library_type: z.string(),
+  year_edition: z.number().int().nullable(),
+});
+
+export const matchSchema = z.object({
+  entry_id: z.number().int(),
+  title: z.tuple([z.string(), z.string()]),
+  creator: z.array(idValue),
+  language: z.array(codeValue),
+  translate: z.array(z.enum(['translated', 'translation'])),
+  date: z.array(z.number().int()),
+  data_sources: z.array(matchDataSourceSchema),
+});
+export type Match = z.infer<typeof matchSchema>;
+
+export const searchResponseSchema = z.object({
+  matches: z.array(matchSchema),
+  facets: z.object(Object.fromEntries(FACET_NAMES.map((f) => [f, facetSchema])) as Record<
+    (typeof FACET_NAMES)[number],
+    typeof facetSchema
+  >),
+  filters: z.record(z.string(), z.array(z.string())),
+  pager: z.array(pagerItemSchema),
+  total_entries: z.number().int(),
+  page_number: z.number().int(),
+  page_size: z.number().int(),
+  sort_by: z.enum(SORT_OPTIONS),
+  can_merge: z.boolean(),
+  can_set_exclusions: z.boolean(),
+  is_authenticated: z.boolean(),
+  pretty_query: z.string(),
+  querystring: z.string(),
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
+
+// ---------- entry ----------
+export const downloadSchema = z.object({ code: z.string(), ext: z.string(), desc: z.string() });
+export type Download = z.infer<typeof downloadSchema>;
+
+export const dataSourceSchema = z.object({
+  data_source_id: z.number().int(),
+  library_id: z.number().int(),
+  library_name: z.string(),
+  library_type: z.string(),
+  title: z.string(),
+  subtitle: z.string().nullable(),
+  authors: z.array(z.string()),
+  year_edition: z.number().int().nullable(),
+  year_first_edition: z.number().int().nullable(),
+  languages: z.array(z.string()),
+  description: z.string().nullable(),
+  shelf_location_code: z.string().nullable(),
+  material_description: z.string().nullable(),
+  isbn: z.string().nullable(),
+  publisher: z.string().nullable(),
+  edition_statement: z.string().nullable(),
+  place_date_of_publication_distribution: z.string().nullable(),
+  site_type: z.string(),
+  uri: z.string().nullable(),
+  uri_label: z.string().nullable(),
+  koha_url: z.string().nullable(),
+  content_type: z.string().nullable(),
+  downloads: z.array(downloadSchema),
+  aggregated: z.boolean(),
+  aggregations: z.array(z.object({ id: z.number().int(), entry_id: z.number().int() })),
+  public: z.boolean(),
+  report_error: z.boolean(),
+  identifier: z.string(),
+  /** Derived flags so the UI needs no rule of its own (spec §9). */
+  has_full_text: z.boolean(),
+  has_pdf: z.boolean(),
+  can_add_to_bookbuilder: z.boolean(),
+});
+export type DataSource = z.infer<typeof dataSourceSchema>;
+
+export const shortEntrySchema = z.object({
+  entry_id: z.number().int(),
+  title: z.string(),
+  subtitle: z.string().nullable(),
+  authors: z.array(idValue),
+  languages: z.array(codeValue),
+});
+export type ShortEntry = z.infer<typeof shortEntrySchema>;
+
+export const entrySchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  subtitle: z.string().nullable(),
+  authors: z.array(idValue),
+  languages: z.array(codeValue),
+  original_entry: z.object({ id: z.number().int(), languages: z.array(codeValue) }).nullable(),
+  translations: z.array(z.object({ id: z.number().int(), languages: z.array(codeValue) })),
+  /** "Part of:" — the aggregations (anthologies, issues) holding this entry. */
+  aggregations: z.array(shortEntrySchema),
+  /** "Contains:" — the parts of this aggregation, in order. */
+  aggregated: z.array(shortEntrySchema),
+  data_sources: z.array(dataSourceSchema),
+});
+export type Entry = z.infer<typeof entrySchema>;
+
+export const idParamSchema = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1) });
+export const dataSourceIdParamSchema = z.object({
+  data_source_id: z.coerce.number().int().min(1).max(2 ** 31 - 1),
+});
+export const fullTextSchema = z.object({ html: z.string() });
+export type FullText = z.infer<typeof fullTextSchema>;
+
+// ---------- libraries (short, for badges and single-filter boxes) ----------
+export const libraryPublicSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  url: z.string().nullable(),
+  logo_url: z.string().nullable(),
+  library_type: z.string(),
+  public: z.boolean(),
+  active: z.boolean(),
+  established: z.string().nullable(),
+  year_established: z.string().nullable(),
+  languages: z.string().nullable(),
+  description: z.string().nullable(),
+  short_desc: z.string().nullable(),
+  opening_hours: z.string().nullable(),
+  email_public: z.string().nullable(),
+  address_line_1: z.string().nullable(),
+  address_line_2: z.string().nullable(),
+  address_zip: z.string().nullable(),
+  address_city: z.string().nullable(),
+  address_state: z.string().nullable(),
+  address_country: z.string().nullable(),
+  pgp_public_key: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  region: z.string().nullable(),
+  catalog_is_accessible: z.boolean(),
+});
+export type LibraryPublic = z.infer<typeof libraryPublicSchema>;
+export const librariesResponseSchema = z.object({ libraries: z.array(libraryPublicSchema) });
+export const libraryResponseSchema = z.object({ library: libraryPublicSchema });
+
+export const agentSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  wikidata_id: z.string().nullable(),
+  canonical: z.string().nullable(),
+  search_link_id: z.number().int(),
+});
+export type Agent = z.infer<typeof agentSchema>;
+export const agentResponseSchema = z.object({ agent: agentSchema });

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// One test command for the whole repository: node projects for the server and packages,
+// jsdom for the web app. End-to-end tests have their own config (e2e/vitest.config.ts).
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['server/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'bench/**/*.test.ts'],
+          testTimeout: 30000,
+          hookTimeout: 60000,
+        },
+      },
+      {
+        extends: './web/vite.config.ts',
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['web/src/**/*.test.{ts,tsx}'],
+          setupFiles: ['./web/src/test/setup.ts'],
+        },
+      },
+    ],
+  },
+});
