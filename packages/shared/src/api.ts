@@ -205,3 +205,11 @@ export const agentSchema = z.object({
 });
 export type Agent = z.infer<typeof agentSchema>;
 export const agentResponseSchema = z.object({ agent: agentSchema });
+
+// ---------- pages ----------
+export const pageSummarySchema = z.object({ id: z.number().int(), title: z.string(), summary: z.string() });
+export const pageSchema = pageSummarySchema.extend({ content: z.string() });
+export type PageSummary = z.infer<typeof pageSummarySchema>;
+export type Page = z.infer<typeof pageSchema>;
+export const pagesResponseSchema = z.object({ pages: z.array(pageSummarySchema) });
+export const pageResponseSchema = z.object({ page: pageSchema });
