@@ -1,0 +1,155 @@
+// The one client for /collector/api: URL and query-string building, JSON, typed errors, CSRF.
+import type {
+  Agent,
+  Entry,
+  FullText,
+  General,
+  LibraryPublic,
+  Page,
+  PageSummary,
+  SearchResponse,
+} from '../lib/shared';
+
+export const API_BASE = '/collector/api';
+
+/** An HTTP failure: `status` is the HTTP status (0 for a network failure), `message` the server's `error`. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+}
+
+export function isApiError(e: unknown, status?: number): e is ApiError {
+  return e instanceof ApiError && (status === undefined || e.status === status);
+}
+
+export type ParamValue = string | number | boolean | null | undefined | readonly (string | number)[];
+export type Params = Record<string, ParamValue>;
+
+/** Builds a query string, omitting empty values; arrays become repeated parameters. */
+export function buildQueryString(params: Params = {}): string {
+  const sp = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) {
+      const s = String(v);
+      if (s.trim() === '') continue;
+      sp.append(key, s);
+    }
+  }
+  const qs = sp.toString();
+  return qs ? `?${qs}` : '';
+}
+
+export function apiUrl(path: string, params?: Params): string {
+  return `${API_BASE}${path.startsWith('/') ? path : `/${path}`}${buildQueryString(params)}`;
+}
+
+/** Reads the CSRF token from the `csrftoken` cookie (sent as X-CSRFToken on state-changing calls). */
+export function csrfToken(): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const match = document.cookie.split(/;\s*/).find((c) => c.startsWith('csrftoken='));
+  return match ? decodeURIComponent(match.slice('csrftoken='.length)) : undefined;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  params?: Params;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const method = opts.method ?? 'GET';
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let body: BodyInit | undefined;
+  if (method !== 'GET') {
+    const token = csrfToken();
+    if (token) headers['X-CSRFToken'] = token;
+    if (opts.body instanceof FormData) {
+      body = opts.body;
+    } else if (opts.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(opts.body);
+    }
+  }
+  let res: Response;
+  try {
+    res = await fetch(apiUrl(path, opts.params), {
+      method,
+      headers,
+      body,
+      signal: opts.signal,
+      credentials: 'same-origin',
+    });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    throw new ApiError(0, e instanceof Error ? e.message : 'Network error');
+  }
+  let data: unknown = undefined;
+  const text = await res.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+  }
+  if (!res.ok) {
+    const msg =
+      data && typeof data === 'object' && 'error' in data && typeof data.error === 'string'
+        ? data.error
+        : res.statusText || `HTTP ${res.status}`;
+    throw new ApiError(res.status, msg);
+  }
+  if (data === undefined) throw new ApiError(res.status, 'Invalid JSON response');
+  return data as T;
+}
+
+// ---------- typed endpoints ----------
+export interface SearchParams {
+  query?: string;
+  sort_by?: string;
+  page_number?: number;
+  page_size?: number;
+  filters?: Partial<Record<string, readonly string[]>>;
+}
+
+export function searchParamsToApi(p: SearchParams): Params {
+  const out: Params = {
+    query: p.query,
+    sort_by: p.sort_by,
+    page_number: p.page_number && p.page_number > 1 ? p.page_number : undefined,
+    page_size: p.page_size,
+  };
+  for (const [name, values] of Object.entries(p.filters ?? {})) {
+    if (values && values.length) out[`filter_${name}`] = values;
+  }
+  return out;
+}
+
+export const api = {
+  general: (signal?: AbortSignal) => request<General>('/general', { signal }),
+  search: (p: SearchParams, signal?: AbortSignal) =>
+    request<SearchResponse>('/search', { params: searchParamsToApi(p), signal }),
+  entry: (id: number | string, signal?: AbortSignal) => request<Entry>(`/entry/${encodeURIComponent(id)}`, { signal }),
+  fullText: (dataSourceId: number, signal?: AbortSignal) => request<FullText>(`/full-text/${dataSourceId}`, { signal }),
+  library: (id: number | string, signal?: AbortSignal) =>
+    request<{ library: LibraryPublic }>(`/libraries/${encodeURIComponent(id)}`, { signal }),
+  agent: (id: number | string, signal?: AbortSignal) =>
+    request<{ agent: Agent }>(`/agents/${encodeURIComponent(id)}`, { signal }),
+  footerPages: (lang: string, signal?: AbortSignal) =>
+    request<{ pages: PageSummary[] }>(`/pages/footer/${encodeURIComponent(lang)}`, { signal }),
+  page: (id: number | string, signal?: AbortSignal) =>
+    request<{ page: Page }>(`/pages/${encodeURIComponent(id)}`, { signal }),
+};
+
+/** URL of a download; `ext` may come with or without its leading dot. */
+export function downloadUrl(dataSourceId: number, ext: string, inline = false): string {
+  const e = ext.startsWith('.') ? ext : `.${ext}`;
+  return `${API_BASE}/download/${dataSourceId}${e}${inline ? '?inline=1' : ''}`;
+}

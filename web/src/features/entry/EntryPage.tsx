@@ -1,0 +1,193 @@
+import { useEffect } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Entry } from '../../lib/shared';
+import { useEntry, queryKeys } from '../../api/hooks';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { LanguageTags } from '../../components/LanguageTags';
+import { DataSourceBox } from './DataSourceBox';
+import { ShortEntryBox } from './ShortEntryBox';
+
+function hasHistory(locationKey: string): boolean {
+  const idx = (window.history.state as { idx?: unknown } | null)?.idx;
+  return typeof idx === 'number' ? idx > 0 : locationKey !== 'default';
+}
+
+export function BackButton() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  return (
+    <button
+      type="button"
+      className="btn"
+      onClick={() => (hasHistory(location.key) ? navigate(-1) : navigate('/'))}
+    >
+      <span aria-hidden="true">← </span>
+      {t('Back')}
+    </button>
+  );
+}
+
+export function EntryNotFound() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('Sorry! We could not found this entry!'));
+  return (
+    <div className="mx-auto max-w-3xl px-4 py-10 text-center">
+      <h1 className="text-2xl font-semibold">{t('Sorry! We could not found this entry!')}</h1>
+      <p className="mt-3">{t('The entry does not exist, it was deleted or it is not public any more')}</p>
+      <p className="mt-6">
+        <Link to="/search" className="link">
+          {t('Search the catalogue')}
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+function OtherLanguages({ entry }: { entry: Entry }) {
+  const { t } = useTranslation();
+  const items = [
+    ...(entry.original_entry ? [{ ...entry.original_entry, kind: 'Original' as const }] : []),
+    ...entry.translations.map((tr) => ({ ...tr, kind: 'Translation' as const })),
+  ].filter((i) => i.id !== entry.id);
+  if (items.length === 0) return null;
+  return (
+    <section className="mt-4 flex flex-wrap items-center gap-2" aria-labelledby="other-languages">
+      <h2 id="other-languages" className="font-semibold">
+        {t('Other languages:')}
+      </h2>
+      <ul className="flex flex-wrap gap-2">
+        {items.map((i) => {
+          const label = t(i.kind);
+          const langs = i.languages.map((l) => l.value || l.id).join(', ') || '?';
+          return (
+            <li key={`${i.kind}${i.id}`}>
+              <Link
+                to={`/entry/${i.id}`}
+                title={label}
+                className={`inline-block rounded-full px-3 py-1 text-sm text-white ${
+                  i.kind === 'Original' ? 'bg-rose-900' : 'bg-teal-800'
+                }`}
+              >
+                {langs} <span className="opacity-90">({label})</span>
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+export default function EntryPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { data: entry, error, isPending } = useEntry(id);
+
+  // A merged entry answers with its canonical id: move the URL there.
+  useEffect(() => {
+    if (entry && String(entry.id) !== id) {
+      queryClient.setQueryData(queryKeys.entry(String(entry.id)), entry);
+      navigate(`/entry/${entry.id}${location.hash}`, { replace: true });
+    }
+  }, [entry, id, location.hash, navigate, queryClient]);
+
+  // Library badges link to #library-<id>: scroll there once the boxes exist.
+  useEffect(() => {
+    if (!entry || !location.hash) return;
+    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    target?.scrollIntoView({ block: 'start' });
+  }, [entry, location.hash]);
+
+  useDocumentTitle(entry?.title ?? (isPending ? t('Fetching results, hold on...') : undefined));
+
+  if (isPending) {
+    return (
+      <p role="status" className="py-10 text-center text-lg">
+        <span aria-hidden="true" className="inline-block animate-spin">⚙</span> {t('Fetching results, hold on...')}
+      </p>
+    );
+  }
+  if (error || !entry || entry.data_sources.length === 0) return <EntryNotFound />;
+
+  const seen = new Set<number>();
+  return (
+    <article className="mx-auto max-w-5xl px-4 py-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0 flex-1">
+          <h1 className="font-serif text-3xl font-semibold">
+            {entry.title} <LanguageTags languages={entry.languages} />
+          </h1>
+          {entry.subtitle && <p className="mt-1 font-serif text-xl italic">{entry.subtitle}</p>}
+          {entry.authors.length > 0 && (
+            <ul className="mt-2 flex flex-wrap gap-2" aria-label={t('Authors')}>
+              {entry.authors.map((a) => (
+                <li key={a.id}>
+                  <Link
+                    to={`/library/author/${a.id}`}
+                    className="inline-block rounded-full border border-stone-500 px-3 py-0.5 text-sm hover:bg-stone-100"
+                    title={t('See all entries')}
+                  >
+                    {a.value}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <BackButton />
+      </div>
+
+      <OtherLanguages entry={entry} />
+
+      {entry.aggregations.length > 0 && (
+        <section className="mt-6" aria-labelledby="part-of">
+          <h2 id="part-of" className="mb-2 text-lg font-semibold">
+            {t('Part of:')}
+          </h2>
+          <ul className="space-y-2">
+            {entry.aggregations.map((a) => (
+              <li key={a.entry_id}>
+                <ShortEntryBox entry={a} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <div className="mt-6 space-y-6">
+        {entry.data_sources.map((ds) => {
+          const first = !seen.has(ds.library_id);
+          seen.add(ds.library_id);
+          return (
+            <DataSourceBox
+              key={ds.data_source_id}
+              ds={ds}
+              anchorId={first ? `library-${ds.library_id}` : undefined}
+            />
+          );
+        })}
+      </div>
+
+      {entry.aggregated.length > 0 && (
+        <section className="mt-6" aria-labelledby="contains">
+          <h2 id="contains" className="mb-2 text-lg font-semibold">
+            {t('Contains:')}
+          </h2>
+          <ol className="space-y-2">
+            {entry.aggregated.map((a) => (
+              <li key={a.entry_id}>
+                <ShortEntryBox entry={a} />
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
+    </article>
+  );
+}

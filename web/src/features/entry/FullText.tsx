@@ -1,0 +1,57 @@
+import { useId, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFullText } from '../../api/hooks';
+
+interface TocItem {
+  id: string;
+  level: number;
+  text: string;
+}
+
+/** Builds the table of contents from the headings (with ids) of the server-rendered text. */
+export function tocFromHtml(html: string): TocItem[] {
+  if (typeof DOMParser === 'undefined') return [];
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  return Array.from(doc.querySelectorAll<HTMLElement>('h1[id],h2[id],h3[id],h4[id],h5[id],h6[id]')).map((h) => {
+    const clone = h.cloneNode(true) as HTMLElement;
+    clone.querySelectorAll('a.footnote, sup').forEach((n) => n.remove());
+    return { id: h.id, level: Number(h.tagName.slice(1)), text: (clone.textContent ?? '').trim() };
+  }).filter((i) => i.text !== '');
+}
+
+/** The full text of a data source; mounted on the first toggle and kept (hidden) afterwards. */
+export function FullText({ dataSourceId, id, hidden }: { dataSourceId: number; id: string; hidden: boolean }) {
+  const { t } = useTranslation();
+  const { data, isPending, error } = useFullText(dataSourceId, true);
+  const tocId = useId();
+  const toc = useMemo(() => (data ? tocFromHtml(data.html) : []), [data]);
+  const minLevel = toc.reduce((m, i) => Math.min(m, i.level), 6);
+  return (
+    <div id={id} hidden={hidden} className="mt-4 border-t border-stone-300 pt-4">
+      {isPending && <p role="status">{t('Loading the full text...')}</p>}
+      {error && <p className="text-red-800">{t('The full text could not be loaded.')}</p>}
+      {data && (
+        <div className={toc.length ? 'grid gap-6 md:grid-cols-[15rem_minmax(0,1fr)]' : ''}>
+          {toc.length > 0 && (
+            <nav aria-labelledby={tocId} className="md:sticky md:top-4 md:max-h-[90vh] md:self-start md:overflow-y-auto">
+              <h4 id={tocId} className="mb-2 font-semibold">
+                {t('Table of contents')}
+              </h4>
+              <ul className="space-y-1 text-sm">
+                {toc.map((i) => (
+                  <li key={i.id} style={{ paddingLeft: `${(i.level - minLevel) * 0.75}rem` }}>
+                    <a className="link" href={`#${i.id}`}>
+                      {i.text}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          )}
+          {/* Server-rendered and sanitised HTML of the text. */}
+          <article className="fulltext max-w-prose font-serif" dangerouslySetInnerHTML={{ __html: data.html }} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Header } from './Header';
+import { Footer } from './Footer';
+import SearchPage from '../search/SearchPage';
+
+const SEARCH_PATH = '/search';
+
+/**
+ * The shell: header, main and footer. The search view is kept alive: once visited it stays mounted
+ * (hidden while another page shows), so results, facets and the scroll position come back at once.
+ * It always reads the URL (its last own URL while hidden), so Back/Forward and links update it.
+ */
+export function RootLayout() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const onSearch = location.pathname === SEARCH_PATH;
+  const [searchMounted, setSearchMounted] = useState(onSearch);
+  const lastSearch = useRef(onSearch ? location.search : '');
+  if (onSearch) lastSearch.current = location.search;
+  const searchScroll = useRef(0);
+  const prevPath = useRef(location.pathname);
+
+  useEffect(() => {
+    if (onSearch && !searchMounted) setSearchMounted(true);
+  }, [onSearch, searchMounted]);
+
+  // Remember how far the search view was scrolled.
+  useEffect(() => {
+    if (!onSearch) return;
+    const onScroll = () => {
+      searchScroll.current = window.scrollY;
+    };
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [onSearch]);
+
+  // Scroll: restore the search position when coming back to it, top of the page for a new page.
+  useLayoutEffect(() => {
+    const from = prevPath.current;
+    prevPath.current = location.pathname;
+    if (from === location.pathname) return;
+    if (onSearch) window.scrollTo(0, searchScroll.current);
+    else if (!location.hash) window.scrollTo(0, 0);
+  }, [location.pathname, location.hash, onSearch]);
+
+  return (
+    <div className="flex min-h-screen flex-col bg-stone-50 text-stone-900">
+      <a href="#main" className="skip-link">
+        {t('Skip to content')}
+      </a>
+      <Header />
+      <main id="main" tabIndex={-1} className="grow outline-none">
+        {(searchMounted || onSearch) && (
+          <div hidden={!onSearch}>
+            <SearchPage search={onSearch ? location.search : lastSearch.current} active={onSearch} />
+          </div>
+        )}
+        {!onSearch && <Outlet />}
+      </main>
+      <Footer />
+    </div>
+  );
+}
+
+/** The /search route's element: the search view itself lives in RootLayout (kept alive). */
+export function SearchRoute() {
+  return null;
+}

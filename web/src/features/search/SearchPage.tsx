@@ -1,0 +1,166 @@
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { FACET_NAMES, type FacetName, type FilterName, type SortBy } from '../../lib/shared';
+import { useSearch } from '../../api/hooks';
+import { isApiError } from '../../api/client';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { SearchForm } from './SearchForm';
+import { FacetBox } from './FacetBox';
+import { FilterChips } from './FilterChips';
+import { Pager } from './Pager';
+import { ResultCard } from './ResultCard';
+import { AgentFilterBox, LibraryFilterBox } from './SingleFilterBoxes';
+import {
+  isFilterActive,
+  parseSearch,
+  searchHref,
+  singleFilterIds,
+  toApiParams,
+  toggleFilter,
+  withPage,
+  withQuery,
+  type SearchState,
+} from './searchState';
+
+interface Props {
+  /** The location.search this view shows (the last one while the view is hidden). */
+  search: string;
+  /** False while kept alive but hidden behind another page. */
+  active?: boolean;
+}
+
+export default function SearchPage({ search, active = true }: Props) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const state = useMemo(() => parseSearch(search), [search]);
+  const apiParams = useMemo(() => toApiParams(state), [state]);
+  const result = useSearch(apiParams);
+  const { data, error, isFetching } = result;
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const resultsRef = useRef<HTMLElement>(null);
+  const filtersId = useId();
+
+  const go = useCallback((s: SearchState) => navigate(searchHref(s)), [navigate]);
+  const onSearch = (query: string, sort?: SortBy) => go(withQuery(state, query, sort));
+  const onToggle = (name: FilterName, value: string) => go(toggleFilter(state, name, value));
+  const onPage = () => {
+    const node = resultsRef.current;
+    if (!node) return;
+    node.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    node.focus({ preventScroll: true });
+  };
+
+  const hasQuery = state.query.trim() !== '';
+  useDocumentTitle(hasQuery ? `${t('Search')}: ${state.query}` : t('Search'), active);
+
+  const singles = singleFilterIds(state.query);
+  const hasSingles = singles.library.length > 0 || singles.creator.length > 0;
+
+  let heading: string;
+  let headingError = false;
+  if (error) {
+    heading = t('Invalid query!');
+    headingError = true;
+  } else if (!data) {
+    heading = t('Fetching results, hold on...');
+  } else if (hasQuery) {
+    heading = t('search_results', { query: data.pretty_query || state.query, count: data.total_entries });
+  } else {
+    heading = t('All entries ({{count}})', { count: data.total_entries });
+  }
+  const errorDetail = error
+    ? isApiError(error, 400)
+      ? error.message
+      : t('The catalogue could not be reached. Please try again later.')
+    : undefined;
+  const matches = error ? [] : (data?.matches ?? []);
+  const facets = error ? undefined : data?.facets;
+  const hrefFor = (page: number) => searchHref(withPage(state, page));
+
+  return (
+    <div className="mx-auto max-w-screen-2xl px-4 py-4">
+      <SearchForm query={state.query} sort={state.sort_by} onSearch={onSearch} />
+
+      <div aria-live="polite" aria-atomic="true" className="mt-4 text-center">
+        <h1 className={`text-2xl font-semibold ${headingError ? 'text-red-800' : ''}`}>{heading}</h1>
+        {errorDetail && <p className="text-red-800">{errorDetail}</p>}
+        {isFetching && data && !error && (
+          <p role="status" className="text-stone-700">
+            <span aria-hidden="true" className="inline-block animate-spin">⚙</span>{' '}
+            {t('Fetching results, hold on...')}
+          </p>
+        )}
+      </div>
+
+      <div className="my-3">
+        <FilterChips filters={state.filters} facets={facets} onRemove={onToggle} />
+      </div>
+
+      <div className="grid gap-4 md:grid-cols-[16rem_minmax(0,1fr)] lg:grid-cols-[16rem_minmax(0,1fr)_18rem]">
+        {hasSingles && (
+          <div className="space-y-3 md:col-start-2 lg:col-start-3 lg:row-start-1">
+            {singles.library.map((id) => (
+              <LibraryFilterBox key={`l${id}`} id={id} />
+            ))}
+            {singles.creator.map((id) => (
+              <AgentFilterBox key={`c${id}`} id={id} />
+            ))}
+          </div>
+        )}
+
+        <aside aria-labelledby={`${filtersId}-h`} className="md:col-start-1 md:row-span-2 md:row-start-1">
+          <h2 id={`${filtersId}-h`} className="sr-only md:not-sr-only md:mb-2 md:text-lg md:font-semibold">
+            {t('Filters')}
+          </h2>
+          <button
+            type="button"
+            className="btn w-full md:hidden"
+            aria-expanded={filtersOpen}
+            aria-controls={filtersId}
+            onClick={() => setFiltersOpen((o) => !o)}
+          >
+            {t('Filters')} <span aria-hidden="true">{filtersOpen ? '▲' : '▼'}</span>
+          </button>
+          <div id={filtersId} className={`${filtersOpen ? 'block' : 'hidden'} mt-2 space-y-3 md:mt-0 md:block`}>
+            {facets &&
+              FACET_NAMES.filter((name) => facets[name]?.values.length).map((name: FacetName) => (
+                <FacetBox
+                  key={name}
+                  name={name}
+                  facet={facets[name]}
+                  isActive={(v) => isFilterActive(state, name, v)}
+                  onToggle={(v) => onToggle(name, v)}
+                />
+              ))}
+          </div>
+        </aside>
+
+        <section
+          ref={resultsRef}
+          tabIndex={-1}
+          aria-label={t('Results')}
+          className="scroll-mt-4 outline-none md:col-start-2"
+        >
+          {data && !error && (
+            <>
+              <Pager items={data.pager} hrefFor={hrefFor} onNavigate={onPage} label={t('Result pages, top')} />
+              {matches.length === 0 ? (
+                <p className="py-8 text-center text-lg">{t('No result found!')}</p>
+              ) : (
+                <ol className="space-y-3" aria-busy={isFetching}>
+                  {matches.map((m) => (
+                    <li key={m.entry_id}>
+                      <ResultCard match={m} />
+                    </li>
+                  ))}
+                </ol>
+              )}
+              <Pager items={data.pager} hrefFor={hrefFor} onNavigate={onPage} label={t('Result pages, bottom')} />
+            </>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useAgent, useLibrary } from '../../api/hooks';
+import { LIBRARY_TYPE_LABELS } from './labels';
+
+/** Library card for a `library:N` query. */
+export function LibraryFilterBox({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const { data: lib } = useLibrary(id);
+  if (!lib) return null;
+  const place = [lib.address_city, lib.address_country].filter(Boolean).join(', ');
+  return (
+    <section className="rounded border border-stone-300 bg-white p-4" aria-label={t('Library')}>
+      <h2 className="text-lg font-semibold">{lib.name}</h2>
+      <p className="text-sm text-stone-700">
+        {t(LIBRARY_TYPE_LABELS[lib.library_type] ?? lib.library_type)}
+        {place && ` · ${place}`}
+      </p>
+      {lib.short_desc && <p className="mt-2 text-sm">{lib.short_desc}</p>}
+      <p className="mt-2">
+        <Link to={`/library/details/${lib.id}`} className="link">
+          {t('Library details')}
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+/** Author card for a `creator:N` query. */
+export function AgentFilterBox({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const { data: agent } = useAgent(id);
+  if (!agent) return null;
+  return (
+    <section className="rounded border border-stone-300 bg-white p-4" aria-label={t('Author')}>
+      <h2 className="text-lg font-semibold">{agent.name}</h2>
+      <p className="mt-2">
+        <Link to={`/library/author/${agent.search_link_id || agent.id}`} className="link">
+          {t('See all entries')}
+        </Link>
+      </p>
+    </section>
+  );
+}

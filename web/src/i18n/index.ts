@@ -1,0 +1,66 @@
+import i18n, { type Resource } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { UI_LANGUAGES, type UiLanguage } from '../lib/shared';
+import { reloadPage } from '../lib/reload';
+
+export const LANGUAGE_STORAGE_KEY = 'language';
+
+/** The interface languages with their native names (spec §9). */
+export const LANGUAGE_NAMES: Record<UiLanguage, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  el: 'Ελληνικά',
+  fr: 'Français',
+  hr: 'Hrvatski',
+  it: 'Italiano',
+};
+
+export function isUiLanguage(v: unknown): v is UiLanguage {
+  return typeof v === 'string' && (UI_LANGUAGES as readonly string[]).includes(v);
+}
+
+export function storedLanguage(): UiLanguage {
+  try {
+    const v = window.localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return isUiLanguage(v) ? v : 'en';
+  } catch {
+    return 'en';
+  }
+}
+
+/** Stores the language and reloads the page (spec §2 Header). */
+export function changeLanguage(lang: UiLanguage): void {
+  try {
+    window.localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
+  } catch {
+    /* storage unavailable: the reload falls back to English */
+  }
+  reloadPage();
+}
+
+// One lazily loaded chunk per language: only the current language's bundle is fetched.
+const bundles = import.meta.glob<{ default: Record<string, string> }>('./*.json');
+
+export async function loadBundle(lang: UiLanguage): Promise<Record<string, string>> {
+  const loader = bundles[`./${lang}.json`];
+  if (!loader) return {};
+  return (await loader()).default;
+}
+
+export async function initI18n(lang: UiLanguage, translation?: Record<string, string>): Promise<typeof i18n> {
+  const resources: Resource = { [lang]: { translation: translation ?? (await loadBundle(lang)) } };
+  await i18n.use(initReactI18next).init({
+    lng: lang,
+    resources,
+    fallbackLng: false,
+    // Keys are the English source strings, which contain ':' and '.'.
+    keySeparator: false,
+    nsSeparator: false,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  if (typeof document !== 'undefined') document.documentElement.lang = lang;
+  return i18n;
+}
+
+export default i18n;

@@ -1,0 +1,4 @@
+/** Full page reload (its own module so tests can replace it). */
+export function reloadPage(): void {
+  window.location.reload();
+}

@@ -1,0 +1,36 @@
+// Runtime constants and types of the API contract (packages/shared).
+// Types come from the package entry (`import type` is erased at build time). The runtime constants are
+// imported from constants.ts directly: the package entry also builds the zod schemas, which would
+// put zod into the first-load bundle although the web app never validates with it.
+export {
+  FACET_NAMES,
+  FILTER_NAMES,
+  SORT_OPTIONS,
+  UI_LANGUAGES,
+  DOWNLOAD_TYPES,
+  AGGREGATE_SPECIAL,
+  TRANSLATE_VALUES,
+} from '../../../packages/shared/src/constants.ts';
+export type {
+  FacetName,
+  FilterName,
+  SortBy,
+  UiLanguage,
+} from '../../../packages/shared/src/constants.ts';
+export type {
+  General,
+  SearchResponse,
+  Match,
+  Facet,
+  FacetValue,
+  PagerItem,
+  Entry,
+  ShortEntry,
+  DataSource,
+  Download,
+  FullText,
+  LibraryPublic,
+  Agent,
+  PageSummary,
+  Page,
+} from '@uc/shared';

@@ -1,0 +1,40 @@
+import { Navigate, useParams, type RouteObject } from 'react-router';
+import { RootLayout, SearchRoute } from './features/layout/RootLayout';
+import EntryPage from './features/entry/EntryPage';
+import ContactPage from './features/pages/ContactPage';
+import StaticPage from './features/pages/StaticPage';
+import { NotFoundPage } from './features/pages/NotFoundPage';
+
+function LibraryEntriesRedirect() {
+  const { id = '' } = useParams();
+  return <Navigate replace to={`/search?${new URLSearchParams({ query: `library:${id}`, sort_by: 'title_asc' })}`} />;
+}
+
+function AuthorEntriesRedirect() {
+  const { id = '' } = useParams();
+  return <Navigate replace to={`/search?${new URLSearchParams({ query: `creator:${id}`, sort_by: 'title_asc' })}`} />;
+}
+
+/** The route table of spec §2 (the routes of later issues are added by them). */
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootLayout />,
+    children: [
+      { index: true, element: <Navigate replace to="/map" /> },
+      {
+        id: 'map',
+        path: 'map',
+        // The map is its own chunk, loaded on demand.
+        lazy: async () => ({ Component: (await import('./features/map/MapPage')).default }),
+      },
+      { id: 'search', path: 'search', element: <SearchRoute /> },
+      { id: 'entry', path: 'entry/:id', element: <EntryPage /> },
+      { path: 'library/entries/:id', element: <LibraryEntriesRedirect /> },
+      { path: 'library/author/:id', element: <AuthorEntriesRedirect /> },
+      { id: 'contact', path: 'contact', element: <ContactPage /> },
+      { id: 'page_view', path: 'page/:id', element: <StaticPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
