@@ -18,7 +18,7 @@ export const generalSchema = z.object({
 export type General = z.infer<typeof generalSchema>;
 
 // ---------- search ----------
-/** Query-string parameters of GET /search. filter_<name> may repeat. */
+/** Query-string parameters of GET /search. filter_<name> may repeat; unknown parameters are ignored. */
 export const searchQuerySchema = z
   .object({
     query: z.string().max(1000).optional(),
@@ -31,8 +31,7 @@ export const searchQuerySchema = z
         z.union([z.string().max(200), z.array(z.string().max(200)).max(100)]).optional(),
       ]),
     ),
-  })
-  .strict();
+  });
 
 export const facetValueSchema = z.object({
   id: z.string(),

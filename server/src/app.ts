@@ -1,0 +1,92 @@
+// Builds the Fastify app from the modules: services first, then thin route plugins under /collector/api.
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { migrate, openDatabase, type Db } from './db/index.ts';
+import { installErrorHandler } from './http/errors.ts';
+import { LibraryService } from './libraries/service.ts';
+import { libraryRoutes } from './libraries/routes.ts';
+import { AgentService } from './agents/service.ts';
+import { agentRoutes } from './agents/routes.ts';
+import { PagesService } from './pages/service.ts';
+import { pageRoutes } from './pages/routes.ts';
+import { Indexer } from './search/indexer.ts';
+import { SearchService } from './search/service.ts';
+import { searchRoutes } from './search/routes.ts';
+import { FileStore } from './catalogue/files.ts';
+import { CatalogueService } from './catalogue/service.ts';
+import { FullTextService } from './catalogue/fulltext.ts';
+import { catalogueRoutes } from './catalogue/routes.ts';
+import { IngestService } from './ingest/service.ts';
+
+export interface Services {
+  db: Db;
+  libraries: LibraryService;
+  agents: AgentService;
+  pages: PagesService;
+  indexer: Indexer;
+  search: SearchService;
+  files: FileStore;
+  catalogue: CatalogueService;
+  fullText: FullTextService;
+  ingest: IngestService;
+}
+
+export async function createServices(config: Pick<Config, 'dataDir'>, dbFile = path.join(config.dataDir, 'catalogue.sqlite')): Promise<Services> {
+  const db = openDatabase(dbFile);
+  await migrate(db);
+  const libraries = new LibraryService(db);
+  const agents = new AgentService(db);
+  const pages = new PagesService(db);
+  const indexer = new Indexer(db);
+  const search = new SearchService(db, libraries, agents);
+  const files = new FileStore(db, config.dataDir);
+  const catalogue = new CatalogueService(db, libraries, files);
+  const fullText = new FullTextService(files);
+  const ingest = new IngestService(db, indexer);
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest };
+}
+
+export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(async (api) => {
+    await api.register(searchRoutes(services.search));
+    await api.register(catalogueRoutes(services.catalogue, services.fullText, services.files));
+    await api.register(libraryRoutes(services.libraries));
+    await api.register(agentRoutes(services.agents));
+    await api.register(pageRoutes(services.pages));
+  }, { prefix: '/collector/api' });
+
+  const indexHtml = path.join(config.webDist, 'index.html');
+  const hasWeb = fs.existsSync(indexHtml);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: false,
+      setHeaders(res, file) {
+        res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0];
+    if (url.startsWith('/collector/') || req.method !== 'GET' || !hasWeb || /\.[a-z0-9]+$/i.test(url)) {
+      return reply.code(404).send({ error: 'Not found' });
+    }
+    // Client-side routes (/search, /entry/1...) get the web app.
+    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(fs.readFileSync(indexHtml));
+  });
+  app.addHook('onClose', async () => services.db.close());
+  return app;
+}

@@ -1,0 +1,52 @@
+// Opens the database (SQLite file under DATA_DIR) and runs the migrations of every module.
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './schema.ts';
+import { catalogueMigrations } from '../catalogue/migrations.ts';
+
+export type { Database } from './schema.ts';
+
+/** Each module contributes its migrations here; names sort by date so the order is global. */
+const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations];
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations() {
+    return Object.assign({}, ...moduleMigrations) as Record<string, Migration>;
+  }
+}
+
+export interface Db {
+  kysely: Kysely<Database>;
+  /** The raw connection, for hot paths (search, bulk import) that need prepared statements. */
+  sqlite: BetterSqlite3.Database;
+  close(): Promise<void>;
+}
+
+export function openDatabase(file: string): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new BetterSqlite3(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -65536');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    kysely,
+    sqlite,
+    async close() {
+      await kysely.destroy();
+    },
+  };
+}
+
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const r of results ?? []) {
+    if (r.status === 'Error') throw new Error(`migration ${r.migrationName} failed`);
+  }
+  if (error) throw error;
+}

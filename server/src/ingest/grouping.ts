@@ -1,0 +1,29 @@
+// The grouping rule: records with the same normalised title, authors and languages are one entry.
+// Normalised = folded (case, diacritics, apostrophes), punctuation dropped, whitespace collapsed;
+// authors and languages compare as sets (their order does not matter). The subtitle does not count.
+import { createHash } from 'node:crypto';
+import { foldText } from '@uc/shared';
+
+export function normaliseForGrouping(text: string): string {
+  return foldText(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+export function groupingKey(title: string, authors: string[], languages: string[]): string {
+  const parts = [
+    normaliseForGrouping(title),
+    [...new Set(authors.map(normaliseForGrouping).filter(Boolean))].sort().join(';'),
+    [...new Set(languages.map((l) => l.toLowerCase()))].sort().join(','),
+  ];
+  return createHash('sha1').update(parts.join('\u0001')).digest('hex');
+}
+
+/** Language codes as stored: lower-case ISO 639 codes of 2 or 3 letters; anything else is dropped. */
+export function normaliseLanguage(code: string): string | null {
+  const c = code.trim().toLowerCase();
+  return /^[a-z]{2,3}$/.test(c) ? c : null;
+}
+
+/** Author names as stored: trimmed, inner whitespace collapsed, leading commas removed. */
+export function normaliseAuthorName(name: string): string {
+  return name.replace(/^[\s,]+/, '').replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,297 @@
+// Reads the catalogue import format (docs/import-format.md): the bench generator's JSONL plus optional
+// fields. The whole file is validated first; then everything is written in one transaction, so a
+// failed import changes nothing.
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { z } from 'zod';
+import { zipSync } from 'fflate';
+import { LIBRARY_TYPES, REGIONS } from '@uc/shared';
+import type { Db } from '../db/index.ts';
+import { ensureSite, upsertLibrary } from '../libraries/service.ts';
+import type { PagesService } from '../pages/service.ts';
+import type { FileStore } from '../catalogue/files.ts';
+import type { IngestRecord, IngestService, LinkRequest } from './service.ts';
+
+const str = (max: number) => z.string().max(max);
+const optStr = (max: number) => z.string().max(max).nullable().optional();
+const year = z.number().int().min(-3000).max(3000).nullable().optional();
+
+const settingsLine = z.object({
+  type: z.literal('settings'),
+  site_name: optStr(200), site_logo: optStr(500), description: optStr(5000), contact_email: optStr(200),
+});
+
+const libraryLine = z.object({
+  type: z.literal('library'),
+  id: z.number().int().min(1),
+  name: str(255).min(1),
+  country: optStr(64), city: optStr(64),
+  latitude: z.number().min(-90).max(90).nullable().optional(),
+  longitude: z.number().min(-180).max(180).nullable().optional(),
+  library_type: z.enum(LIBRARY_TYPES).optional(),
+  public: z.boolean().optional(),
+  active: z.boolean().optional(),
+  languages: z.array(str(8)).max(50).optional(),
+  url: optStr(255), logo_url: optStr(255), email_public: optStr(255), email_internal: optStr(255),
+  opening_hours: optStr(5000), description: optStr(20000), short_desc: optStr(2000), pgp_public_key: optStr(20000),
+  address_line_1: optStr(255), address_line_2: optStr(255), address_zip: optStr(16), address_state: optStr(64),
+  year_established: z.string().regex(/^\d{4}(-\d{2}-\d{2})?$/).nullable().optional(),
+  region: z.enum(REGIONS).nullable().optional(),
+  site_type: z.enum(['amusewiki', 'generic', 'koha', 'calibretree', 'csv']).optional(),
+  site_url: optStr(255),
+});
+
+const dataSourceItem = z.object({
+  library_id: z.number().int().min(1),
+  identifier: str(2048).min(1),
+  year_edition: year,
+  year_first_edition: year,
+  publisher: optStr(1000), isbn: optStr(1000), description: optStr(50000), shelf_location_code: optStr(1000),
+  material_description: optStr(2000), edition_statement: optStr(2000), place_date_of_publication_distribution: optStr(2000),
+  uri: optStr(2048), uri_label: optStr(2048), content_type: optStr(128),
+  downloads: z.array(str(16)).max(20).optional(),
+  datestamp: z.string().datetime().nullable().optional(),
+  muse_file: optStr(500),
+  pdf_file: optStr(500),
+});
+
+const entryLine = z.object({
+  type: z.literal('entry'),
+  id: z.number().int(),
+  title: str(2000).min(1),
+  subtitle: optStr(2000),
+  authors: z.array(str(500)).max(100),
+  languages: z.array(str(16)).max(20),
+  year: year,
+  aggregation_id: z.number().int().nullable().optional(),
+  aggregation_position: z.number().int().nullable().optional(),
+  translation_of: z.number().int().nullable().optional(),
+  data_sources: z.array(dataSourceItem).min(1).max(200),
+  fulltext: z.string().max(5_000_000).nullable().optional(),
+});
+
+const pageLine = z.object({
+  type: z.literal('page'),
+  id: z.number().int().min(1).optional(),
+  title: str(255).min(1),
+  summary: optStr(2000),
+  content: z.string().max(500000),
+  language: optStr(4),
+  location: z.enum(['footer', 'user_menu', 'draft']).optional(),
+  sorting: z.number().int().optional(),
+  published: z.boolean().optional(),
+});
+
+const line = z.discriminatedUnion('type', [settingsLine, libraryLine, entryLine, pageLine]);
+type Line = z.infer<typeof line>;
+type EntryLine = z.infer<typeof entryLine>;
+
+export class ImportError extends Error {
+  constructor(public problems: string[]) {
+    super(`The file cannot be imported:\n${problems.join('\n')}`);
+  }
+}
+
+export interface ImportDeps {
+  db: Db;
+  ingest: IngestService;
+  pages: PagesService;
+  files: FileStore;
+}
+
+export interface ImportSummary { libraries: number; entries: number; dataSources: number; pages: number; seconds: number }
+
+async function* readLines(file: string): AsyncGenerator<[number, string]> {
+  const rl = readline.createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  let n = 0;
+  for await (const text of rl) {
+    n++;
+    if (text.trim()) yield [n, text];
+  }
+}
+
+/** Validates the whole file; returns the problems found (at most 20). */
+async function validate(file: string): Promise<{ problems: string[]; libraries: Set<number>; entryIds: Set<number> }> {
+  const problems: string[] = [];
+  const libraries = new Set<number>();
+  const entryIds = new Set<number>();
+  const links: [number, number, string][] = [];
+  const dir = path.dirname(file);
+  for await (const [n, text] of readLines(file)) {
+    if (problems.length >= 20) break;
+    let parsed: Line;
+    try {
+      const res = line.safeParse(JSON.parse(text));
+      if (!res.success) {
+        problems.push(`line ${n}: ${res.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; ')}`);
+        continue;
+      }
+      parsed = res.data;
+    } catch {
+      problems.push(`line ${n}: not valid JSON`);
+      continue;
+    }
+    if (parsed.type === 'library') libraries.add(parsed.id);
+    if (parsed.type === 'entry') {
+      if (entryIds.has(parsed.id)) problems.push(`line ${n}: entry id ${parsed.id} appears twice`);
+      entryIds.add(parsed.id);
+      for (const ds of parsed.data_sources) {
+        if (!libraries.has(ds.library_id)) problems.push(`line ${n}: library ${ds.library_id} is not defined before this entry`);
+        for (const f of [ds.muse_file, ds.pdf_file]) {
+          if (f && !fs.existsSync(path.resolve(dir, f))) problems.push(`line ${n}: file ${f} not found`);
+        }
+      }
+      if (parsed.aggregation_id != null) links.push([n, parsed.aggregation_id, 'aggregation_id']);
+      if (parsed.translation_of != null) links.push([n, parsed.translation_of, 'translation_of']);
+    }
+  }
+  for (const [n, id, field] of links) {
+    if (problems.length >= 20) break;
+    if (!entryIds.has(id)) problems.push(`line ${n}: ${field} ${id} names no entry of this file`);
+  }
+  return { problems, libraries, entryIds };
+}
+
+/** Images a Muse text references ([[name.png]]), to pack with it. */
+function referencedImages(muse: string): string[] {
+  return [...new Set([...muse.matchAll(/\[\[([\w.-]+\.(?:png|jpe?g))(?:\]\[|\]\]|\s)/gi)].map((m) => m[1]))];
+}
+
+export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (done: number) => void): Promise<ImportSummary> {
+  const started = Date.now();
+  const { problems } = await validate(file);
+  if (problems.length) throw new ImportError(problems);
+
+  const { db, ingest, pages, files } = deps;
+  const dir = path.dirname(file);
+  const summary: ImportSummary = { libraries: 0, entries: 0, dataSources: 0, pages: 0, seconds: 0 };
+  const siteOf = new Map<number, number>();
+  const entryOfFileId = new Map<number, number>();
+  const pendingLinks: { kind: 'aggregation' | 'translation'; parent: number; child: number; position: number | null }[] = [];
+  const writtenFiles: string[] = [];
+  let batch: EntryLine[] = [];
+
+  const flush = () => {
+    const records: IngestRecord[] = [];
+    const owners: { entry: EntryLine; ds: EntryLine['data_sources'][number] }[] = [];
+    for (const e of batch) {
+      for (const ds of e.data_sources) {
+        const muse = ds.muse_file ? fs.readFileSync(path.resolve(dir, ds.muse_file), 'utf8') : null;
+        const downloads = [...(ds.downloads ?? [])];
+        if (muse) downloads.push('muse', 'zip');
+        if (ds.pdf_file) downloads.push('pdf');
+        records.push({
+          siteId: siteOf.get(ds.library_id)!,
+          identifier: ds.identifier,
+          title: e.title,
+          subtitle: e.subtitle,
+          authors: e.authors,
+          languages: e.languages,
+          year_edition: ds.year_edition ?? e.year ?? null,
+          year_first_edition: ds.year_first_edition ?? (e.year != null && e.year !== ds.year_edition ? e.year : null),
+          description: ds.description,
+          publisher: ds.publisher,
+          isbn: ds.isbn,
+          shelf_location_code: ds.shelf_location_code,
+          material_description: ds.material_description,
+          edition_statement: ds.edition_statement,
+          place_date_of_publication_distribution: ds.place_date_of_publication_distribution,
+          uri: ds.uri,
+          uri_label: ds.uri_label,
+          content_type: ds.content_type,
+          downloads,
+          full_text: muse ?? e.fulltext ?? null,
+          datestamp: ds.datestamp,
+        });
+        owners.push({ entry: e, ds });
+      }
+    }
+    const { entryIds, touched, dataSourceIds } = ingest.store(records);
+    owners.forEach((o, i) => {
+      if (!entryOfFileId.has(o.entry.id)) entryOfFileId.set(o.entry.id, entryIds[i]);
+      if (o.ds.muse_file) {
+        const musePath = path.resolve(dir, o.ds.muse_file);
+        const muse = fs.readFileSync(musePath);
+        const base = path.basename(musePath, '.muse');
+        const zipEntries: Record<string, Uint8Array> = { [`${base}/${base}.muse`]: muse };
+        for (const img of referencedImages(muse.toString('utf8'))) {
+          const p = path.join(path.dirname(musePath), img);
+          if (fs.existsSync(p)) zipEntries[`${base}/${img}`] = fs.readFileSync(p);
+        }
+        writtenFiles.push(files.put(dataSourceIds[i], '.muse', muse));
+        writtenFiles.push(files.put(dataSourceIds[i], '.zip', zipSync(zipEntries)));
+      }
+      if (o.ds.pdf_file) writtenFiles.push(files.put(dataSourceIds[i], '.pdf', fs.readFileSync(path.resolve(dir, o.ds.pdf_file))));
+    });
+    for (const e of batch) {
+      if (e.aggregation_id != null) pendingLinks.push({ kind: 'aggregation', parent: e.aggregation_id, child: e.id, position: e.aggregation_position ?? null });
+      if (e.translation_of != null) pendingLinks.push({ kind: 'translation', parent: e.translation_of, child: e.id, position: null });
+    }
+    ingest.reindex(touched);
+    summary.entries += batch.length;
+    summary.dataSources += records.length;
+    onProgress?.(summary.entries);
+    batch = [];
+  };
+
+  const run = async () => {
+    for await (const [, text] of readLines(file)) {
+      const rec = line.parse(JSON.parse(text));
+      switch (rec.type) {
+        case 'settings':
+          pages.setSettings({
+            site_name: rec.site_name ?? undefined, site_logo: rec.site_logo ?? undefined,
+            description: rec.description ?? undefined, contact_email: rec.contact_email ?? undefined,
+          });
+          break;
+        case 'library': {
+          const id = upsertLibrary(db, {
+            id: rec.id, name: rec.name, url: rec.url ?? null, logo_url: rec.logo_url ?? null,
+            library_type: rec.library_type ?? 'digital', public: rec.public === false ? 0 : 1, active: rec.active === false ? 0 : 1,
+            email_public: rec.email_public ?? null, email_internal: rec.email_internal ?? null,
+            opening_hours: rec.opening_hours ?? null, description: rec.description ?? null, short_desc: rec.short_desc ?? null,
+            pgp_public_key: rec.pgp_public_key ?? null, address_line_1: rec.address_line_1 ?? null,
+            address_line_2: rec.address_line_2 ?? null, address_zip: rec.address_zip ?? null,
+            address_city: rec.city ?? null, address_state: rec.address_state ?? null, address_country: rec.country ?? null,
+            latitude: rec.latitude ?? null, longitude: rec.longitude ?? null, languages: (rec.languages ?? []).join(', ') || null,
+            year_established: rec.year_established ? (rec.year_established.length === 4 ? `${rec.year_established}-01-01` : rec.year_established) : null,
+            region: rec.region ?? null,
+          });
+          siteOf.set(id, ensureSite(db, id, rec.site_type ?? 'generic', rec.site_url ?? rec.url ?? null, rec.name));
+          summary.libraries++;
+          break;
+        }
+        case 'page':
+          pages.upsertPage({ ...rec, summary: rec.summary ?? '', language: rec.language ?? 'ALL' });
+          summary.pages++;
+          break;
+        case 'entry':
+          batch.push(rec);
+          if (batch.length >= 2000) flush();
+          break;
+      }
+    }
+    if (batch.length) flush();
+    const links: LinkRequest[] = pendingLinks.map((l) => ({
+      kind: l.kind,
+      parentEntryId: entryOfFileId.get(l.parent)!,
+      childEntryId: entryOfFileId.get(l.child)!,
+      position: l.position,
+    }));
+    ingest.reindex(ingest.link(links));
+  };
+
+  // One transaction around everything: a failure half-way leaves the catalogue as it was.
+  db.sqlite.exec('BEGIN');
+  try {
+    await run();
+    db.sqlite.exec('COMMIT');
+  } catch (err) {
+    db.sqlite.exec('ROLLBACK');
+    for (const f of writtenFiles) files.remove(f);
+    throw err;
+  }
+  summary.seconds = (Date.now() - started) / 1000;
+  return summary;
+}

@@ -1,0 +1,206 @@
+// The one ingestion path: records from any source (JSONL import, demo, later CSV and harvests) become
+// data sources, grouped into entries by the grouping rule, and the touched entries are reindexed.
+import type { Db } from '../db/index.ts';
+import type { Indexer } from '../search/indexer.ts';
+import { foldText } from '@uc/shared';
+import { groupingKey, normaliseAuthorName, normaliseLanguage } from './grouping.ts';
+
+export interface IngestRecord {
+  siteId: number;
+  identifier: string;
+  title: string;
+  subtitle?: string | null;
+  authors: string[];
+  languages: string[];
+  year_edition?: number | null;
+  year_first_edition?: number | null;
+  description?: string | null;
+  publisher?: string | null;
+  isbn?: string | null;
+  shelf_location_code?: string | null;
+  material_description?: string | null;
+  edition_statement?: string | null;
+  place_date_of_publication_distribution?: string | null;
+  uri?: string | null;
+  uri_label?: string | null;
+  content_type?: string | null;
+  downloads?: string[];
+  full_text?: string | null;
+  /** Acquisition date (ISO); defaults to now for new records. */
+  datestamp?: string | null;
+}
+
+export interface LinkRequest {
+  kind: 'aggregation' | 'translation';
+  /** aggregation: the anthology/issue; translation: the original. */
+  parentEntryId: number;
+  childEntryId: number;
+  position?: number | null;
+}
+
+const TITLE_MAX = 250;
+const clip = (s: string | null | undefined, max = 10000) => (s == null ? null : s.length > max ? s.slice(0, max) + '...' : s);
+
+export class IngestService {
+  private q;
+  private agentIds = new Map<string, number>();
+  private languages = new Set<string>();
+
+  constructor(private db: Db, private indexer: Indexer) {
+    const s = db.sqlite;
+    this.q = {
+      dsByKey: s.prepare('SELECT id, entry_id FROM data_sources WHERE site_id = ? AND identifier = ?'),
+      entryByKey: s.prepare('SELECT id, canonical_entry_id FROM entries WHERE grouping_key = ? ORDER BY id LIMIT 1'),
+      insertEntry: s.prepare('INSERT INTO entries (title, subtitle, grouping_key, datestamp) VALUES (?, ?, ?, ?)'),
+      updateEntry: s.prepare(`UPDATE entries SET title = ?, subtitle = ?, grouping_key = ?, datestamp = max(datestamp, ?),
+        last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
+      agentByName: s.prepare('SELECT id FROM agents WHERE name = ?').pluck(),
+      insertAgent: s.prepare('INSERT INTO agents (name, normalized_name) VALUES (?, ?)'),
+      insertLanguage: s.prepare('INSERT OR IGNORE INTO languages (code) VALUES (?)'),
+      clearAgents: s.prepare('DELETE FROM entry_agents WHERE entry_id = ?'),
+      addAgent: s.prepare('INSERT OR IGNORE INTO entry_agents (entry_id, agent_id, position) VALUES (?, ?, ?)'),
+      clearLanguages: s.prepare('DELETE FROM entry_languages WHERE entry_id = ?'),
+      addLanguage: s.prepare('INSERT OR IGNORE INTO entry_languages (entry_id, language_code, position) VALUES (?, ?, ?)'),
+      insertDs: s.prepare(`INSERT INTO data_sources (site_id, identifier, entry_id, title, subtitle, authors, languages,
+          year_edition, year_first_edition, description, publisher, isbn, shelf_location_code, material_description,
+          edition_statement, place_date_of_publication_distribution, uri, uri_label, content_type, downloads, full_text, datestamp)
+        VALUES (@site_id, @identifier, @entry_id, @title, @subtitle, @authors, @languages, @year_edition, @year_first_edition,
+          @description, @publisher, @isbn, @shelf_location_code, @material_description, @edition_statement,
+          @place_date_of_publication_distribution, @uri, @uri_label, @content_type, @downloads, @full_text, @datestamp)`),
+      updateDs: s.prepare(`UPDATE data_sources SET entry_id = @entry_id, title = @title, subtitle = @subtitle, authors = @authors,
+          languages = @languages, year_edition = @year_edition, year_first_edition = @year_first_edition,
+          description = @description, publisher = @publisher, isbn = @isbn, shelf_location_code = @shelf_location_code,
+          material_description = @material_description, edition_statement = @edition_statement,
+          place_date_of_publication_distribution = @place_date_of_publication_distribution, uri = @uri,
+          uri_label = @uri_label, content_type = @content_type, downloads = @downloads, full_text = @full_text,
+          datestamp = @datestamp, last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = @id`),
+      entryLinksOf: s.prepare(`SELECT aggregation_entry_id AS a, aggregated_entry_id AS b FROM aggregation_links
+          WHERE aggregation_entry_id = ? OR aggregated_entry_id = ?`),
+      originalOf: s.prepare('SELECT original_entry_id FROM entries WHERE id = ?').pluck(),
+      setOriginal: s.prepare('UPDATE entries SET original_entry_id = ? WHERE id = ? AND id <> ?'),
+      addAggregation: s.prepare(`INSERT INTO aggregation_links (aggregation_entry_id, aggregated_entry_id, position) VALUES (?, ?, ?)
+          ON CONFLICT (aggregation_entry_id, aggregated_entry_id) DO UPDATE SET position = excluded.position`),
+    };
+  }
+
+  /**
+   * Stores records (in one transaction) and returns the entry id of each, in order, plus every entry
+   * whose index row must be rebuilt. Does not reindex: call `reindex` (or use `ingestAndIndex`).
+   */
+  store(records: IngestRecord[]): { entryIds: number[]; touched: Set<number>; dataSourceIds: number[] } {
+    const touched = new Set<number>();
+    const entryIds: number[] = [];
+    const dataSourceIds: number[] = [];
+    const now = new Date().toISOString();
+    this.db.sqlite.transaction(() => {
+      for (const r of records) {
+        const { entryId, dataSourceId } = this.storeOne(r, now, touched);
+        entryIds.push(entryId);
+        dataSourceIds.push(dataSourceId);
+      }
+    })();
+    return { entryIds, touched, dataSourceIds };
+  }
+
+  private storeOne(r: IngestRecord, now: string, touched: Set<number>): { entryId: number; dataSourceId: number } {
+    const q = this.q;
+    const title = clip(r.title.trim(), TITLE_MAX) || '(untitled)';
+    const subtitle = clip(r.subtitle?.trim() || null, TITLE_MAX);
+    const authors = [...new Set(r.authors.map(normaliseAuthorName).filter(Boolean))];
+    const languages = [...new Set(r.languages.map(normaliseLanguage).filter((l): l is string => !!l))];
+    const key = groupingKey(title, authors, languages);
+    const datestamp = r.datestamp || now;
+
+    const existing = q.dsByKey.get(r.siteId, r.identifier) as { id: number; entry_id: number | null } | undefined;
+    let entryId: number;
+    const found = q.entryByKey.get(key) as { id: number; canonical_entry_id: number | null } | undefined;
+    if (found) {
+      entryId = found.canonical_entry_id ?? found.id;
+      // The entry takes the latest wording of its records (they differ only in case or accents).
+      if (!found.canonical_entry_id) q.updateEntry.run(title, subtitle, key, datestamp, found.id);
+      else touched.add(found.id);
+    } else {
+      entryId = Number(q.insertEntry.run(title, subtitle, key, datestamp).lastInsertRowid);
+    }
+    if (!found || !found.canonical_entry_id) this.setAuthorsAndLanguages(entryId, authors, languages);
+    touched.add(entryId);
+    if (existing?.entry_id && existing.entry_id !== entryId) touched.add(existing.entry_id);
+
+    const row = {
+      site_id: r.siteId,
+      identifier: r.identifier,
+      entry_id: found && found.canonical_entry_id ? found.id : entryId,
+      title,
+      subtitle,
+      authors: JSON.stringify(authors),
+      languages: JSON.stringify(languages),
+      year_edition: r.year_edition ?? null,
+      year_first_edition: r.year_first_edition ?? null,
+      description: clip(r.description),
+      publisher: clip(r.publisher, 1000),
+      isbn: clip(r.isbn, 1000),
+      shelf_location_code: clip(r.shelf_location_code, 1000),
+      material_description: clip(r.material_description, 2000),
+      edition_statement: clip(r.edition_statement, 2000),
+      place_date_of_publication_distribution: clip(r.place_date_of_publication_distribution, 2000),
+      uri: clip(r.uri, 2048),
+      uri_label: clip(r.uri_label, 2048),
+      content_type: clip(r.content_type, 128),
+      downloads: JSON.stringify([...new Set(r.downloads ?? [])]),
+      full_text: r.full_text ?? null,
+      datestamp,
+    };
+    let dataSourceId: number;
+    if (existing) {
+      q.updateDs.run({ ...row, id: existing.id });
+      dataSourceId = existing.id;
+    } else {
+      dataSourceId = Number(q.insertDs.run(row).lastInsertRowid);
+    }
+    return { entryId, dataSourceId };
+  }
+
+  private setAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]) {
+    const q = this.q;
+    q.clearAgents.run(entryId);
+    authors.forEach((name, i) => q.addAgent.run(entryId, this.agentId(name), i));
+    q.clearLanguages.run(entryId);
+    languages.forEach((code, i) => {
+      if (!this.languages.has(code)) {
+        q.insertLanguage.run(code);
+        this.languages.add(code);
+      }
+      q.addLanguage.run(entryId, code, i);
+    });
+  }
+
+  /** Agents are matched by their exact name (curators merge variants later). */
+  private agentId(name: string): number {
+    let id = this.agentIds.get(name);
+    if (id === undefined) {
+      id = (this.q.agentByName.get(name) as number | undefined) ??
+        Number(this.q.insertAgent.run(name, foldText(name)).lastInsertRowid);
+      this.agentIds.set(name, id);
+    }
+    return id;
+  }
+
+  /** Records "is part of" and "is a translation of" links; returns the entries to reindex. */
+  link(links: LinkRequest[]): Set<number> {
+    const touched = new Set<number>();
+    this.db.sqlite.transaction(() => {
+      for (const l of links) {
+        if (l.parentEntryId === l.childEntryId) continue;
+        if (l.kind === 'aggregation') this.q.addAggregation.run(l.parentEntryId, l.childEntryId, l.position ?? null);
+        else this.q.setOriginal.run(l.parentEntryId, l.childEntryId, l.parentEntryId);
+        touched.add(l.parentEntryId);
+        touched.add(l.childEntryId);
+      }
+    })();
+    return touched;
+  }
+
+  reindex(entryIds: Iterable<number>): number {
+    return this.indexer.reindex(entryIds);
+  }
+}

@@ -1,0 +1,132 @@
+// Libraries: the public view of a library and the visibility rule used by every module.
+import type { Db } from '../db/index.ts';
+import type { LibrariesTable } from '../db/schema.ts';
+import type { LibraryPublic } from '@uc/shared';
+import type { Viewer } from '../http/viewer.ts';
+import type { Selectable } from 'kysely';
+
+export type LibraryRow = Selectable<LibrariesTable>;
+
+export class LibraryService {
+  private cache: { version: string; rows: Map<number, LibraryRow> } | null = null;
+  private versionStmt;
+  private allStmt;
+
+  constructor(private db: Db) {
+    this.versionStmt = db.sqlite.prepare('SELECT count(*) || \'/\' || coalesce(max(last_modified), \'\') || \'/\' || coalesce(max(id), 0) FROM libraries').pluck();
+    this.allStmt = db.sqlite.prepare('SELECT * FROM libraries ORDER BY id');
+  }
+
+  /** All libraries, cached until a row changes (checked with one cheap query). */
+  all(): Map<number, LibraryRow> {
+    const version = this.versionStmt.get() as string;
+    if (!this.cache || this.cache.version !== version) {
+      const rows = this.allStmt.all() as LibraryRow[];
+      this.cache = { version, rows: new Map(rows.map((r) => [r.id, r])) };
+    }
+    return this.cache.rows;
+  }
+
+  /** Call after writing libraries inside the same second (last_modified granularity is ms, but be safe). */
+  invalidate() {
+    this.cache = null;
+  }
+
+  /**
+   * The visibility rule: inactive libraries are hidden from everyone; anonymous visitors see public
+   * ones; a logged-in user also sees the private libraries they are affiliated with; superusers see all.
+   */
+  isVisible(lib: LibraryRow, viewer: Viewer): boolean {
+    if (!lib.active) return false;
+    if (lib.public || viewer.isSuperuser) return true;
+    return viewer.libraryIds.includes(lib.id);
+  }
+
+  visibleIds(viewer: Viewer): Set<number> {
+    const out = new Set<number>();
+    for (const lib of this.all().values()) if (this.isVisible(lib, viewer)) out.add(lib.id);
+    return out;
+  }
+
+  /** Listed in the overview and on the map: visible ones, plus active physical libraries (a place to visit). */
+  isListed(lib: LibraryRow, viewer: Viewer): boolean {
+    return this.isVisible(lib, viewer) || (!!lib.active && lib.library_type === 'physical');
+  }
+
+  get(id: number): LibraryRow | undefined {
+    return this.all().get(id);
+  }
+
+  toPublic(lib: LibraryRow, viewer: Viewer): LibraryPublic {
+    return {
+      id: lib.id,
+      name: lib.name,
+      url: lib.url,
+      logo_url: lib.logo_url,
+      library_type: lib.library_type,
+      public: !!lib.public,
+      active: !!lib.active,
+      established: lib.year_established ? lib.year_established.slice(0, 4) : null,
+      year_established: lib.year_established,
+      languages: lib.languages,
+      description: lib.description,
+      short_desc: lib.short_desc,
+      opening_hours: lib.opening_hours,
+      email_public: lib.email_public,
+      address_line_1: lib.address_line_1,
+      address_line_2: lib.address_line_2,
+      address_zip: lib.address_zip,
+      address_city: lib.address_city,
+      address_state: lib.address_state,
+      address_country: lib.address_country,
+      pgp_public_key: lib.pgp_public_key,
+      latitude: lib.latitude,
+      longitude: lib.longitude,
+      region: lib.region,
+      catalog_is_accessible: this.isVisible(lib, viewer),
+    };
+  }
+
+  listPublic(viewer: Viewer): LibraryPublic[] {
+    return [...this.all().values()]
+      .filter((l) => this.isListed(l, viewer))
+      .map((l) => this.toPublic(l, viewer))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+}
+
+/** Fields a library can be created or updated with (import, and later the library admin form). */
+export type LibraryInput = Partial<Omit<LibraryRow, 'created' | 'last_modified'>> & { id?: number; name: string };
+
+const LIBRARY_COLUMNS = [
+  'name', 'url', 'logo_url', 'library_type', 'public', 'active', 'email_public', 'email_internal', 'opening_hours',
+  'description', 'short_desc', 'pgp_public_key', 'address_line_1', 'address_line_2', 'address_zip', 'address_city',
+  'address_state', 'address_country', 'latitude', 'longitude', 'languages', 'year_established', 'region',
+] as const;
+
+export function upsertLibrary(db: Db, input: LibraryInput): number {
+  const cols = LIBRARY_COLUMNS.filter((c) => input[c] !== undefined);
+  const values = cols.map((c) => input[c] as unknown);
+  if (input.id !== undefined) {
+    const exists = db.sqlite.prepare('SELECT 1 FROM libraries WHERE id = ?').get(input.id);
+    if (exists) {
+      db.sqlite
+        .prepare(`UPDATE libraries SET ${cols.map((c) => `${c} = ?`).join(', ')}, last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`)
+        .run(...values, input.id);
+      return input.id;
+    }
+    db.sqlite.prepare(`INSERT INTO libraries (id, ${cols.join(', ')}) VALUES (?, ${cols.map(() => '?').join(', ')})`).run(input.id, ...values);
+    return input.id;
+  }
+  return Number(db.sqlite.prepare(`INSERT INTO libraries (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...values).lastInsertRowid);
+}
+
+/** The library's site of a given type (created on first use): data sources belong to sites. */
+export function ensureSite(db: Db, libraryId: number, siteType: string, url: string | null, title: string): number {
+  const row = db.sqlite.prepare('SELECT id FROM sites WHERE library_id = ? AND site_type = ? ORDER BY id LIMIT 1').get(libraryId, siteType) as { id: number } | undefined;
+  if (row) {
+    if (url) db.sqlite.prepare('UPDATE sites SET url = ? WHERE id = ?').run(url, row.id);
+    return row.id;
+  }
+  return Number(db.sqlite.prepare('INSERT INTO sites (library_id, title, site_type, url) VALUES (?, ?, ?, ?)').run(libraryId, title, siteType, url).lastInsertRowid);
+}

@@ -1,0 +1,73 @@
+// Command line: serve | migrate | import FILE.jsonl
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from './config.ts';
+import { buildApp, createServices, type Services } from './app.ts';
+import { importJsonl, ImportError } from './ingest/jsonl.ts';
+
+export async function loadDemoIfEmpty(services: Services, demoDir: string, log: (msg: string) => void): Promise<boolean> {
+  const hasData = services.db.sqlite.prepare('SELECT (SELECT count(*) FROM libraries) + (SELECT count(*) FROM entries)').pluck().get() as number;
+  const file = path.join(demoDir, 'catalogue.jsonl');
+  if (hasData > 0 || !fs.existsSync(file)) return false;
+  log(`Loading the demo catalogue from ${file}...`);
+  const s = await importJsonl(file, services);
+  log(`Demo catalogue loaded: ${s.libraries} libraries, ${s.entries} entries in ${s.seconds.toFixed(1)} s`);
+  return true;
+}
+
+async function main() {
+  const [command = 'serve', ...args] = process.argv.slice(2);
+  const config = loadConfig();
+  const services = await createServices(config);
+  switch (command) {
+    case 'migrate':
+      console.log('Database is up to date.');
+      await services.db.close();
+      return;
+    case 'import': {
+      const file = args[0];
+      if (!file) {
+        console.error('usage: npm run import -- FILE.jsonl');
+        process.exit(2);
+      }
+      try {
+        let last = Date.now();
+        const s = await importJsonl(path.resolve(file), services, (n) => {
+          if (Date.now() - last > 2000) {
+            console.error(`... ${n} entries`);
+            last = Date.now();
+          }
+        });
+        console.log(`Imported ${s.libraries} libraries, ${s.entries} entries (${s.dataSources} data sources), ${s.pages} pages in ${s.seconds.toFixed(1)} s.`);
+      } catch (err) {
+        console.error(err instanceof ImportError ? err.message : `Import failed, nothing was changed: ${(err as Error).message}`);
+        process.exitCode = 1;
+      }
+      await services.db.close();
+      return;
+    }
+    case 'serve': {
+      if (config.demo) await loadDemoIfEmpty(services, config.demoDir, (m) => console.log(m));
+      services.search.sync();
+      const app = await buildApp(config, services);
+      const stop = async () => {
+        await app.close();
+        process.exit(0);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      await app.listen({ port: config.port, host: config.host });
+      return;
+    }
+    default:
+      console.error(`unknown command "${command}"; use serve, migrate or import FILE.jsonl`);
+      process.exit(2);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

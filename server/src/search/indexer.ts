@@ -1,0 +1,190 @@
+// Builds the index snapshot of entries from the catalogue tables and writes search_docs + entry_fts.
+// Called by ingestion and curation with the ids of the entries they touched.
+import anyAscii from 'any-ascii';
+import { foldText, FILTER_NAMES, type FilterName } from '@uc/shared';
+import type { Db } from '../db/index.ts';
+import type { IndexDoc } from './doc.ts';
+
+const TEXT_FORMATS = new Set(['muse', 'txt', 'epub', 'html', 'zip', 'tex']);
+const RAW_FORMATS = new Set(['pdf', 'djvu']);
+
+const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
+export function languageName(code: string): string {
+  try {
+    return languageNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** Transliterated, lower-cased title key for the A-Z sorts (leading punctuation ignored). */
+export function titleSortKey(title: string, subtitle: string | null): string {
+  return anyAscii(`${title} ${subtitle ?? ''}`).toLowerCase().replace(/^[^a-z0-9]+/, '').trim();
+}
+
+/** Download facet value of one data source's formats. */
+export function downloadType(formats: string[]): 'text' | 'raw' | 'none' {
+  if (formats.some((f) => TEXT_FORMATS.has(f))) return 'text';
+  if (formats.some((f) => RAW_FORMATS.has(f))) return 'raw';
+  return 'none';
+}
+
+interface EntryRow { id: number; title: string; subtitle: string | null; canonical_entry_id: number | null; original_entry_id: number | null; datestamp: string }
+interface DsRow {
+  id: number; entry_id: number; library_id: number; title: string; subtitle: string | null; authors: string;
+  year_edition: number | null; year_first_edition: number | null; description: string | null; publisher: string | null;
+  isbn: string | null; material_description: string | null; downloads: string; full_text: string | null; datestamp: string;
+}
+
+const IDS = '(SELECT value FROM json_each(?))';
+
+export class Indexer {
+  private q;
+
+  constructor(private db: Db) {
+    const s = db.sqlite;
+    this.q = {
+      entries: s.prepare(`SELECT id, title, subtitle, canonical_entry_id, original_entry_id, datestamp FROM entries WHERE id IN ${IDS}`),
+      variants: s.prepare(`SELECT id, canonical_entry_id FROM entries WHERE canonical_entry_id IN ${IDS}`),
+      dataSources: s.prepare(`SELECT d.id, d.entry_id, s.library_id, d.title, d.subtitle, d.authors, d.year_edition,
+          d.year_first_edition, d.description, d.publisher, d.isbn, d.material_description, d.downloads, d.full_text, d.datestamp
+        FROM data_sources d JOIN sites s ON s.id = d.site_id WHERE d.entry_id IN ${IDS} ORDER BY d.id`),
+      agents: s.prepare(`SELECT ea.entry_id, coalesce(c.id, a.id) AS id, coalesce(c.name, a.name) AS name
+        FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id LEFT JOIN agents c ON c.id = a.canonical_agent_id
+        WHERE ea.entry_id IN ${IDS} ORDER BY ea.entry_id, ea.position`),
+      languages: s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS} ORDER BY entry_id, position`),
+      translated: s.prepare(`SELECT DISTINCT original_entry_id AS id FROM entries WHERE original_entry_id IN ${IDS} AND canonical_entry_id IS NULL`),
+      parents: s.prepare(`SELECT l.aggregated_entry_id AS child, coalesce(p.canonical_entry_id, p.id) AS parent
+        FROM aggregation_links l JOIN entries p ON p.id = l.aggregation_entry_id WHERE l.aggregated_entry_id IN ${IDS}`),
+      hasParts: s.prepare(`SELECT DISTINCT aggregation_entry_id AS id FROM aggregation_links WHERE aggregation_entry_id IN ${IDS}`),
+      maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
+      putDoc: s.prepare('INSERT INTO search_docs (entry_id, seq, doc) VALUES (?, ?, ?) ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc'),
+      ftsDelete: s.prepare('DELETE FROM entry_fts WHERE rowid = ?'),
+      ftsInsert: s.prepare('INSERT INTO entry_fts (rowid, title, authors, body, fulltext) VALUES (?, ?, ?, ?, ?)'),
+    };
+  }
+
+  /** Rebuilds the index rows of these entries (and of the canonical entries they were merged into). */
+  reindex(entryIds: Iterable<number>): number {
+    const all = [...new Set(entryIds)];
+    let written = 0;
+    const run = this.db.sqlite.transaction((batch: number[]) => {
+      written += this.reindexBatch(batch);
+    });
+    for (let i = 0; i < all.length; i += 500) run(all.slice(i, i + 500));
+    return written;
+  }
+
+  private reindexBatch(ids: number[]): number {
+    const q = this.q;
+    const idsJson = JSON.stringify(ids);
+    const entries = q.entries.all(idsJson) as EntryRow[];
+    // A merged entry's data sources show under its canonical entry: reindex that one too.
+    const extra = entries.filter((e) => e.canonical_entry_id).map((e) => e.canonical_entry_id!);
+    const targets = [...new Set([...entries.filter((e) => !e.canonical_entry_id).map((e) => e.id)])];
+    const extraRows = extra.length ? (q.entries.all(JSON.stringify(extra.filter((x) => !targets.includes(x)))) as EntryRow[]) : [];
+    const canon = [...entries.filter((e) => !e.canonical_entry_id), ...extraRows.filter((e) => !e.canonical_entry_id)];
+    const canonIds = canon.map((e) => e.id);
+    const canonJson = JSON.stringify(canonIds);
+
+    const memberOf = new Map<number, number>(canonIds.map((id) => [id, id]));
+    for (const v of q.variants.all(canonJson) as { id: number; canonical_entry_id: number }[]) memberOf.set(v.id, v.canonical_entry_id);
+    const memberJson = JSON.stringify([...memberOf.keys()]);
+
+    const dsBy = groupBy(q.dataSources.all(memberJson) as DsRow[], (d) => memberOf.get(d.entry_id)!);
+    const agentsBy = groupBy(q.agents.all(canonJson) as { entry_id: number; id: number; name: string }[], (a) => a.entry_id);
+    const langsBy = groupBy(q.languages.all(canonJson) as { entry_id: number; language_code: string }[], (l) => l.entry_id);
+    const translated = new Set((q.translated.all(canonJson) as { id: number }[]).map((r) => r.id));
+    const parentsBy = groupBy(q.parents.all(memberJson) as { child: number; parent: number }[], (p) => memberOf.get(p.child)!);
+    const hasParts = new Set((q.hasParts.all(memberJson) as { id: number }[]).map((r) => memberOf.get(r.id)!));
+
+    let seq = q.maxSeq.get() as number;
+    const missing = new Set(ids);
+    for (const e of canon) {
+      missing.delete(e.id);
+      const ds = dsBy.get(e.id) ?? [];
+      q.ftsDelete.run(e.id);
+      if (ds.length === 0) {
+        q.putDoc.run(e.id, ++seq, null);
+        continue;
+      }
+      const creator = dedupeBy(agentsBy.get(e.id) ?? [], (a) => a.id).map((a) => ({ id: a.id, value: a.name }));
+      const language = (langsBy.get(e.id) ?? []).map((l) => ({ id: l.language_code, value: languageName(l.language_code) }));
+      const translate: IndexDoc['translate'] = [];
+      if (e.original_entry_id) translate.push('translation');
+      if (translated.has(e.id)) translate.push('translated');
+      const years = new Set<number>();
+      const downloadTypes = new Set<string>();
+      const libraries = new Set<number>();
+      let datestamp = e.datestamp;
+      for (const d of ds) {
+        if (d.year_edition) years.add(d.year_edition);
+        if (d.year_first_edition) years.add(d.year_first_edition);
+        downloadTypes.add(downloadType(JSON.parse(d.downloads) as string[]));
+        libraries.add(d.library_id);
+        if (d.datestamp > datestamp) datestamp = d.datestamp;
+      }
+      if (downloadTypes.size > 1) downloadTypes.delete('none');
+      const parents = [...new Set((parentsBy.get(e.id) ?? []).map((p) => p.parent))].filter((p) => p !== e.id);
+      const aggregate = parents.map(String);
+      if (hasParts.has(e.id)) aggregate.push('aggregation');
+      if (parents.length === 0) aggregate.push('no_aggregations');
+      const date = [...years].sort((a, b) => a - b);
+      const values: Record<FilterName, string[]> = {
+        language: language.map((l) => l.id),
+        creator: creator.map((c) => String(c.id)),
+        library: [...libraries].map(String),
+        date: date.map(String),
+        download: [...downloadTypes],
+        aggregate,
+        translate: translate.length ? [...translate] : ['unknown'],
+      };
+      for (const f of FILTER_NAMES) values[f] ??= [];
+      const doc: IndexDoc = {
+        entry_id: e.id,
+        title: e.title,
+        subtitle: e.subtitle ?? '',
+        creator,
+        language,
+        translate,
+        date,
+        values,
+        data_sources: ds.map((d) => ({ data_source_id: d.id, library_id: d.library_id, year_edition: d.year_edition })),
+        datestamp,
+        sort_title: titleSortKey(e.title, e.subtitle),
+      };
+      q.putDoc.run(e.id, ++seq, JSON.stringify(doc));
+      const dsTitles = ds.flatMap((d) => [d.title, d.subtitle ?? '']).filter((t) => t && t !== e.title && t !== e.subtitle);
+      const dsAuthors = ds.flatMap((d) => JSON.parse(d.authors) as string[]);
+      q.ftsInsert.run(
+        e.id,
+        foldText([e.title, e.subtitle ?? '', ...new Set(dsTitles)].join(' \n ')),
+        foldText([...creator.map((c) => c.value), ...new Set(dsAuthors)].join(' \n ')),
+        foldText(ds.flatMap((d) => [d.description, d.publisher, d.isbn, d.material_description]).filter(Boolean).join(' \n ')),
+        foldText(ds.map((d) => d.full_text ?? '').join(' \n ')),
+      );
+    }
+    // Merged-away entries and ids that no longer exist: drop them from the index.
+    for (const id of missing) {
+      q.ftsDelete.run(id);
+      q.putDoc.run(id, ++seq, null);
+    }
+    return canon.length;
+  }
+}
+
+function groupBy<T>(rows: T[], key: (r: T) => number): Map<number, T[]> {
+  const m = new Map<number, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = m.get(k);
+    if (list) list.push(r);
+    else m.set(k, [r]);
+  }
+  return m;
+}
+
+function dedupeBy<T>(rows: T[], key: (r: T) => number): T[] {
+  const seen = new Set<number>();
+  return rows.filter((r) => (seen.has(key(r)) ? false : (seen.add(key(r)), true)));
+}

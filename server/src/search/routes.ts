@@ -1,0 +1,21 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { FILTER_NAMES, searchQuerySchema, searchResponseSchema, errorSchema, type FilterName } from '@uc/shared';
+import type { SearchService } from './service.ts';
+import { viewerOf } from '../http/context.ts';
+
+export const searchRoutes = (search: SearchService): FastifyPluginAsyncZod => async (app) => {
+  app.get('/search', {
+    schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema, 400: errorSchema } },
+  }, async (req) => {
+    const q = req.query as Record<string, unknown>;
+    const filters: Partial<Record<FilterName, string[]>> = {};
+    for (const f of FILTER_NAMES) {
+      const v = q[`filter_${f}`];
+      if (v !== undefined) filters[f] = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x !== '');
+    }
+    return search.search(
+      { query: req.query.query ?? '', sortBy: req.query.sort_by, page: req.query.page_number ?? 1, pageSize: req.query.page_size, filters },
+      viewerOf(req),
+    );
+  });
+};

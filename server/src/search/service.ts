@@ -1,0 +1,351 @@
+// Faceted search: the query AST is evaluated to a set of entries (text parts by FTS5, filters by the
+// in-memory columns), cut to what the viewer may see, counted per facet (each facet's counts reflect
+// the other active filters), sorted and paged.
+import {
+  AGGREGATE_SPECIAL, DEFAULT_PAGE_SIZE, DOWNLOAD_TYPES, FACET_NAMES,
+  type Facet, type FacetName, type FilterName, type Match, type SearchResponse, type SortBy,
+} from '@uc/shared';
+import type { Db } from '../db/index.ts';
+import type { Viewer } from '../http/viewer.ts';
+import type { LibraryService } from '../libraries/service.ts';
+import type { AgentService } from '../agents/service.ts';
+import type { IndexDoc } from './doc.ts';
+import { FTS_WEIGHTS, isPureText, toFtsMatch } from './fts.ts';
+import { MemoryIndex } from './memory-index.ts';
+import { buildPager } from './pager.ts';
+import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './parser.ts';
+
+export interface SearchParams {
+  query: string;
+  sortBy?: SortBy;
+  page: number;
+  pageSize?: number;
+  filters: Partial<Record<FilterName, string[]>>;
+}
+
+/** Most values a facet returns (by count); active values are always included. */
+export const FACET_LIMIT = 100;
+
+export class SearchService {
+  readonly index = new MemoryIndex();
+  private q;
+
+  constructor(private db: Db, private libraries: LibraryService, private agents: AgentService) {
+    const s = db.sqlite;
+    this.q = {
+      maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
+      since: s.prepare('SELECT entry_id, doc FROM search_docs WHERE seq > ? ORDER BY seq').raw(),
+      docs: s.prepare('SELECT entry_id, doc FROM search_docs WHERE entry_id IN (SELECT value FROM json_each(?))').raw(),
+      fts: s.prepare(`SELECT rowid, bm25(entry_fts, ${FTS_WEIGHTS.join(', ')}) FROM entry_fts WHERE entry_fts MATCH ?`).raw(),
+      titles: s.prepare('SELECT id, title FROM entries WHERE id IN (SELECT value FROM json_each(?))').raw(),
+    };
+  }
+
+  /** Brings the in-memory columns up to date with search_docs (cheap when nothing changed). */
+  sync(): void {
+    const max = this.q.maxSeq.get() as number;
+    if (max <= this.index.seq) return;
+    for (const [id, doc] of this.q.since.iterate(this.index.seq) as Iterable<[number, string | null]>) {
+      if (doc) this.index.put(JSON.parse(doc) as IndexDoc);
+      else this.index.remove(id);
+    }
+    this.index.seq = max;
+  }
+
+  search(params: SearchParams, viewer: Viewer): SearchResponse {
+    this.sync();
+    const index = this.index;
+    const query = params.query.trim();
+    const ast = parseQuery(query); // throws QuerySyntaxError -> 400
+    const textual = hasText(ast);
+    const sortBy: SortBy = params.sortBy ?? (query ? 'relevance' : 'datestamp');
+    const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
+    const page = Math.max(1, params.page);
+
+    // 1. The query's own match set.
+    let scores: Map<number, number> | null = null;
+    let candidates: Uint8Array | null = null;
+    if (ast) {
+      scores = textual ? new Map() : null;
+      candidates = this.evaluate(ast, scores);
+    }
+
+    // 2. Active filters (filter_<facet>), values OR-ed within a facet, facets AND-ed.
+    const filters: Record<string, string[]> = {};
+    const active: { name: FilterName; codes: Uint8Array; facetIndex: number }[] = [];
+    for (const [name, raw] of Object.entries(params.filters) as [FilterName, string[]][]) {
+      const values = [...new Set(raw.map((v) => normaliseFilterValue(name, v)).filter((v): v is string => v !== null))];
+      if (values.length === 0) continue;
+      filters[name] = values;
+      const dict = index.dicts[name];
+      const codes = new Uint8Array(dict.size + 1);
+      for (const v of values) {
+        const c = dict.codeOf.get(v);
+        if (c !== undefined) codes[c] = 1;
+      }
+      active.push({ name, codes, facetIndex: FACET_NAMES.indexOf(name as FacetName) });
+    }
+    if (active.length > 30) throw new Error('too many filters');
+
+    // 3. One pass: visibility, filter failures, facet counts.
+    const visibleLibs = this.libraries.visibleIds(viewer);
+    const libDict = index.dicts.library;
+    const libVisible = new Uint8Array(libDict.size + 1);
+    for (let c = 0; c < libDict.size; c++) if (visibleLibs.has(Number(libDict.ids[c]))) libVisible[c] = 1;
+
+    const counts = FACET_NAMES.map((f) => new Int32Array(index.dicts[f].size + 1));
+    const cols = FACET_NAMES.map((f) => index.columns[f]);
+    const libCol = index.columns.library;
+    const activeCols = active.map((a) => index.columns[a.name]);
+    const results: number[] = [];
+    const present = index.present;
+    const cap = index.capacity;
+
+    const countFacet = (k: number, id: number) => {
+      const col = cols[k];
+      const s = col.start[id];
+      const n = col.len[id];
+      const cnt = counts[k];
+      const pool = col.pool;
+      if (k === 2) {
+        for (let i = 0; i < n; i++) if (libVisible[pool[s + i]]) cnt[pool[s + i]]++;
+      } else {
+        for (let i = 0; i < n; i++) cnt[pool[s + i]]++;
+      }
+    };
+
+    for (let id = 0; id < cap; id++) {
+      if (!present[id] || (candidates && !candidates[id])) continue;
+      // Visible when at least one holding library is visible to the viewer.
+      let vis = false;
+      {
+        const s = libCol.start[id];
+        const n = libCol.len[id];
+        const pool = libCol.pool;
+        for (let i = 0; i < n; i++) if (libVisible[pool[s + i]]) { vis = true; break; }
+      }
+      if (!vis) continue;
+      let failed = 0;
+      let failedIndex = -1;
+      for (let j = 0; j < active.length; j++) {
+        const col = activeCols[j];
+        const s = col.start[id];
+        const n = col.len[id];
+        const codes = active[j].codes;
+        let ok = false;
+        for (let i = 0; i < n; i++) if (codes[col.pool[s + i]]) { ok = true; break; }
+        if (!ok) {
+          failed++;
+          failedIndex = j;
+          if (failed > 1) break;
+        }
+      }
+      if (failed === 0) {
+        results.push(id);
+        for (let k = 0; k < 6; k++) countFacet(k, id);
+      } else if (failed === 1) {
+        // Counts of a facet reflect every *other* active filter.
+        const k = active[failedIndex].facetIndex;
+        if (k >= 0 && !active.some((a, j) => j !== failedIndex && a.facetIndex === k)) countFacet(k, id);
+      }
+    }
+
+    // 4. Sort and page.
+    const ordered = this.order(results, sortBy, textual ? scores : null);
+    const offset = (page - 1) * pageSize;
+    const pageIds = ordered(offset, pageSize);
+    const matches = this.matches(pageIds, visibleLibs);
+
+    return {
+      matches,
+      facets: this.facets(counts, filters, visibleLibs),
+      filters,
+      pager: buildPager(page, results.length, pageSize),
+      total_entries: results.length,
+      page_number: page,
+      page_size: pageSize,
+      sort_by: sortBy,
+      can_merge: false,
+      can_set_exclusions: false,
+      is_authenticated: viewer.userId !== null,
+      pretty_query: this.prettyQuery(query),
+      querystring: query,
+    };
+  }
+
+  /** Evaluates the AST to a membership array over entry ids, adding text scores (higher = better). */
+  private evaluate(node: QueryNode, scores: Map<number, number> | null): Uint8Array {
+    const cap = this.index.capacity;
+    if (isPureText(node)) return this.fts(toFtsMatch(node), scores);
+    switch (node.type) {
+      case 'filter': {
+        const bits = new Uint8Array(cap);
+        this.index.markValue(node.name, node.value, bits);
+        return bits;
+      }
+      case 'empty':
+        return new Uint8Array(cap);
+      case 'not': {
+        const inner = this.evaluate(node.child, null);
+        for (let i = 0; i < cap; i++) inner[i] = inner[i] ? 0 : 1;
+        return inner;
+      }
+      case 'and': {
+        // Run the text children as one FTS5 statement; combine the rest in memory.
+        const text = node.children.filter(isPureText);
+        const rest = node.children.filter((c) => !isPureText(c));
+        const parts = rest.map((c) => this.evaluate(c, scores));
+        if (text.length) parts.unshift(this.fts(toFtsMatch(text.length === 1 ? text[0] : { type: 'and', children: text }), scores));
+        const out = parts[0];
+        for (let p = 1; p < parts.length; p++) {
+          const b = parts[p];
+          for (let i = 0; i < cap; i++) out[i] &= b[i];
+        }
+        return out;
+      }
+      case 'or': {
+        const parts = node.children.map((c) => this.evaluate(c, scores));
+        const out = parts[0];
+        for (let p = 1; p < parts.length; p++) {
+          const b = parts[p];
+          for (let i = 0; i < cap; i++) out[i] |= b[i];
+        }
+        return out;
+      }
+      default:
+        throw new Error('unreachable');
+    }
+  }
+
+  private fts(match: string, scores: Map<number, number> | null): Uint8Array {
+    const bits = new Uint8Array(this.index.capacity);
+    for (const [rowid, rank] of this.q.fts.iterate(match) as Iterable<[number, number]>) {
+      if (rowid >= bits.length) continue; // not yet synced
+      bits[rowid] = 1;
+      if (scores) scores.set(rowid, (scores.get(rowid) ?? 0) - rank);
+    }
+    return bits;
+  }
+
+  /** Returns a function giving the ids of one page in the requested order. */
+  private order(results: number[], sortBy: SortBy, scores: Map<number, number> | null) {
+    const index = this.index;
+    const dk = index.dateKey;
+    if (sortBy === 'relevance' && scores) {
+      results.sort((a, b) => (scores.get(b) ?? 0) - (scores.get(a) ?? 0) || dk[b] - dk[a] || b - a);
+      return (offset: number, size: number) => results.slice(offset, offset + size);
+    }
+    const byTitle = sortBy === 'title_asc' || sortBy === 'title_desc';
+    const reverse = sortBy === 'title_desc';
+    // Small sets: sort them. Large sets: walk the global order and keep members.
+    if (results.length < 5000) {
+      const tk = index.titleKey;
+      if (byTitle) results.sort((a, b) => (tk[a] < tk[b] ? -1 : tk[a] > tk[b] ? 1 : a - b));
+      else results.sort((a, b) => dk[b] - dk[a] || b - a);
+      if (reverse) results.reverse();
+      return (offset: number, size: number) => results.slice(offset, offset + size);
+    }
+    const member = new Uint8Array(index.capacity);
+    for (const id of results) member[id] = 1;
+    const global = byTitle ? index.titleOrder() : index.dateOrder();
+    return (offset: number, size: number) => {
+      const out: number[] = [];
+      let seen = 0;
+      const n = global.length;
+      for (let i = 0; i < n && out.length < size; i++) {
+        const id = global[reverse ? n - 1 - i : i];
+        if (!member[id]) continue;
+        if (seen++ >= offset) out.push(id);
+      }
+      return out;
+    };
+  }
+
+  private matches(ids: number[], visibleLibs: Set<number>): Match[] {
+    if (ids.length === 0) return [];
+    const rows = this.q.docs.all(JSON.stringify(ids)) as [number, string | null][];
+    const byId = new Map(rows.map(([id, doc]) => [id, doc ? (JSON.parse(doc) as IndexDoc) : null]));
+    const libs = this.libraries.all();
+    const out: Match[] = [];
+    for (const id of ids) {
+      const d = byId.get(id);
+      if (!d) continue;
+      out.push({
+        entry_id: d.entry_id,
+        title: [d.title, d.subtitle],
+        creator: d.creator,
+        language: d.language,
+        translate: d.translate,
+        date: d.date,
+        data_sources: d.data_sources
+          .filter((s) => visibleLibs.has(s.library_id))
+          .map((s) => ({
+            ...s,
+            library_name: libs.get(s.library_id)?.name ?? '',
+            library_type: libs.get(s.library_id)?.library_type ?? 'digital',
+          })),
+      });
+    }
+    return out;
+  }
+
+  private facets(counts: Int32Array[], filters: Record<string, string[]>, visibleLibs: Set<number>): SearchResponse['facets'] {
+    const out = {} as Record<FacetName, Facet>;
+    const libs = this.libraries.all();
+    FACET_NAMES.forEach((name, k) => {
+      const dict = this.index.dicts[name];
+      const cnt = counts[k];
+      const activeValues = new Set(filters[name] ?? []);
+      let values: { id: string; count: number }[] = [];
+      for (let c = 0; c < dict.size; c++) if (cnt[c] > 0) values.push({ id: dict.ids[c], count: cnt[c] });
+      values.sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1));
+      const top = values.slice(0, FACET_LIMIT);
+      for (const v of values.slice(FACET_LIMIT)) if (activeValues.has(v.id)) top.push(v);
+      for (const a of activeValues) if (!top.some((v) => v.id === a)) top.push({ id: a, count: 0 });
+      if (name === 'library') values = top.filter((v) => visibleLibs.has(Number(v.id)) || activeValues.has(v.id));
+      else values = top;
+      const aggregateTitles = name === 'aggregate' ? this.entryTitles(values.map((v) => Number(v.id)).filter(Boolean)) : null;
+      out[name] = {
+        name,
+        values: values.map((v) => ({
+          id: v.id,
+          term: this.term(name, v.id, dict.terms[dict.codeOf.get(v.id) ?? -1], libs, aggregateTitles),
+          count: v.count,
+          active: activeValues.has(v.id),
+        })),
+      };
+    });
+    return out;
+  }
+
+  private term(name: FacetName, id: string, known: string | undefined, libs: ReturnType<LibraryService['all']>, aggTitles: Map<number, string> | null): string {
+    switch (name) {
+      case 'library':
+        return libs.get(Number(id))?.name ?? id;
+      case 'download':
+        return DOWNLOAD_TYPES[id as keyof typeof DOWNLOAD_TYPES] ?? id;
+      case 'aggregate':
+        return AGGREGATE_SPECIAL[id as keyof typeof AGGREGATE_SPECIAL] ?? aggTitles?.get(Number(id)) ?? id;
+      case 'creator':
+        return known || this.agents.get(Number(id))?.name || 'N/A';
+      default:
+        return known || id;
+    }
+  }
+
+  private entryTitles(ids: number[]): Map<number, string> {
+    if (ids.length === 0) return new Map();
+    return new Map(this.q.titles.all(JSON.stringify(ids)) as [number, string][]);
+  }
+
+  /** "library:3" and "creator:12" shown with their names: "Name (library:3)". */
+  private prettyQuery(query: string): string {
+    const libs = this.libraries.all();
+    const creatorIds = [...query.matchAll(/\bcreator:(\d+)/g)].map((m) => Number(m[1]));
+    const names = this.agents.names(creatorIds);
+    return query
+      .replace(/\blibrary:(\d+)/g, (m, id) => (libs.get(Number(id)) ? `${libs.get(Number(id))!.name} (${m})` : m))
+      .replace(/\bcreator:(\d+)/g, (m, id) => (names.get(Number(id)) ? `${names.get(Number(id))} (${m})` : m));
+  }
+}
+
