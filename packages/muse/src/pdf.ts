@@ -1,0 +1,65 @@
+// PDF output through the Typst compiler (typst-ts node bindings). One compiler is reused
+// across calls; fonts come from the Debian DejaVu packages (see README).
+import { existsSync } from 'node:fs';
+import { NodeCompiler } from '@myriaddreamin/typst-ts-node-compiler';
+import type { MuseDocument } from './types.ts';
+import { museToTypst, FILES_DIR, type TypstOptions } from './typst.ts';
+
+const WORKSPACE = '/muse-virtual-workspace';
+const FONT_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/truetype', '/usr/share/fonts/opentype'];
+
+let compiler: NodeCompiler | null = null;
+let mapped: string[] = [];
+
+function getCompiler(): NodeCompiler {
+  if (!compiler) {
+    const fontPaths = FONT_DIRS.filter((d) => existsSync(d));
+    compiler = NodeCompiler.create({ workspace: WORKSPACE, fontArgs: [{ fontPaths }] });
+  }
+  return compiler;
+}
+
+export class TypstCompileError extends Error {
+  constructor(
+    message: string,
+    readonly diagnostics: unknown[],
+  ) {
+    super(message);
+  }
+}
+
+/** Compile Typst source (with the given attachments) to PDF bytes. */
+export function compileTypst(source: string, files?: Map<string, Uint8Array>): Uint8Array {
+  const c = getCompiler();
+  for (const p of mapped) c.unmapShadow(p);
+  mapped = [];
+  for (const [name, data] of files ?? []) {
+    const p = `${WORKSPACE}${FILES_DIR}/${name}`;
+    c.mapShadow(p, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    mapped.push(p);
+  }
+  const res = c.compile({ mainFileContent: source });
+  const doc = res.result;
+  if (!doc || res.hasError()) {
+    const diag = (res.takeDiagnostics() ?? res.takeError())?.shortDiagnostics ?? [];
+    throw new TypstCompileError('Typst compilation failed', diag);
+  }
+  const pdf = c.pdf(doc);
+  c.evictCache(30);
+  return new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+}
+
+/** Check that Typst source compiles; returns the error diagnostics (empty when fine). */
+export function checkTypst(source: string, files?: Map<string, Uint8Array>): unknown[] {
+  try {
+    compileTypst(source, files);
+    return [];
+  } catch (e) {
+    if (e instanceof TypstCompileError) return e.diagnostics.length ? e.diagnostics : [e.message];
+    throw e;
+  }
+}
+
+export async function museToPdf(input: string | MuseDocument, options: TypstOptions = {}): Promise<Uint8Array> {
+  return compileTypst(museToTypst(input, options), options.files);
+}

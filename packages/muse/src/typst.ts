@@ -1,0 +1,470 @@
+// Typst renderer: the document tree plus layout options to Typst source.
+// Every text node goes through escapeTypst, strings through typstString, so Muse input can
+// never inject Typst code.
+import type { Block, Footnote, Inline, MuseDocument, ImageSpec } from './types.ts';
+import { parseMuse } from './parse.ts';
+import { inlineText, parseInline } from './inline.ts';
+import { resolveLayout, truthy, type ResolvedLayout, type TypstLayoutOptions } from './layout.ts';
+
+export type TypstOptions = TypstLayoutOptions & {
+  /** The text's own files (images); only images present here are embedded. */
+  files?: Map<string, Uint8Array>;
+};
+
+/** Virtual path under which museToPdf mounts the text's files. */
+export const FILES_DIR = '/muse-files';
+
+const TYPST_SPECIAL = /[\\#*_`$<>@=\-+/[\]~.():;]/g;
+
+/** Escape plain text for Typst markup; applies the TeX-like dash and dots substitutions. */
+export function escapeTypst(s: string): string {
+  return s
+    .replace(/\.\.\.\.?/g, '…')
+    .replace(/---/g, '—')
+    .replace(/--/g, '–')
+    .replace(TYPST_SPECIAL, (c) => '\\' + c)
+    .replace(/\s*\n\s*/g, ' ');
+}
+
+/** A Typst string literal. */
+export function typstString(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '\\') out += '\\\\';
+    else if (ch === '"') out += '\\"';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\r') out += '\\r';
+    else if (c < 0x20 || c === 0x7f) out += `\\u{${c.toString(16)}}`;
+    else out += ch;
+  }
+  return out + '"';
+}
+
+const LANG_OK = /^[a-z]{2,3}$/;
+const NUMBERING: Record<string, string> = { '1': '1.', a: 'a.', A: 'A.', i: 'i.', I: 'I.' };
+
+class TypstRenderer {
+  private readonly labels = new Set<string>();
+  private readonly emitted = new Set<string>();
+
+  constructor(
+    private readonly doc: MuseDocument,
+    private readonly layout: ResolvedLayout,
+    private readonly files: Map<string, Uint8Array> | undefined,
+  ) {
+    collectAnchors(doc, this.labels);
+  }
+
+  private label(name: string): string {
+    return `label(${typstString('amuse-' + name)})`;
+  }
+
+  anchors(names: string[]): string {
+    let out = '';
+    for (const a of names) {
+      // a label defined twice cannot be linked to: keep the first one only
+      if (this.emitted.has(a)) continue;
+      this.emitted.add(a);
+      out += `#metadata(none)<amuse-${a}>`;
+    }
+    return out;
+  }
+
+  inline(nodes: Inline[]): string {
+    let out = '';
+    for (const n of nodes) {
+      switch (n.type) {
+        case 'text':
+          out += escapeTypst(n.value);
+          break;
+        case 'code':
+          out += `#raw(${typstString(n.value.replace(/\s*\n\s*/g, ' '))})`;
+          break;
+        case 'style': {
+          const inner = this.inline(n.children);
+          switch (n.style) {
+            case 'em':
+              out += `#emph[${inner}]`;
+              break;
+            case 'strong':
+              out += this.layout.flags.nobold ? `#emph[${inner}]` : `#strong[${inner}]`;
+              break;
+            case 'del':
+            case 'strike':
+              out += `#strike[${inner}]`;
+              break;
+            case 'sup':
+              out += `#super[${inner}]`;
+              break;
+            case 'sub':
+              out += `#sub[${inner}]`;
+              break;
+            case 'sf':
+              out += `#text(font: ${typstString(this.layout.sansfont)})[${inner}]`;
+              break;
+            case 'sc':
+              out += `#smallcaps[${inner}]`;
+              break;
+          }
+          break;
+        }
+        case 'lang':
+          out += LANG_OK.test(n.lang) ? `#text(lang: ${typstString(n.lang)})[${this.inline(n.children)}]` : this.inline(n.children);
+          break;
+        case 'dir':
+          out += `#text(dir: ${n.dir})[${this.inline(n.children)}]`;
+          break;
+        case 'ruby':
+          out += `#museRuby[${escapeTypst(n.base)}][${escapeTypst(n.annotation)}]`;
+          break;
+        case 'br':
+          out += '#linebreak()';
+          break;
+        case 'link':
+          out += this.link(n);
+          break;
+        case 'image':
+          out += this.image(n.image);
+          break;
+        case 'fnref': {
+          // the space before a note mark is eaten, as in the reference LaTeX output
+          out = out.replace(/ +$/, '');
+          const fn = n.secondary ? this.doc.secondaryFootnotes.get(n.n) : this.doc.footnotes.get(n.n);
+          if (fn) out += this.note(fn);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  private note(fn: Footnote): string {
+    const body = this.anchors(fn.anchors) + fn.paragraphs.map((p) => this.inline(p)).join('#parbreak()');
+    return fn.secondary ? `#museSecondary[${body}]` : `#footnote[${body}]`;
+  }
+
+  private link(n: Extract<Inline, { type: 'link' }>): string {
+    if (n.internal) {
+      const desc = n.children ?? [];
+      if (!this.labels.has(n.target)) return this.inline(desc);
+      // "??" in the description is the page number of the anchor
+      const pageOf = `#context counter(page).at(${this.label(n.target)}).first()`;
+      const inner = desc
+        .map((d) => (d.type === 'text' ? d.value.split('??').map(escapeTypst).join(pageOf) : this.inline([d])))
+        .join('');
+      return `#link(${this.label(n.target)})[${inner}]`;
+    }
+    if (n.children) return `#link(${typstString(n.target)})[${this.inline(n.children)}]`;
+    return `#link(${typstString(n.target)})[#text(font: ${typstString(this.layout.monofont)})[${escapeTypst(n.target)}]]`;
+  }
+
+  private image(img: ImageSpec): string {
+    const data = this.files?.get(img.src);
+    const format = data ? imageFormat(data) : null;
+    const width = img.width ?? 100;
+    let graphic: string;
+    if (format) {
+      graphic = `image(${typstString(`${FILES_DIR}/${img.src}`)}, format: "${format}", width: 100%)`;
+      if (img.rotate) graphic = `rotate(${img.rotate}deg, reflow: true, ${graphic})`;
+    } else {
+      // a missing attachment must not break the build
+      graphic = `rect(width: 100%, stroke: 0.5pt + gray, inset: 6pt, text(size: 0.8em, raw(${typstString(img.src)})))`;
+    }
+    const caption = img.caption ? `, caption: [${this.inline(img.caption)}]` : '';
+    const fig = `figure(block(width: ${width}%, ${graphic}), numbering: none, supplement: none${caption})`;
+    if (img.float === 'r') return `#align(right, block(width: ${width}%, ${fig}))`;
+    if (img.float === 'l') return `#align(left, block(width: ${width}%, ${fig}))`;
+    if (img.float === 'f') return `#pagebreak(weak: true)#${fig}#pagebreak(weak: true)`;
+    return `#${fig}`;
+  }
+
+  blocks(blocks: Block[]): string {
+    let out = '';
+    for (const b of blocks) out += this.block(b);
+    return out;
+  }
+
+  private paragraph(anchors: string[], children: Inline[]): string {
+    if (children.length === 1 && children[0].type === 'br') return this.anchors(anchors) + '#v(1em)\n\n';
+    let body = this.inline(children).trim();
+    if (children[0]?.type === 'br') body = body.replace(/^#linebreak\(\)/, '');
+    return `${this.anchors(anchors)}${body}\n\n`;
+  }
+
+  private block(b: Block): string {
+    switch (b.type) {
+      case 'paragraph':
+        return this.paragraph(b.anchors, b.children);
+      case 'heading': {
+        const level = b.level;
+        const outlined = level <= 4 ? 'true' : 'false';
+        // anchors go before the heading: its body is repeated in the outline and running heads
+        return `${this.anchors(b.anchors)}#heading(level: ${level}, outlined: ${outlined})[${this.inline(b.children).trim()}]\n\n`;
+      }
+      case 'container': {
+        const inner = this.blocks(b.children);
+        switch (b.kind) {
+          case 'quote':
+            return `#quote(block: true)[\n${inner}]\n\n`;
+          case 'center':
+            return `#align(center)[\n${inner}]\n\n`;
+          case 'right':
+            return `#align(right)[\n${inner}]\n\n`;
+          default:
+            return `#block(inset: (left: 1em))[#set par(hanging-indent: 1em, first-line-indent: 0pt)\n${inner}]\n\n`;
+        }
+      }
+      case 'direction':
+        return `#[#set text(dir: ${b.dir})\n${this.blocks(b.children)}]\n\n`;
+      case 'language':
+        return LANG_OK.test(b.lang) ? `#[#set text(lang: ${typstString(b.lang)})\n${this.blocks(b.children)}]\n\n` : this.blocks(b.children);
+      case 'verse': {
+        const stanzas: string[][] = [[]];
+        for (const line of b.lines) {
+          if (line === null) stanzas.push([]);
+          else stanzas[stanzas.length - 1].push(this.inline(line));
+        }
+        const body = stanzas
+          .filter((s) => s.length)
+          .map((s) => s.join('#linebreak()\n'))
+          .join('\n\n');
+        return `${this.anchors(b.anchors)}#museVerse[\n${body}\n]\n\n`;
+      }
+      case 'example':
+        return `${this.anchors(b.anchors)}#museExample(${typstString(b.text)})\n\n`;
+      case 'comment':
+        return '';
+      case 'list':
+        return this.list(b);
+      case 'table':
+        return this.anchors(b.anchors) + this.table(b);
+      case 'rule':
+        return '#museRule()\n\n';
+      case 'pagebreak':
+        return '#pagebreak(weak: true)\n\n';
+      case 'anchors':
+        return this.anchors(b.names);
+    }
+  }
+
+  private list(b: Extract<Block, { type: 'list' }>): string {
+    if (b.kind === 'dl') {
+      const items = b.items.map((it) => `terms.item([${this.inline(it.term ?? [])}], [${this.blocks(it.children).trim()}])`);
+      return `#terms(tight: false, ${items.join(', ')})\n\n`;
+    }
+    const items = b.items.map((it) => `[${this.blocks(it.children).trim()}]`).join(', ');
+    if (b.kind === 'ul') return `#list(tight: false, ${items})\n\n`;
+    const start = b.start !== undefined ? `, start: ${b.start}` : '';
+    return `#enum(tight: false, numbering: ${typstString(NUMBERING[b.style ?? '1'])}${start}, ${items})\n\n`;
+  }
+
+  private table(b: Extract<Block, { type: 'table' }>): string {
+    const cols = Math.max(1, b.head[0]?.length ?? 0, b.body[0]?.length ?? 0, b.foot[0]?.length ?? 0);
+    const widths = Array.from({ length: cols }, (_, i) => {
+      const w = b.widths?.[i];
+      return w ? `${w}%` : '1fr';
+    });
+    const aligns = b.aligns ? b.aligns.map((a) => (a === 'justify' ? 'left' : a)) : null;
+    const cell = (c: { children: Inline[] }) => `[${this.inline(c.children).trim()}]`;
+    const rows = (rs: typeof b.body) => rs.map((r) => r.map(cell).join(', ')).join(', ');
+    const parts = [`columns: (${widths.join(', ')},)`];
+    if (aligns) parts.push(`align: (${aligns.join(', ')},)`, 'stroke: none');
+    if (b.head.length) parts.push(`table.header(${rows(b.head)})`);
+    if (b.body.length) parts.push(rows(b.body));
+    if (b.foot.length) parts.push(`table.footer(${rows(b.foot)})`);
+    const table = `table(${parts.join(', ')})`;
+    if (b.caption) {
+      return `#figure(${table}, kind: table, numbering: none, supplement: none, caption: [${this.inline(b.caption)}])\n\n`;
+    }
+    return `#v(0.5em)#${table}#v(0.5em)\n\n`;
+  }
+}
+
+/** Format from the PNG or JPEG signature (extensions lie); null would make the build fail. */
+export function imageFormat(d: Uint8Array): 'png' | 'jpg' | null {
+  if (d.length > 8 && d[0] === 0x89 && d[1] === 0x50 && d[2] === 0x4e && d[3] === 0x47) return 'png';
+  if (d.length > 3 && d[0] === 0xff && d[1] === 0xd8 && d[2] === 0xff) return 'jpg';
+  return null;
+}
+
+function collectAnchors(doc: MuseDocument, out: Set<string>): void {
+  const walk = (blocks: Block[]) => {
+    for (const b of blocks) {
+      if ('anchors' in b && Array.isArray(b.anchors)) for (const a of b.anchors) out.add(a);
+      if (b.type === 'anchors') for (const a of b.names) out.add(a);
+      if (b.type === 'container' || b.type === 'direction' || b.type === 'language') walk(b.children);
+      if (b.type === 'list') for (const it of b.items) walk(it.children);
+    }
+  };
+  walk(doc.body);
+  // notes are only printed when referenced, so their anchors may be missing: leave them out
+}
+
+function headerInline(value: string | undefined, r: TypstRenderer): string {
+  if (!value) return '';
+  const nodes = parseInline(value, {
+    primaryRefs: false,
+    secondaryRefs: false,
+    links: true,
+    hasPrimary: () => false,
+    hasSecondary: () => false,
+  });
+  return r.inline(nodes).trim();
+}
+
+function mm(v: number): string {
+  return `${Math.round(v * 100) / 100}mm`;
+}
+
+function runningHead(L: ResolvedLayout, title: string, subtitle: string, author: string): string {
+  const last = (level: number) =>
+    `{ let hs = query(heading.where(level: ${level}).before(here())); if hs.len() > 0 { hs.last().body } }`;
+  const texts: Record<Exclude<ResolvedLayout['headings'], 'none'>, [string, string, string]> = {
+    // [verso text, recto text, one-sided text]
+    part_chapter: [last(1), last(2), last(1)],
+    title_subtitle: [`[${title}]`, `[${subtitle || title}]`, `[${title}]`],
+    author_title: [`[${author || title}]`, `[${title}]`, `[${title}]`],
+    chapter_section: [last(2), last(3), last(2)],
+    section_subsection: [last(3), last(4), last(3)],
+    title_chapter: [`[${title}]`, last(2), last(2)],
+    title_section: [`[${title}]`, last(3), last(3)],
+  };
+  if (L.headings === 'none') return '';
+  const [verso, recto, one] = texts[L.headings];
+  const num = 'counter(page).display()';
+  if (!L.twoside) return `header: context { set text(size: 0.85em); align(center, ${one}) }, footer: context align(center, ${num}),`;
+  return (
+    `header: context { set text(size: 0.85em); if calc.even(here().page()) { ${num}; h(1fr); ${verso} } ` +
+    `else { ${recto}; h(1fr); ${num} } }, footer: none,`
+  );
+}
+
+export function museToTypst(input: string | MuseDocument, options: TypstOptions = {}): string {
+  const doc = typeof input === 'string' ? parseMuse(input) : input;
+  const L = resolveLayout(options);
+  const files = options.files;
+  const r = new TypstRenderer(doc, L, files);
+  const h = doc.header;
+  const field = (k: 'title' | 'subtitle' | 'author' | 'date' | 'notes' | 'source') => h[k] || options[k] || '';
+  const title = headerInline(field('title'), r);
+  const subtitle = headerInline(field('subtitle'), r);
+  const author = headerInline(field('author'), r);
+  const date = headerInline(field('date'), r);
+  const F = L.flags;
+  const lang = LANG_OK.test(doc.lang) ? doc.lang : 'en';
+  const rtl = ['ar', 'he', 'fa'].includes(lang);
+  const out: string[] = [];
+
+  // metadata: plain strings only
+  const meta: string[] = [`title: ${typstString(inlineText(parseInline(h.LISTtitle || field('title') || 'Untitled', noRefs)).trim())}`];
+  const authors = (h.SORTauthors || h.authors || field('author'))
+    .split(h.SORTauthors?.includes(';') || h.authors?.includes(';') ? ';' : ',')
+    .map((a) => inlineText(parseInline(a, noRefs)).trim())
+    .filter(Boolean);
+  if (authors.length) meta.push(`author: (${authors.map(typstString).join(', ')},)`);
+  out.push(`#set document(${meta.join(', ')})`);
+
+  const m = L.margin;
+  const margin = L.twoside
+    ? `(inside: ${mm(m.inner)}, outside: ${mm(m.outer)}, top: ${mm(m.top)}, bottom: ${mm(m.bottom)})`
+    : `(left: ${mm(m.inner)}, right: ${mm(m.outer)}, top: ${mm(m.top)}, bottom: ${mm(m.bottom)})`;
+  const head = runningHead(L, title, subtitle, author);
+  out.push(
+    `#set page(width: ${mm(L.widthMm)}, height: ${mm(L.heightMm)}, margin: ${margin}${L.twoside ? ', binding: left' : ''}, ` +
+      (head ? head.replace(/,$/, '') : 'numbering: "1"') +
+      ')',
+  );
+  out.push(
+    `#set text(font: (${typstString(L.mainfont)}, "DejaVu Serif"), size: ${L.fontsizePt}pt, lang: ${typstString(lang)}${rtl ? ', dir: rtl' : ''})`,
+  );
+  const leading = 0.65 + (L.linespacing - 1) * 1.2;
+  out.push(`#set par(justify: true, leading: ${leading.toFixed(2)}em, first-line-indent: (amount: ${L.parindentPt}pt, all: true))`);
+  out.push(`#show raw: set text(font: (${typstString(L.monofont)}, "DejaVu Sans Mono"))`);
+  out.push('#set heading(numbering: none)');
+  const headFont = F.sansfontsections ? L.sansfont : L.mainfont;
+  out.push(`#show heading: set text(font: (${typstString(headFont)}, "DejaVu Serif"))`);
+  out.push('#show heading: set block(above: 1.6em, below: 1em)');
+  out.push('#show outline: it => { show footnote: none; it }');
+  const center = (cond: boolean) => (cond ? 'align(center, it)' : 'it');
+  const toOdd = L.openRight ? ', to: "odd"' : '';
+  const resetFn = F.continuefootnotes ? '' : ' counter(footnote).update(0);';
+  out.push(`#show heading.where(level: 1): it => { pagebreak(weak: true${toOdd}); v(20%); align(center, text(size: 1.6em, it)); pagebreak(weak: true) }`);
+  out.push(`#show heading.where(level: 2): it => { pagebreak(weak: true${toOdd});${resetFn} ${center(F.centerchapter || F.centersection)} }`);
+  for (const lvl of [3, 4, 5]) out.push(`#show heading.where(level: ${lvl}): it => ${center(F.centersection)}`);
+  out.push(
+    `#let museSecondary(body) = { counter("muse-secondary").step(); context { let n = counter("muse-secondary").get().first(); footnote(numbering: _ => numbering(${typstString(F.secondaryAlpha ? 'a' : '(1)')}, n), body) }; counter(footnote).update(n => n - 1) }`,
+  );
+  out.push('#let museRuby(base, ann) = box(place(top + center, dy: -0.75em, text(size: 0.5em, ann)) + base)');
+  out.push('#let museVerse(body) = block(inset: (left: 2em), above: 1em, below: 1em, { set par(first-line-indent: 0pt, justify: false); body })');
+  out.push('#let museExample(src) = block(width: 100%, above: 1em, below: 1em, { set par(justify: false); raw(src, block: true) })');
+  out.push('#let museRule() = { v(1em); line(length: 100%, stroke: 0.4pt); v(1em) }');
+  out.push('');
+
+  if (!F.bodyOnly) {
+    if (F.startWithEmptyPage) out.push('#page(header: none, footer: none)[]');
+    const cover = (options.cover || h.cover || '').trim();
+    const coverOk =
+      !F.ignoreCover && /^[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]\.(jpe?g|png)$/.test(cover) && !!files?.get(cover) && !!imageFormat(files.get(cover)!);
+    const coverWidth = options.coverwidth !== undefined ? L.coverwidth : Math.min(1, Math.max(0.01, Number(h.coverwidth) || 1));
+    const block: string[] = [];
+    block.push('#v(2em)');
+    if (title) block.push(`#align(center, text(size: 2em, weight: "bold")[${title}])`);
+    if (subtitle) block.push(`#v(1em)#align(center, text(size: 1.4em)[${subtitle}])`);
+    if (author) block.push(`#v(2em)#align(center, text(size: 1.3em)[${author}])`);
+    if (coverOk && !F.nocoverpage) {
+      block.push(`#v(3em)#align(center, image(${typstString(`${FILES_DIR}/${cover}`)}, format: "${imageFormat(files!.get(cover)!)}", width: ${Math.round(coverWidth * 100)}%, height: 50%, fit: "contain"))`);
+    }
+    if (F.nocoverpage) {
+      out.push(...block, '#v(3em)', '');
+    } else {
+      out.push('#page(header: none, footer: none)[', ...block, '#v(1fr)', date ? `#align(center)[${date}]` : '', ']');
+      if (F.impressum) {
+        const imp = ['seriesname', 'notes', 'rights', 'isbn', 'publisher', 'colophon']
+          .map((k) => {
+            if (k === 'seriesname') return h.seriesname && h.seriesnumber ? headerInline(`${h.seriesname} ${h.seriesnumber}`, r) : '';
+            if (k === 'isbn') return h.isbn ? 'ISBN ' + headerInline(h.isbn, r) : '';
+            return headerInline(k === 'notes' ? field('notes') : h[k], r);
+          })
+          .filter(Boolean);
+        out.push(`#page(header: none, footer: none)[#set text(size: 0.85em)\n#v(1fr)\n${imp.map((x) => `#align(center)[${x}]`).join('#v(0.5em)\n')}]`);
+      }
+      out.push(`#pagebreak(weak: true${L.twoside ? ', to: "odd"' : ''})`);
+    }
+  }
+  const wantsToc = doc.body.some((b) => b.type === 'heading' && b.level <= 4) && !F.notoc && !truthy(h.notoc);
+  if (wantsToc) {
+    out.push('#outline(depth: 4)');
+    out.push(F.nocoverpage ? '#v(3em)' : `#pagebreak(weak: true${L.twoside ? ', to: "odd"' : ''})`);
+  }
+  out.push('');
+  out.push(r.blocks(doc.body));
+
+  if (!F.nofinalpage && !F.bodyOnly) {
+    const lines: string[] = [];
+    for (const v of [author, title, subtitle, date]) if (v) lines.push(`#align(center)[${v}]`);
+    const tail: string[] = [];
+    const source = headerInline(field('source'), r);
+    if (source) tail.push(source);
+    if (!F.impressum) {
+      if (h.seriesname && h.seriesnumber) tail.push(headerInline(`${h.seriesname} ${h.seriesnumber}`, r));
+      for (const k of ['notes', 'rights', 'isbn', 'publisher', 'colophon']) {
+        const v = k === 'notes' ? field('notes') : h[k];
+        if (v) tail.push((k === 'isbn' ? 'ISBN ' : '') + headerInline(v, r));
+      }
+    }
+    const finalPage = `#page(header: none, footer: none)[#set par(first-line-indent: 0pt)\n#v(1fr)\n${lines.join('\n')}\n#v(2em)\n#set text(size: 0.9em)\n${tail.map((x) => `#align(center)[${x}]`).join('\n')}\n]`;
+    if (L.twoside) out.push('#pagebreak(weak: true, to: "even")');
+    out.push(finalPage);
+  }
+  return out.join('\n') + '\n';
+}
+
+const noRefs = {
+  primaryRefs: false,
+  secondaryRefs: false,
+  links: false,
+  hasPrimary: () => false,
+  hasSecondary: () => false,
+};
