@@ -1,7 +1,7 @@
 import i18n, { type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { UI_LANGUAGES, type UiLanguage } from '../lib/shared';
-import { reloadPage } from '../lib/reload';
+import { browser } from '../lib/reload';
 
 export const LANGUAGE_STORAGE_KEY = 'language';
 
@@ -35,7 +35,7 @@ export function changeLanguage(lang: UiLanguage): void {
   } catch {
     /* storage unavailable: the reload falls back to English */
   }
-  reloadPage();
+  browser.reload();
 }
 
 // One lazily loaded chunk per language: only the current language's bundle is fetched.

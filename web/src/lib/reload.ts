@@ -1,4 +1,7 @@
-/** Full page reload (its own module so tests can replace it). */
-export function reloadPage(): void {
-  window.location.reload();
-}
+/** Browser actions behind an object, so tests can spy on them. */
+export const browser = {
+  /** Full page reload. */
+  reload(): void {
+    window.location.reload();
+  },
+};

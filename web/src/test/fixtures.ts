@@ -137,6 +137,7 @@ export const library: LibraryPublic = {
   address_line_1: null,
   address_line_2: null,
   address_zip: null,
+  address_state: null,
   address_city: 'Zagreb',
   address_country: 'Croatia',
   pgp_public_key: null,

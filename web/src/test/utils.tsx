@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider, createMemoryRouter } from 'react-router';
-import { vi } from 'vitest';
+import { vi, type Mock } from 'vitest';
 import { createQueryClient } from '../api/hooks';
 import { routes } from '../routes';
 import { general } from './fixtures';
@@ -9,7 +9,7 @@ import { general } from './fixtures';
 type Handler = (url: URL, init?: RequestInit) => { status?: number; body: unknown } | undefined;
 
 export interface MockedApi {
-  fetch: ReturnType<typeof vi.fn>;
+  fetch: Mock<(input: RequestInfo | URL, init?: RequestInit) => Promise<Response>>;
   /** URLs requested so far (pathname + search), optionally only those starting with a prefix. */
   calls: (prefix?: string) => URL[];
 }
