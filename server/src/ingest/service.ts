@@ -54,6 +54,7 @@ export class IngestService {
       insertEntry: s.prepare('INSERT INTO entries (title, subtitle, grouping_key, datestamp) VALUES (?, ?, ?, ?)'),
       updateEntry: s.prepare(`UPDATE entries SET title = ?, subtitle = ?, grouping_key = ?, datestamp = max(datestamp, ?),
         last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
+      bumpEntry: s.prepare(`UPDATE entries SET datestamp = max(datestamp, ?), last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
       agentByName: s.prepare('SELECT id FROM agents WHERE name = ?').pluck(),
       insertAgent: s.prepare('INSERT INTO agents (name, normalized_name) VALUES (?, ?)'),
       insertLanguage: s.prepare('INSERT OR IGNORE INTO languages (code) VALUES (?)'),
@@ -116,13 +117,16 @@ export class IngestService {
     const found = q.entryByKey.get(key) as { id: number; canonical_entry_id: number | null } | undefined;
     if (found) {
       entryId = found.canonical_entry_id ?? found.id;
-      // The entry takes the latest wording of its records (they differ only in case or accents).
-      if (!found.canonical_entry_id) q.updateEntry.run(title, subtitle, key, datestamp, found.id);
-      else touched.add(found.id);
+      // A new holding keeps the entry's wording (records differ only in case or accents); a re-import
+      // of a record already in the entry may correct it.
+      if (!found.canonical_entry_id) {
+        if (existing?.entry_id === found.id) q.updateEntry.run(title, subtitle, key, datestamp, found.id);
+        else q.bumpEntry.run(datestamp, found.id);
+      } else touched.add(found.id);
     } else {
       entryId = Number(q.insertEntry.run(title, subtitle, key, datestamp).lastInsertRowid);
     }
-    if (!found || !found.canonical_entry_id) this.setAuthorsAndLanguages(entryId, authors, languages);
+    if (!found) this.setAuthorsAndLanguages(entryId, authors, languages);
     touched.add(entryId);
     if (existing?.entry_id && existing.entry_id !== entryId) touched.add(existing.entry_id);
 

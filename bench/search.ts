@@ -1,0 +1,88 @@
+// Search benchmark: imports a generated catalogue into a fresh database (through the real import path),
+// starts the real HTTP app, replays the query mix of gen-catalogue.mjs and prints one JSON line.
+//   npm run bench:search -- --entries 100000 [--queries-count 200] [--rounds 3]
+//   npm run bench:search -- --catalogue FILE.jsonl --queries FILE.jsonl
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { loadConfig, repoRoot } from '../server/src/config.ts';
+import { buildApp, createServices } from '../server/src/app.ts';
+import { importJsonl } from '../server/src/ingest/jsonl.ts';
+
+const args = process.argv.slice(2);
+const opt = (name: string, def?: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : def;
+};
+const entries = Number(opt('entries', '100000'));
+const rounds = Number(opt('rounds', '3'));
+const generator = path.resolve(repoRoot, '..', 'shared', 'bench', 'gen-catalogue.mjs');
+const outDir = path.join(repoRoot, 'bench', 'out');
+
+function generated(kind: 'catalogue' | 'queries', extra: string[], name: string): string {
+  if (!fs.existsSync(generator)) {
+    console.error(`bench: ${generator} not found; pass --catalogue and --queries`);
+    process.exit(2);
+  }
+  fs.mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, name);
+  if (!fs.existsSync(file)) fs.writeFileSync(file, execFileSync('node', [generator, kind, ...extra], { maxBuffer: 1 << 30 }));
+  return file;
+}
+
+const catalogueFile = opt('catalogue') ?? generated('catalogue', ['--entries', String(entries)], `catalogue-${entries}.jsonl`);
+const queriesFile = opt('queries') ?? generated('queries', ['--count', opt('queries-count', '200')!], `queries-${opt('queries-count', '200')}.jsonl`);
+
+interface BenchQuery { query: string; filters: Record<string, string[]>; sort_by: string; kind: string }
+const queries: BenchQuery[] = fs.readFileSync(queriesFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-bench-'));
+const config = { ...loadConfig(), dataDir, logLevel: 'silent', demo: false };
+const services = await createServices(config);
+const t0 = performance.now();
+const summary = await importJsonl(catalogueFile, services);
+const importS = (performance.now() - t0) / 1000;
+services.search.sync();
+
+const app = await buildApp(config, services);
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address() as { port: number };
+const base = `http://127.0.0.1:${address.port}/collector/api/search`;
+
+const url = (q: BenchQuery) => {
+  const p = new URLSearchParams();
+  if (q.query) p.set('query', q.query);
+  if (q.sort_by) p.set('sort_by', q.sort_by);
+  for (const [f, values] of Object.entries(q.filters ?? {})) for (const v of values) p.append(`filter_${f}`, v);
+  return `${base}?${p}`;
+};
+
+// One warm-up pass (first-use sorting, page cache), then the measured rounds.
+for (const q of queries) await (await fetch(url(q))).arrayBuffer();
+const times: number[] = [];
+let failures = 0;
+for (let r = 0; r < rounds; r++) {
+  for (const q of queries) {
+    const start = performance.now();
+    const res = await fetch(url(q));
+    await res.arrayBuffer();
+    times.push(performance.now() - start);
+    if (res.status !== 200) failures++;
+  }
+}
+await app.close();
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+times.sort((a, b) => a - b);
+const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
+const round = (x: number) => Math.round(x * 10) / 10;
+console.log(JSON.stringify({
+  entries: summary.entries,
+  queries: times.length,
+  p50_ms: round(pct(50)),
+  p95_ms: round(pct(95)),
+  max_ms: round(times[times.length - 1]),
+  import_s: round(importS),
+  failures,
+}));

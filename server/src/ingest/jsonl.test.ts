@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServices, type Services } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { importJsonl, ImportError } from './jsonl.ts';
+import { fixtureLines, writeFixture } from '../test/fixture.ts';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+async function fresh(): Promise<{ services: Services; dir: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-import-'));
+  dirs.push(dir);
+  return { services: await createServices({ ...loadConfig({}), dataDir: path.join(dir, 'data') }), dir };
+}
+const count = (s: Services, table: string) => s.db.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+
+describe('JSONL import', () => {
+  it('imports libraries, entries, data sources and files, and is idempotent', async () => {
+    const { services, dir } = await fresh();
+    const file = writeFixture(dir);
+    const s = await importJsonl(file, services);
+    expect(s).toMatchObject({ libraries: 4, entries: 12, dataSources: 14 });
+    expect(count(services, 'entries')).toBe(11); // two file entries grouped into one
+    expect(count(services, 'data_source_files')).toBe(3);
+    await importJsonl(file, services);
+    expect(count(services, 'entries')).toBe(11);
+    expect(count(services, 'data_sources')).toBe(14);
+    await services.db.close();
+  });
+
+  it('reads the bench generator format', async () => {
+    const generator = path.resolve(import.meta.dirname, '../../../../shared/bench/gen-catalogue.mjs');
+    if (!fs.existsSync(generator)) {
+      console.log('skipped: ../shared/bench/gen-catalogue.mjs not found');
+      return;
+    }
+    const { execFileSync } = await import('node:child_process');
+    const { services, dir } = await fresh();
+    const file = path.join(dir, 'gen.jsonl');
+    fs.writeFileSync(file, execFileSync('node', [generator, 'catalogue', '--entries', '300', '--libraries', '10']));
+    const s = await importJsonl(file, services);
+    expect(s.entries).toBe(300);
+    services.search.sync();
+    expect(services.search.index.count).toBeGreaterThan(200);
+    await services.db.close();
+  });
+
+  it('rejects a bad file with line numbers and changes nothing', async () => {
+    const { services, dir } = await fresh();
+    const lines = fixtureLines();
+    const bad = [...lines.slice(0, 6), { type: 'entry', id: 99, title: '', authors: [], languages: [], data_sources: [] }, { type: 'entry', id: 100, title: 'x', authors: [], languages: [], data_sources: [{ library_id: 77, identifier: 'q' }] }, ...lines.slice(6)];
+    const file = writeFixture(dir, bad);
+    fs.appendFileSync(file, '{not json\n');
+    const err = await importJsonl(file, services).catch((e) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as ImportError).problems.join('\n')).toMatch(/line 7: .*title/);
+    expect((err as ImportError).problems.join('\n')).toMatch(/line 8: library 77 is not defined/);
+    expect((err as ImportError).problems.join('\n')).toMatch(/not valid JSON/);
+    expect(count(services, 'libraries')).toBe(0);
+    expect(count(services, 'entries')).toBe(0);
+    await services.db.close();
+  });
+
+  it('rolls back everything when a link names a missing entry', async () => {
+    const { services, dir } = await fresh();
+    const lines = fixtureLines();
+    lines.push({ type: 'entry', id: 500, title: 'Orphan part', authors: [], languages: ['en'], aggregation_id: 404, data_sources: [{ library_id: 1, identifier: 'o-1' }] });
+    const err = await importJsonl(writeFixture(dir, lines), services).catch((e) => e);
+    expect(String(err)).toMatch(/aggregation_id 404 names no entry/);
+    expect(count(services, 'entries')).toBe(0);
+    await services.db.close();
+  });
+});

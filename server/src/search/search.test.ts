@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchResponseSchema, type SearchResponse } from '@uc/shared';
+import { entryId, testApp, type TestApp } from '../test/fixture.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await testApp();
+});
+afterAll(async () => t.close());
+
+async function search(qs: string): Promise<SearchResponse> {
+  const res = await t.app.inject(`/collector/api/search?${qs}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return searchResponseSchema.parse(res.json());
+}
+const titles = (r: SearchResponse) => r.matches.map((m) => m.title[0]);
+const facet = (r: SearchResponse, name: keyof SearchResponse['facets']) =>
+  Object.fromEntries(r.facets[name].values.map((v) => [v.term, v.count]));
+
+describe('GET /search', () => {
+  it('lists every visible entry, newest acquisition first, with the spec shape', async () => {
+    const r = await search('page_size=100');
+    // 12 file entries: one grouped into another, one private, one in an inactive library.
+    expect(r.total_entries).toBe(9);
+    expect(titles(r)).not.toContain('Secret Private Work');
+    expect(titles(r)).not.toContain('Inactive Library Work');
+    expect(r.sort_by).toBe('datestamp');
+    expect(r.can_merge).toBe(false);
+    expect(r.can_set_exclusions).toBe(false);
+    expect(r.pager).toEqual([]);
+    expect(Object.keys(r.facets)).toEqual(['language', 'creator', 'library', 'date', 'download', 'aggregate']);
+  });
+
+  it('hides private libraries from the data sources and the library facet', async () => {
+    const r = await search('query=zapata');
+    expect(r.matches[0].data_sources.map((d) => d.library_name)).toEqual(['Biblioteca Uno']);
+    expect(Object.keys(facet(r, 'library'))).toEqual(['Biblioteca Uno']);
+  });
+
+  it('groups records with the same normalised title, authors and languages into one entry', async () => {
+    const r = await search('query=%22mutual+aid%22');
+    expect(r.total_entries).toBe(1);
+    expect(r.matches[0].data_sources).toHaveLength(2);
+  });
+
+  it('folds case and diacritics both ways', async () => {
+    expect(titles(await search('query=liberta'))).toEqual(['La libertà e il lavoro']);
+    expect(titles(await search('query=LIBERTÀ'))).toEqual(['La libertà e il lavoro']);
+    expect(titles(await search('query=entraide'))).toEqual(["L'Entraide"]);
+  });
+
+  it('supports the query language', async () => {
+    expect(titles(await search('query=author:kropotkin&sort_by=title_asc'))).toEqual(['Fields, Factories and Workshops', "L'Entraide", 'Mutual Aid']);
+    expect(titles(await search('query=kropotkin NOT aid&sort_by=title_asc'))).toEqual(['Fields, Factories and Workshops', "L'Entraide"]);
+    expect(titles(await search('query=kropotkin -aid -entraide'))).toEqual(['Fields, Factories and Workshops']);
+    expect(titles(await search('query=goldman OR cleyre&sort_by=title_asc'))).toEqual(['First Essay', 'Second Essay']);
+    expect(titles(await search('query=title:essay*&sort_by=title_asc'))).toEqual(['Anthology of Essays', 'First Essay', 'Second Essay']);
+    expect(titles(await search('query=title:kropotkin'))).toEqual([]);
+    expect(titles(await search('query=(goldman OR cleyre) second'))).toEqual(['Second Essay']);
+    expect(titles(await search('query=evolution'))).toEqual(['Mutual Aid']); // description
+    expect(titles(await search('query=footnote'))).toEqual(['A Small Guide']); // full text
+  });
+
+  it('supports filter prefixes inside the query and shows their names in pretty_query', async () => {
+    const r = await search('query=library:2 kropotkin&sort_by=title_asc');
+    expect(titles(r)).toEqual(['Fields, Factories and Workshops', "L'Entraide", 'Mutual Aid']);
+    expect(r.pretty_query).toBe('Archive Two (library:2) kropotkin');
+    const agent = t.services.db.sqlite.prepare("SELECT id FROM agents WHERE name = 'Emma Goldman'").pluck().get();
+    const c = await search(`query=creator:${agent}`);
+    expect(titles(c)).toEqual(['First Essay']);
+    expect(c.pretty_query).toBe(`Emma Goldman (creator:${agent})`);
+    expect(titles(await search('query=language:fr'))).toEqual(["L'Entraide"]);
+    expect(titles(await search('query=date:1899'))).toEqual(['Fields, Factories and Workshops']);
+    expect(titles(await search('query=translate:translation'))).toEqual(["L'Entraide"]);
+    expect(titles(await search('query=translate:translated'))).toEqual(['Mutual Aid']);
+    expect(titles(await search(`query=aggregate:${entryId(t.services, 'Anthology of Essays')}&sort_by=title_asc`))).toEqual(['First Essay', 'Second Essay']);
+    expect(titles(await search('query=aggregate:aggregation'))).toEqual(['Anthology of Essays']);
+  });
+
+  it('counts each facet over the other active filters, and ORs values within a facet', async () => {
+    const all = await search('');
+    expect(facet(all, 'language')).toEqual({ English: 6, Italian: 1, French: 1, Spanish: 1 });
+    const en = await search('filter_language=en');
+    expect(en.total_entries).toBe(6);
+    // Language counts ignore the language filter itself, so other languages stay selectable...
+    expect(facet(en, 'language')).toEqual(facet(all, 'language'));
+    expect(en.facets.language.values.find((v) => v.id === 'en')!.active).toBe(true);
+    // ...while the other facets count only English entries.
+    expect(facet(en, 'library')).toEqual({ 'Biblioteca Uno': 5, 'Archive Two': 2 });
+    const two = await search('filter_language=en&filter_language=fr');
+    expect(two.total_entries).toBe(7);
+    const both = await search('filter_language=en&filter_library=2');
+    expect(both.total_entries).toBe(2);
+    expect(facet(both, 'language')).toEqual({ English: 2, French: 1, Italian: 1 });
+    expect(facet(both, 'library')).toEqual({ 'Biblioteca Uno': 5, 'Archive Two': 2 });
+  });
+
+  it('labels download types and keeps unknown active values with a zero count', async () => {
+    const r = await search('filter_library=999');
+    expect(r.total_entries).toBe(0);
+    expect(r.facets.library.values).toContainEqual({ id: '999', term: '999', count: 0, active: true });
+    const all = await search('');
+    expect(facet(all, 'download')).toMatchObject({ 'Editable and printable text': 2, 'Raw scan': 1, 'Bibliographical entry only': 6 });
+  });
+
+  it('sorts by relevance with a query, by acquisition date without one, and by title both ways', async () => {
+    expect((await search('query=kropotkin')).sort_by).toBe('relevance');
+    const asc = titles(await search('sort_by=title_asc&page_size=100'));
+    expect(asc).toEqual([
+      'A Small Guide', 'Anthology of Essays', 'Fields, Factories and Workshops', 'First Essay', "L'Entraide",
+      'La libertà e il lavoro', 'Mutual Aid', 'Second Essay', 'Zapata and the Land',
+    ]);
+    expect(titles(await search('sort_by=title_desc&page_size=100'))).toEqual([...asc].reverse());
+    // Title words weigh more than description words.
+    const rel = titles(await search('query=aid OR evolution OR mutual'));
+    expect(rel[0]).toBe('Mutual Aid');
+  });
+
+  it('pages with page_number and page_size', async () => {
+    const p1 = await search('sort_by=title_asc&page_size=4');
+    const p3 = await search('sort_by=title_asc&page_size=4&page_number=3');
+    expect(p1.matches).toHaveLength(4);
+    expect(p3.matches).toHaveLength(1);
+    expect(p1.pager.map((p) => p.label)).toEqual(['1', '2', '3', 'Next']);
+    expect(p3.pager.find((p) => p.current)!.page_id).toBe(3);
+  });
+
+  it('answers 400 with a message for an unparsable query or bad parameters', async () => {
+    for (const qs of ['query=(foo', 'query=%22open', 'query=library:x', 'page_size=0', 'page_size=101', 'page_number=abc', 'sort_by=random']) {
+      const res = await t.app.inject(`/collector/api/search?${qs}`);
+      expect(res.statusCode, qs).toBe(400);
+      expect(res.json().error, qs).toEqual(expect.any(String));
+    }
+  });
+
+  it('sees new imports without a restart (incremental index)', async () => {
+    const before = (await search('')).total_entries;
+    const site = t.services.db.sqlite.prepare('SELECT id FROM sites WHERE library_id = 1').pluck().get() as number;
+    const { touched } = t.services.ingest.store([{ siteId: site, identifier: 'new-1', title: 'Brand New Pamphlet', authors: ['New Author'], languages: ['en'] }]);
+    t.services.ingest.reindex(touched);
+    expect((await search('')).total_entries).toBe(before + 1);
+    expect(titles(await search('query=pamphlet'))).toEqual(['Brand New Pamphlet']);
+  });
+});

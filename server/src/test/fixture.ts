@@ -1,0 +1,88 @@
+// A small catalogue written for the tests, and an app built on a temporary database.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, createServices, type Services } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { importJsonl } from '../ingest/jsonl.ts';
+import type { FastifyInstance } from 'fastify';
+
+export const MUSE_TEXT = `#title A Small Guide
+#author Test Writer
+#lang en
+
+* First chapter
+
+Some text with a footnote.[1]
+
+[[picture.png]]
+
+[1] The note.
+`;
+
+/** 1x1 PNG. */
+export const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
+
+export function fixtureLines(): object[] {
+  const lib = (id: number, name: string, extra: object = {}) => ({
+    type: 'library', id, name, country: 'Italy', city: 'Milano', latitude: 45.46, longitude: 9.19,
+    library_type: 'digital', public: true, languages: ['it'], ...extra,
+  });
+  const ds = (library_id: number, identifier: string, extra: object = {}) => ({
+    library_id, identifier, year_edition: 1900, publisher: null, isbn: null, description: null, shelf_location_code: null, downloads: [], ...extra,
+  });
+  const entry = (id: number, title: string, authors: string[], languages: string[], data_sources: object[], extra: object = {}) => ({
+    type: 'entry', id, title, subtitle: null, authors, languages, year: 1890, aggregation_id: null, translation_of: null, data_sources, fulltext: null, ...extra,
+  });
+  return [
+    { type: 'settings', site_name: 'Test Catalogue', contact_email: 'info@example.org' },
+    lib(1, 'Biblioteca Uno'),
+    lib(2, 'Archive Two', { country: 'France', city: 'Paris' }),
+    lib(3, 'Private Three', { public: false }),
+    lib(4, 'Closed Four', { active: false }),
+    entry(1, 'La libertà e il lavoro', ['Errico Malatesta'], ['it'], [ds(1, 'a-1', { year_edition: 1920, downloads: ['pdf'] }), ds(2, 'b-1', { year_edition: 1925 })]),
+    entry(2, 'Mutual Aid', ['Peter Kropotkin'], ['en'], [ds(1, 'a-2', { year_edition: 1902, description: 'A factor of evolution' })]),
+    entry(3, "L'Entraide", ['Peter Kropotkin'], ['fr'], [ds(2, 'b-3', { year_edition: 1906 })], { translation_of: 2 }),
+    entry(4, 'Fields, Factories and Workshops', ['Peter Kropotkin'], ['en'], [ds(2, 'b-4', { year_edition: 1899, downloads: ['epub'] })]),
+    entry(5, 'Secret Private Work', ['Hidden Author'], ['en'], [ds(3, 'c-5')]),
+    entry(6, 'Inactive Library Work', ['Hidden Author'], ['en'], [ds(4, 'd-6')]),
+    entry(7, 'Anthology of Essays', [], ['en'], [ds(1, 'a-7', { year_edition: 1930 })]),
+    entry(8, 'First Essay', ['Emma Goldman'], ['en'], [ds(1, 'a-8', { year_edition: 1910 })], { aggregation_id: 7, aggregation_position: 2 }),
+    entry(9, 'Second Essay', ['Voltairine de Cleyre'], ['en'], [ds(1, 'a-9', { year_edition: 1911 })], { aggregation_id: 7, aggregation_position: 1 }),
+    // Same normalised title, authors and languages as entry 2: grouped into the same entry.
+    entry(10, 'MUTUAL AID', ['Peter  Kropotkin'], ['en'], [ds(2, 'b-10', { year_edition: 1955 })]),
+    entry(11, 'A Small Guide', ['Test Writer'], ['en'], [ds(1, 'a-11', { muse_file: 'guide.muse', pdf_file: 'guide.pdf' })]),
+    entry(12, 'Zapata and the Land', ['Ricardo Flores Magón'], ['es'], [ds(1, 'a-12', { year_edition: 1913 }), ds(3, 'c-12')]),
+  ];
+}
+
+export function writeFixture(dir: string, lines: object[] = fixtureLines()): string {
+  fs.writeFileSync(path.join(dir, 'guide.muse'), MUSE_TEXT);
+  fs.writeFileSync(path.join(dir, 'picture.png'), PNG);
+  fs.writeFileSync(path.join(dir, 'guide.pdf'), '%PDF-1.4\n% test\n');
+  const file = path.join(dir, 'catalogue.jsonl');
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return file;
+}
+
+export interface TestApp { app: FastifyInstance; services: Services; dir: string; close(): Promise<void> }
+
+export async function testApp(lines?: object[]): Promise<TestApp> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-test-'));
+  const config = { ...loadConfig({}), dataDir: path.join(dir, 'data'), logLevel: 'silent', webDist: path.join(dir, 'no-web') };
+  const services = await createServices(config);
+  await importJsonl(writeFixture(dir, lines), services);
+  const app = await buildApp(config, services);
+  return {
+    app, services, dir,
+    async close() {
+      await app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Entry id (in the database) of the entry with this title. */
+export function entryId(services: Services, title: string): number {
+  return services.db.sqlite.prepare('SELECT id FROM entries WHERE title = ?').pluck().get(title) as number;
+}
