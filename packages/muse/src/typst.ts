@@ -199,9 +199,11 @@ class TypstRenderer {
         return this.paragraph(b.anchors, b.children);
       case 'heading': {
         const level = b.level;
-        const outlined = level <= 4 ? 'true' : 'false';
-        // anchors go before the heading: its body is repeated in the outline and running heads
-        return `${this.anchors(b.anchors)}#heading(level: ${level}, outlined: ${outlined})[${this.inline(b.children).trim()}]\n\n`;
+        // Typst would repeat footnotes of an outlined heading on the TOC page: the TOC and the
+        // running heads read this metadata instead, which carries the title without notes.
+        const toc = level <= 4 ? `#metadata((level: ${level}, title: [${this.inline(stripRefs(b.tocChildren ?? b.children)).trim()}]))<muse-toc>` : '';
+        // anchors go before the heading: its body is repeated in the PDF bookmarks
+        return `${this.anchors(b.anchors)}#heading(level: ${level}, outlined: false)[${toc}${this.inline(b.children).trim()}]\n\n`;
       }
       case 'container': {
         const inner = this.blocks(b.children);
@@ -289,6 +291,16 @@ export function imageFormat(d: Uint8Array): 'png' | 'jpg' | null {
   return null;
 }
 
+function stripRefs(nodes: Inline[]): Inline[] {
+  const out: Inline[] = [];
+  for (const n of nodes) {
+    if (n.type === 'fnref') continue;
+    if (n.type === 'style' || n.type === 'lang' || n.type === 'dir') out.push({ ...n, children: stripRefs(n.children) });
+    else out.push(n);
+  }
+  return out;
+}
+
 function collectAnchors(doc: MuseDocument, out: Set<string>): void {
   const walk = (blocks: Block[]) => {
     for (const b of blocks) {
@@ -320,7 +332,7 @@ function mm(v: number): string {
 
 function runningHead(L: ResolvedLayout, title: string, subtitle: string, author: string): string {
   const last = (level: number) =>
-    `{ let hs = query(heading.where(level: ${level}).before(here())); if hs.len() > 0 { hs.last().body } }`;
+    `{ let hs = query(selector(<muse-toc>).before(here())).filter(m => m.value.level == ${level}); if hs.len() > 0 { hs.last().value.title } }`;
   const texts: Record<Exclude<ResolvedLayout['headings'], 'none'>, [string, string, string]> = {
     // [verso text, recto text, one-sided text]
     part_chapter: [last(1), last(2), last(1)],
@@ -386,7 +398,12 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
   const headFont = F.sansfontsections ? L.sansfont : L.mainfont;
   out.push(`#show heading: set text(font: (${typstString(headFont)}, "DejaVu Serif"))`);
   out.push('#show heading: set block(above: 1.6em, below: 1em)');
-  out.push('#show outline: it => { show footnote: none; it }');
+  out.push(
+    '#let museToc() = context { heading(level: 2, outlined: false, bookmarked: false, numbering: none)[' +
+      escapeTypst(tocTitle(lang)) +
+      ']; set par(first-line-indent: 0pt, justify: false); for m in query(<muse-toc>) { let v = m.value; let p = counter(page).at(m.location()).first(); ' +
+      'block(above: 0.6em, below: 0.6em, inset: (left: (v.level - 1) * 1.2em), link(m.location(), { if v.level == 1 { strong(v.title) } else { v.title }; box(width: 1fr, repeat[ . ]); str(p) })) } }',
+  );
   const center = (cond: boolean) => (cond ? 'align(center, it)' : 'it');
   const toOdd = L.openRight ? ', to: "odd"' : '';
   const resetFn = F.continuefootnotes ? '' : ' counter(footnote).update(0);';
@@ -435,7 +452,7 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
   }
   const wantsToc = doc.body.some((b) => b.type === 'heading' && b.level <= 4) && !F.notoc && !truthy(h.notoc);
   if (wantsToc) {
-    out.push('#outline(depth: 4)');
+    out.push('#museToc()');
     out.push(F.nocoverpage ? '#v(3em)' : `#pagebreak(weak: true${L.twoside ? ', to: "odd"' : ''})`);
   }
   out.push('');
@@ -459,6 +476,30 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
     out.push(finalPage);
   }
   return out.join('\n') + '\n';
+}
+
+const TOC_TITLES: Record<string, string> = {
+  en: 'Contents',
+  it: 'Indice',
+  fr: 'Table des matières',
+  de: 'Inhaltsverzeichnis',
+  es: 'Índice',
+  pt: 'Índice',
+  nl: 'Inhoudsopgave',
+  ru: 'Содержание',
+  hr: 'Sadržaj',
+  sr: 'Садржај',
+  pl: 'Spis treści',
+  fi: 'Sisällys',
+  sv: 'Innehåll',
+  da: 'Indhold',
+  cs: 'Obsah',
+  tr: 'İçindekiler',
+  eo: 'Enhavo',
+};
+
+function tocTitle(lang: string): string {
+  return TOC_TITLES[lang] ?? TOC_TITLES.en;
 }
 
 const noRefs = {
