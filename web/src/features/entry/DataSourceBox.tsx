@@ -14,7 +14,7 @@ export function safeHref(url: string | null | undefined): string | undefined {
 function Row({ label, children, mono }: { label: string; children: ReactNode; mono?: boolean }) {
   return (
     <tr className="border-t border-stone-200">
-      <th scope="row" className="py-1 pr-4 text-left align-top font-medium whitespace-nowrap">
+      <th scope="row" className="w-px py-1 pr-4 text-left align-top font-medium whitespace-nowrap">
         {label}
       </th>
       <td className={`py-1 break-words ${mono ? 'font-mono' : ''}`}>{children}</td>
@@ -43,13 +43,13 @@ export function DataSourceBox({ ds, anchorId }: { ds: DataSource; anchorId?: str
   };
 
   return (
-    <section
+    <article
       id={anchorId}
       aria-labelledby={`${uid}-lib`}
       className="scroll-mt-4 overflow-hidden rounded border border-stone-300 bg-white"
     >
       <h2 id={`${uid}-lib`} className="bg-amber-900 px-4 py-2 font-semibold text-white">
-        <Link to={`/library/details/${ds.library_id}`} className="text-white underline-offset-2 hover:underline">
+        <Link to={`/library/details/${ds.library_id}`} className="text-white underline underline-offset-2 hover:decoration-2">
           {ds.library_name}
         </Link>
       </h2>
@@ -161,6 +161,6 @@ export function DataSourceBox({ ds, anchorId }: { ds: DataSource; anchorId?: str
 
         {ds.identifier && <p className="mt-3 font-mono text-xs break-all text-stone-600">{ds.identifier}</p>}
       </div>
-    </section>
+    </article>
   );
 }

@@ -117,6 +117,7 @@ describe('entry page', () => {
     expect(
       screen.getByText('The entry does not exist, it was deleted or it is not public any more'),
     ).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Sorry! We could not found this entry! – Test Catalogue'));
   });
 
   it('shows the loading message while fetching', async () => {
@@ -134,6 +135,12 @@ describe('entry page', () => {
     expect(router.state.historyAction).toBe('REPLACE');
     expect(await screen.findByRole('heading', { level: 1, name: /God and the State/ })).toBeInTheDocument();
     expect(api.calls('/entry')).toHaveLength(1);
+    // The library badge's anchor is scrolled into view once the boxes exist.
+    await waitFor(() =>
+      expect(
+        (Element.prototype.scrollIntoView as unknown as { mock: { contexts: unknown[] } }).mock.contexts,
+      ).toContain(document.getElementById('library-3')),
+    );
   });
 
   it('links the other languages with Original and Translation titles', async () => {

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { LanguageTags } from '../../components/LanguageTags';
 import { DataSourceBox } from './DataSourceBox';
 import { ShortEntryBox } from './ShortEntryBox';
+import { contentLang } from '../../lib/lang';
 
 function hasHistory(locationKey: string): boolean {
   const idx = (window.history.state as { idx?: unknown } | null)?.idx;
@@ -32,7 +33,6 @@ export function BackButton() {
 
 export function EntryNotFound() {
   const { t } = useTranslation();
-  useDocumentTitle(t('Sorry! We could not found this entry!'));
   return (
     <div className="mx-auto max-w-3xl px-4 py-10 text-center">
       <h1 className="text-2xl font-semibold">{t('Sorry! We could not found this entry!')}</h1>
@@ -104,7 +104,14 @@ export default function EntryPage() {
     target?.scrollIntoView({ block: 'start' });
   }, [entry, location.hash]);
 
-  useDocumentTitle(entry?.title ?? (isPending ? t('Fetching results, hold on...') : undefined));
+  const notFound = !isPending && (!!error || !entry || entry.data_sources.length === 0);
+  useDocumentTitle(
+    isPending
+      ? t('Fetching results, hold on...')
+      : notFound
+        ? t('Sorry! We could not found this entry!')
+        : entry?.title,
+  );
 
   if (isPending) {
     return (
@@ -113,7 +120,7 @@ export default function EntryPage() {
       </p>
     );
   }
-  if (error || !entry || entry.data_sources.length === 0) return <EntryNotFound />;
+  if (notFound || !entry) return <EntryNotFound />;
 
   const seen = new Set<number>();
   return (
@@ -121,9 +128,13 @@ export default function EntryPage() {
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 flex-1">
           <h1 className="font-serif text-3xl font-semibold">
-            {entry.title} <LanguageTags languages={entry.languages} />
+            <span lang={contentLang(entry.languages)}>{entry.title}</span> <LanguageTags languages={entry.languages} />
           </h1>
-          {entry.subtitle && <p className="mt-1 font-serif text-xl italic">{entry.subtitle}</p>}
+          {entry.subtitle && (
+            <p className="mt-1 font-serif text-xl italic" lang={contentLang(entry.languages)}>
+              {entry.subtitle}
+            </p>
+          )}
           {entry.authors.length > 0 && (
             <ul className="mt-2 flex flex-wrap gap-2" aria-label={t('Authors')}>
               {entry.authors.map((a) => (

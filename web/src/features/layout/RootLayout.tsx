@@ -20,7 +20,10 @@ export function RootLayout() {
   const lastSearch = useRef(onSearch ? location.search : '');
   if (onSearch) lastSearch.current = location.search;
   const searchScroll = useRef(0);
-  const prevPath = useRef(location.pathname);
+  const mainRef = useRef<HTMLElement>(null);
+  /** The search URL shown when the visitor left the search view. */
+  const leftSearch = useRef<string | null>(null);
+  const prev = useRef({ path: location.pathname, search: location.search });
 
   useEffect(() => {
     if (onSearch && !searchMounted) setSearchMounted(true);
@@ -36,14 +39,21 @@ export function RootLayout() {
     return () => window.removeEventListener('scroll', onScroll);
   }, [onSearch]);
 
-  // Scroll: restore the search position when coming back to it, top of the page for a new page.
+  // Scroll: coming back to the same search restores its position; any other new page starts at the top
+  // (an entry page with #library-N scrolls itself once loaded).
   useLayoutEffect(() => {
-    const from = prevPath.current;
-    prevPath.current = location.pathname;
-    if (from === location.pathname) return;
-    if (onSearch) window.scrollTo(0, searchScroll.current);
-    else if (!location.hash) window.scrollTo(0, 0);
-  }, [location.pathname, location.hash, onSearch]);
+    const from = prev.current;
+    prev.current = { path: location.pathname, search: location.search };
+    if (from.path === location.pathname) return;
+    if (onSearch) {
+      window.scrollTo(0, location.search === leftSearch.current ? searchScroll.current : 0);
+    } else {
+      if (from.path === SEARCH_PATH) leftSearch.current = from.search;
+      if (!location.hash) window.scrollTo(0, 0);
+      // Screen readers start reading the new page from its main content.
+      mainRef.current?.focus({ preventScroll: true });
+    }
+  }, [location.pathname, location.search, location.hash, onSearch]);
 
   return (
     <div className="flex min-h-screen flex-col bg-stone-50 text-stone-900">
@@ -51,7 +61,7 @@ export function RootLayout() {
         {t('Skip to content')}
       </a>
       <Header />
-      <main id="main" tabIndex={-1} className="grow outline-none">
+      <main id="main" ref={mainRef} tabIndex={-1} className="grow outline-none">
         {(searchMounted || onSearch) && (
           <div hidden={!onSearch}>
             <SearchPage search={onSearch ? location.search : lastSearch.current} active={onSearch} />

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Match } from '../../lib/shared';
 import { LanguageTags } from '../../components/LanguageTags';
 import { LibraryBadge } from '../../components/LibraryBadge';
+import { contentLang } from '../../lib/lang';
 
 export function ResultCard({ match }: { match: Match }) {
   const { t } = useTranslation();
@@ -32,12 +33,16 @@ export function ResultCard({ match }: { match: Match }) {
         </ul>
       )}
       <h2 className="text-lg font-semibold">
-        <Link to={`/entry/${match.entry_id}`} className="link">
+        <Link to={`/entry/${match.entry_id}`} className="link" lang={contentLang(match.language)}>
           {title}
         </Link>{' '}
         <LanguageTags languages={match.language} marker={marker} />
       </h2>
-      {subtitle && <p className="italic">{subtitle}</p>}
+      {subtitle && (
+        <p className="italic" lang={contentLang(match.language)}>
+          {subtitle}
+        </p>
+      )}
       {libraries.length > 0 && (
         <ul className="mt-2 flex flex-wrap gap-1 font-sans" aria-label={t('Libraries')}>
           {libraries.map((ds) => (

@@ -326,6 +326,29 @@ describe('search screen: URL as the state, kept alive', () => {
   });
 });
 
+describe('search screen: scroll position', () => {
+  it('comes back to the same scroll position, but a different search starts at the top', async () => {
+    const user = userEvent.setup();
+    mockApi({
+      '/search': () => ({ body: searchResponse({ pretty_query: 'state' }) }),
+      '/entry/': () => ({ status: 404, body: { error: 'Not found' } }),
+    });
+    const { router } = renderApp('/search?query=state');
+    await screen.findByText(/Search results for/);
+    Object.defineProperty(window, 'scrollY', { configurable: true, value: 640 });
+    window.dispatchEvent(new Event('scroll'));
+    await user.click(screen.getByRole('link', { name: 'God and the State' }));
+    await screen.findByText('Sorry! We could not found this entry!');
+    expect(window.scrollTo).toHaveBeenLastCalledWith(0, 0);
+    await act(() => router.navigate(-1));
+    expect(window.scrollTo).toHaveBeenLastCalledWith(0, 640);
+    await act(() => router.navigate('/entry/1'));
+    await act(() => router.navigate('/search?query=other'));
+    expect(window.scrollTo).toHaveBeenLastCalledWith(0, 0);
+    Object.defineProperty(window, 'scrollY', { configurable: true, value: 0 });
+  });
+});
+
 describe('search screen: help dialog', () => {
   it('opens a modal dialog with the syntax help, closes on Escape and returns focus', async () => {
     const user = userEvent.setup();
