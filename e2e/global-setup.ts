@@ -1,0 +1,138 @@
+// Starts ONE server for every e2e file: a fresh temporary DATA_DIR (so the demo catalogue is loaded),
+// a free port on 127.0.0.1, the built web app from web/dist. Stopped (and the data removed) in teardown.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { findChromium } from './lib/chromium.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** e.g. http://127.0.0.1:41234 (no trailing slash) */
+    baseUrl: string;
+    /** Path of the Chromium executable, or '' when it is missing (the browser tests then skip). */
+    chromiumPath: string;
+  }
+}
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The server never outlives the run: it is started under `timeout` (seconds). */
+const SERVER_LIFETIME_S = Number(process.env.E2E_SERVER_LIFETIME_S || 900);
+const START_TIMEOUT_MS = Number(process.env.E2E_START_TIMEOUT_MS || 120_000);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal); // the whole process group (timeout + node)
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+async function waitForServer(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let lastError = '';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`The server exited (code ${child.exitCode}, signal ${child.signalCode}) before answering.\n${output()}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/collector/api/general`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) {
+        await res.json();
+        return;
+      }
+      lastError = `HTTP ${res.status}`;
+    } catch (e) {
+      lastError = (e as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`The server did not answer /collector/api/general within ${START_TIMEOUT_MS} ms (${lastError}).\n${output()}`);
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const chromiumPath = findChromium();
+  project.provide('chromiumPath', chromiumPath ?? '');
+  if (!chromiumPath) {
+    console.warn('\n[e2e] NOTICE: Chromium not found at /usr/bin/chromium (or $CHROMIUM_PATH): the browser tests are skipped.\n' +
+      '      Install it with: apt-get install -y chromium\n');
+  }
+  if (!fs.existsSync(path.join(repoRoot, 'web', 'dist', 'index.html'))) {
+    throw new Error('web/dist/index.html is missing: build the web app first (npm run build -w web, or use npm run e2e).');
+  }
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL || 'warn',
+  };
+  const tsxCli = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const child = spawn(
+    'timeout',
+    ['-k', '5', String(SERVER_LIFETIME_S), process.execPath, tsxCli, 'server/src/main.ts', 'serve'],
+    { cwd: repoRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  const keep = (chunk: Buffer) => {
+    out += chunk.toString();
+    if (out.length > 20_000) out = out.slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.stderr?.on('data', (c: Buffer) => {
+    if (process.env.E2E_SERVER_LOG) process.stderr.write(`[server] ${c}`);
+  });
+  // If this process dies without teardown, the group still ends at SERVER_LIFETIME_S.
+  const onExit = () => killGroup(child, 'SIGKILL');
+  process.once('exit', onExit);
+
+  const started = Date.now();
+  try {
+    await waitForServer(baseUrl, child, () => out);
+  } catch (e) {
+    killGroup(child, 'SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+  console.log(`[e2e] server ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (DATA_DIR ${dataDir})`);
+  project.provide('baseUrl', baseUrl);
+
+  return async () => {
+    process.removeListener('exit', onExit);
+    const exited = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+    killGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
