@@ -61,19 +61,28 @@ const url = (q: BenchQuery) => {
 // One warm-up pass (first-use sorting, page cache), then the measured rounds.
 for (const q of queries) await (await fetch(url(q))).arrayBuffer();
 const times: number[] = [];
+const byKind = new Map<string, number[]>();
 let failures = 0;
 for (let r = 0; r < rounds; r++) {
   for (const q of queries) {
     const start = performance.now();
     const res = await fetch(url(q));
     await res.arrayBuffer();
-    times.push(performance.now() - start);
+    const ms = performance.now() - start;
+    times.push(ms);
+    byKind.set(q.kind, [...(byKind.get(q.kind) ?? []), ms]);
     if (res.status !== 200) failures++;
   }
 }
 await app.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
+if (args.includes('--by-kind')) {
+  for (const [kind, list] of byKind) {
+    list.sort((a, b) => a - b);
+    console.error(`${kind.padEnd(14)} p50 ${list[Math.floor(list.length / 2)].toFixed(1)} ms  max ${list[list.length - 1].toFixed(1)} ms`);
+  }
+}
 times.sort((a, b) => a - b);
 const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
 const round = (x: number) => Math.round(x * 10) / 10;

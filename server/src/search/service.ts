@@ -37,6 +37,7 @@ export class SearchService {
       since: s.prepare('SELECT entry_id, doc FROM search_docs WHERE seq > ? ORDER BY seq').raw(),
       docs: s.prepare('SELECT entry_id, doc FROM search_docs WHERE entry_id IN (SELECT value FROM json_each(?))').raw(),
       fts: s.prepare(`SELECT rowid, bm25(entry_fts, ${FTS_WEIGHTS.join(', ')}) FROM entry_fts WHERE entry_fts MATCH ?`).raw(),
+      ftsIds: s.prepare('SELECT rowid FROM entry_fts WHERE entry_fts MATCH ?').pluck(),
       titles: s.prepare('SELECT id, title FROM entries WHERE id IN (SELECT value FROM json_each(?))').raw(),
     };
   }
@@ -63,10 +64,11 @@ export class SearchService {
     const page = Math.max(1, params.page);
 
     // 1. The query's own match set.
-    let scores: Map<number, number> | null = null;
+    // Scores are only needed to sort by relevance; bm25 is skipped otherwise.
+    let scores: Float64Array | null = null;
     let candidates: Uint8Array | null = null;
     if (ast) {
-      scores = textual ? new Map() : null;
+      scores = textual && sortBy === 'relevance' ? new Float64Array(index.capacity) : null;
       candidates = this.evaluate(ast, scores);
     }
 
@@ -101,19 +103,8 @@ export class SearchService {
     const present = index.present;
     const cap = index.capacity;
 
-    const countFacet = (k: number, id: number) => {
-      const col = cols[k];
-      const s = col.start[id];
-      const n = col.len[id];
-      const cnt = counts[k];
-      const pool = col.pool;
-      if (k === 2) {
-        for (let i = 0; i < n; i++) if (libVisible[pool[s + i]]) cnt[pool[s + i]]++;
-      } else {
-        for (let i = 0; i < n; i++) cnt[pool[s + i]]++;
-      }
-    };
-
+    // Entries failing exactly one filter count only for that filter's facet.
+    const partial: number[][] = FACET_NAMES.map(() => []);
     for (let id = 0; id < cap; id++) {
       if (!present[id] || (candidates && !candidates[id])) continue;
       // Visible when at least one holding library is visible to the viewer.
@@ -140,13 +131,25 @@ export class SearchService {
           if (failed > 1) break;
         }
       }
-      if (failed === 0) {
-        results.push(id);
-        for (let k = 0; k < 6; k++) countFacet(k, id);
-      } else if (failed === 1) {
-        // Counts of a facet reflect every *other* active filter.
-        const k = active[failedIndex].facetIndex;
-        if (k >= 0 && !active.some((a, j) => j !== failedIndex && a.facetIndex === k)) countFacet(k, id);
+      if (failed === 0) results.push(id);
+      else if (failed === 1 && active[failedIndex].facetIndex >= 0) partial[active[failedIndex].facetIndex].push(id);
+    }
+    // Facet counts, one tight loop per column (each facet over the other active filters).
+    for (let k = 0; k < FACET_NAMES.length; k++) {
+      const { start, len, pool } = cols[k];
+      const cnt = counts[k];
+      const onlyVisible = FACET_NAMES[k] === 'library';
+      for (const list of [results, partial[k]]) {
+        for (let r = 0; r < list.length; r++) {
+          const id = list[r];
+          const s = start[id];
+          const e = s + len[id];
+          if (onlyVisible) {
+            for (let i = s; i < e; i++) if (libVisible[pool[i]]) cnt[pool[i]]++;
+          } else {
+            for (let i = s; i < e; i++) cnt[pool[i]]++;
+          }
+        }
       }
     }
 
@@ -174,7 +177,7 @@ export class SearchService {
   }
 
   /** Evaluates the AST to a membership array over entry ids, adding text scores (higher = better). */
-  private evaluate(node: QueryNode, scores: Map<number, number> | null): Uint8Array {
+  private evaluate(node: QueryNode, scores: Float64Array | null): Uint8Array {
     const cap = this.index.capacity;
     if (isPureText(node)) return this.fts(toFtsMatch(node), scores);
     switch (node.type) {
@@ -217,22 +220,27 @@ export class SearchService {
     }
   }
 
-  private fts(match: string, scores: Map<number, number> | null): Uint8Array {
+  private fts(match: string, scores: Float64Array | null): Uint8Array {
     const bits = new Uint8Array(this.index.capacity);
-    for (const [rowid, rank] of this.q.fts.iterate(match) as Iterable<[number, number]>) {
-      if (rowid >= bits.length) continue; // not yet synced
-      bits[rowid] = 1;
-      if (scores) scores.set(rowid, (scores.get(rowid) ?? 0) - rank);
+    const n = bits.length;
+    if (scores) {
+      for (const [rowid, rank] of this.q.fts.iterate(match) as Iterable<[number, number]>) {
+        if (rowid >= n) continue; // not yet synced
+        bits[rowid] = 1;
+        scores[rowid] -= rank;
+      }
+    } else {
+      for (const rowid of this.q.ftsIds.iterate(match) as Iterable<number>) if (rowid < n) bits[rowid] = 1;
     }
     return bits;
   }
 
   /** Returns a function giving the ids of one page in the requested order. */
-  private order(results: number[], sortBy: SortBy, scores: Map<number, number> | null) {
+  private order(results: number[], sortBy: SortBy, scores: Float64Array | null) {
     const index = this.index;
     const dk = index.dateKey;
     if (sortBy === 'relevance' && scores) {
-      results.sort((a, b) => (scores.get(b) ?? 0) - (scores.get(a) ?? 0) || dk[b] - dk[a] || b - a);
+      results.sort((a, b) => scores[b] - scores[a] || dk[b] - dk[a] || b - a);
       return (offset: number, size: number) => results.slice(offset, offset + size);
     }
     const byTitle = sortBy === 'title_asc' || sortBy === 'title_desc';
@@ -296,11 +304,18 @@ export class SearchService {
       const dict = this.index.dicts[name];
       const cnt = counts[k];
       const activeValues = new Set(filters[name] ?? []);
+      // Only the FACET_LIMIT largest counts are sorted: find the count threshold first.
+      const threshold = kthLargest(cnt, FACET_LIMIT);
       let values: { id: string; count: number }[] = [];
-      for (let c = 0; c < dict.size; c++) if (cnt[c] > 0) values.push({ id: dict.ids[c], count: cnt[c] });
+      for (let c = 0; c < dict.size; c++) {
+        if (cnt[c] >= threshold && cnt[c] > 0) values.push({ id: dict.ids[c], count: cnt[c] });
+      }
       values.sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1));
       const top = values.slice(0, FACET_LIMIT);
-      for (const v of values.slice(FACET_LIMIT)) if (activeValues.has(v.id)) top.push(v);
+      for (const a of activeValues) {
+        const c = dict.codeOf.get(a);
+        if (c !== undefined && cnt[c] > 0 && !top.some((v) => v.id === a)) top.push({ id: a, count: cnt[c] });
+      }
       for (const a of activeValues) if (!top.some((v) => v.id === a)) top.push({ id: a, count: 0 });
       if (name === 'library') values = top.filter((v) => visibleLibs.has(Number(v.id)) || activeValues.has(v.id));
       else values = top;
@@ -349,3 +364,15 @@ export class SearchService {
   }
 }
 
+
+/** The k-th largest value of counts (1 when fewer than k are non-zero). */
+function kthLargest(counts: Int32Array, k: number): number {
+  let nonZero = 0;
+  for (let i = 0; i < counts.length; i++) if (counts[i] > 0) nonZero++;
+  if (nonZero <= k) return 1;
+  const vals = new Int32Array(nonZero);
+  let j = 0;
+  for (let i = 0; i < counts.length; i++) if (counts[i] > 0) vals[j++] = counts[i];
+  vals.sort();
+  return vals[nonZero - k];
+}
