@@ -4,6 +4,7 @@ import EntryPage from './features/entry/EntryPage';
 import ContactPage from './features/pages/ContactPage';
 import StaticPage from './features/pages/StaticPage';
 import { NotFoundPage } from './features/pages/NotFoundPage';
+import { ErrorPage } from './features/pages/ErrorPage';
 
 function LibraryEntriesRedirect() {
   const { id = '' } = useParams();
@@ -20,6 +21,7 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <RootLayout />,
+    errorElement: <ErrorPage />,
     children: [
       { index: true, element: <Navigate replace to="/map" /> },
       {

@@ -52,7 +52,8 @@ export default function SearchPage({ search, active = true }: Props) {
   };
 
   const hasQuery = state.query.trim() !== '';
-  useDocumentTitle(hasQuery ? `${t('Search')}: ${state.query}` : t('Search'), active);
+  const titleQuery = data && !error && data.pretty_query ? data.pretty_query : state.query;
+  useDocumentTitle(hasQuery ? `${t('Search')}: ${titleQuery}` : t('Search'), active);
 
   const singles = singleFilterIds(state.query);
   const hasSingles = singles.library.length > 0 || singles.creator.length > 0;
