@@ -11,7 +11,7 @@ export const chromiumPath: string = inject('chromiumPath');
 export const hasChromium = chromiumPath !== '';
 
 if (!hasChromium) {
-  console.warn('[e2e] NOTICE: /usr/bin/chromium is missing; skipping the browser tests of this file.');
+  console.warn('[e2e] NOTICE: Chromium is missing (see the notice above); skipping the browser tests of this file.');
 }
 
 export function launchBrowser(): Promise<Browser> {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 
-/** Debian's Chromium (never a downloaded browser); $CHROMIUM_PATH may point elsewhere. */
+/** Debian's Chromium (never a downloaded browser); $CHROMIUM_PATH, when set, replaces it. */
 export function findChromium(): string | undefined {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].filter((p): p is string => !!p);
+  const candidates = [process.env.CHROMIUM_PATH || '/usr/bin/chromium'];
   return candidates.find((p) => {
     try {
       fs.accessSync(p, fs.constants.X_OK);

@@ -151,20 +151,24 @@ function firstHeading(html: string): string | undefined {
 }
 
 let textEntriesCache: Promise<TextEntry[]> | undefined;
-/** Entries with a readable full text (Muse), demo text titles first. */
+/**
+ * Entries with a readable full text (Muse): the demo's own texts (demo/texts) first. Scans at most
+ * 60 entries that have downloads, so a large demo stays quick.
+ */
 export function textEntries(): Promise<TextEntry[]> {
   textEntriesCache ??= (async () => {
-    const ids = new Set<number>();
+    const wanted = new Set(demoTextTitles());
+    const candidates = new Map<number, string>();
     for (const download of ['text', 'raw']) {
       for (let page = 1; page <= 3; page++) {
         const r = await search({ filter_download: download, page_size: 100, page_number: page });
-        r.matches.forEach((m) => ids.add(m.entry_id));
+        r.matches.forEach((m) => candidates.set(m.entry_id, m.title[0]));
         if (r.matches.length < 100) break;
       }
     }
-    const wanted = new Set(demoTextTitles());
+    const ordered = [...candidates].sort((a, b) => Number(wanted.has(b[1])) - Number(wanted.has(a[1]))).slice(0, 60);
     const out: TextEntry[] = [];
-    for (const id of [...ids].slice(0, 150)) {
+    for (const [id] of ordered) {
       const entry = await api<Entry>(`/entry/${id}`);
       for (const ds of entry.data_sources) {
         if (!ds.has_full_text) continue;
@@ -175,8 +179,8 @@ export function textEntries(): Promise<TextEntry[]> {
         out.push({ entry, dataSourceId: ds.data_source_id, heading, hasPdf });
         break;
       }
+      if (out.length >= 3 && out.some((t) => t.hasPdf)) break;
     }
-    out.sort((a, b) => Number(wanted.has(b.entry.title)) - Number(wanted.has(a.entry.title)));
     return out;
   })();
   return textEntriesCache;
