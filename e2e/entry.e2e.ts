@@ -137,6 +137,11 @@ describe.skipIf(!hasChromium)('entry page', () => {
       expect(await pdfButton.getAttribute('aria-expanded'), 'the PDF closes when the full text opens').toBe('false');
       await pdfButton.click();
     } else {
+      console.warn(
+        `[e2e] NOTICE: no demo data source has both a full text and a PDF; the mutual exclusion of 'Full text' and ` +
+          `'View PDF' is not exercised (PDF only: /entry/${p.entry.id}).`,
+      );
+      expect(await box.getByRole('button', { name: 'Full text', exact: true }).count()).toBe(0);
       await pdfButton.click();
     }
     await frame.waitFor();
@@ -170,7 +175,7 @@ describe.skipIf(!hasChromium)('entry page', () => {
     await page.getByRole('heading', { name: t.heading, exact: true }).first().waitFor();
     await page.waitForLoadState('networkidle');
     const vs = await seriousAxeViolations(page);
-    expect(vs, formatViolations(`/entry/${t.entry.id} (full text open)`, vs)).toEqual([]);
+    expect(vs.length, formatViolations(`/entry/${t.entry.id} (full text open)`, vs)).toBe(0);
   });
 
   it('has no serious axe violations on the not-found page', async () => {
@@ -179,6 +184,6 @@ describe.skipIf(!hasChromium)('entry page', () => {
     await waitForH1(page, 'Sorry! We could not found this entry!');
     await waitUntil(async () => (await page.title()) !== '', 'a document title');
     const vs = await seriousAxeViolations(page);
-    expect(vs, formatViolations('/entry/99999999', vs)).toEqual([]);
+    expect(vs.length, formatViolations('/entry/99999999', vs)).toBe(0);
   });
 });
