@@ -110,7 +110,7 @@ export function QueryHelp() {
       <p>{t('__QUERY_HELP__')}</p>
       <p>{t('__QUERY_HELP_MORE__')}</p>
       <p>{t('For example:')}</p>
-      <pre className="overflow-x-auto rounded bg-stone-100 p-3 text-sm">
+      <pre className="rounded bg-stone-100 p-3 text-sm whitespace-pre-wrap [overflow-wrap:anywhere]">
         <code>title:revolution author:kropot* "mutual aid"</code>
       </pre>
     </div>
