@@ -162,6 +162,8 @@ describe('entry page', () => {
     expect(links[0]).toHaveAttribute('title', 'Original');
     expect(links[1]).toHaveAttribute('href', '/entry/3');
     expect(links[1]).toHaveAttribute('title', 'Translation');
+    // The entry itself is marked as a translation (by text, not colour alone).
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('(This text is a translation)');
   });
 
   it('shows Part of and Contains boxes without nested links', async () => {

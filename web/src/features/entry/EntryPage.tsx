@@ -128,7 +128,11 @@ export default function EntryPage() {
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 flex-1">
           <h1 className="font-serif text-3xl font-semibold">
-            <span lang={contentLang(entry.languages)}>{entry.title}</span> <LanguageTags languages={entry.languages} />
+            <span lang={contentLang(entry.languages)}>{entry.title}</span>{' '}
+            <LanguageTags
+              languages={entry.languages}
+              marker={entry.original_entry ? 'translation' : entry.translations.length ? 'translated' : undefined}
+            />
           </h1>
           {entry.subtitle && (
             <p className="mt-1 font-serif text-xl italic" lang={contentLang(entry.languages)}>
