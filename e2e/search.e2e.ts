@@ -77,6 +77,17 @@ describe.skipIf(!hasChromium)('search screen', () => {
     expect(sort.options).not.toContain('Sort by Acquisition Date');
     expect(urlParams(page).get('sort_by')).not.toBe('datestamp');
 
+    // Title (A-Z) keeps the query and orders as the server does.
+    const byTitle = await search({ query: q.query, sort_by: 'title_asc' });
+    await page.getByRole('combobox', { name: 'Sort results' }).selectOption({ label: 'Sort by Title (A-Z)' });
+    await waitForUrl(page, (u) => u.searchParams.get('sort_by') === 'title_asc' && u.searchParams.get('query') === q.query, 'sort_by=title_asc');
+    await waitForTitles(page, byTitle.matches.map((m) => m.title[0]), 'the results sorted by title');
+    await waitForH1(page, resultsHeading(q.query, q.total));
+
+    // Back to relevance before clearing the query.
+    await page.getByRole('combobox', { name: 'Sort results' }).selectOption({ label: 'Sort by Relevance' });
+    await waitForUrl(page, (u) => u.searchParams.get('sort_by') === 'relevance', 'sort_by=relevance');
+
     // Clearing the query swaps back to acquisition date.
     await submitQuery(page, '');
     await waitForH1(page, `All entries (${all.total_entries})`);
