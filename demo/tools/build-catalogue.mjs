@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LIBRARIES } from './data/libraries.mjs';
-import { WORKS } from './data/works.mjs';
+import { LOCAL_DESCRIPTIONS, WORKS } from './data/works.mjs';
 import { MUSE_TEXTS, PDF_TEXTS } from './data/own-texts.mjs';
 import { PAGES, SETTINGS } from './data/pages.mjs';
 import { PDFS } from './make-pdfs.mjs';
@@ -278,6 +278,9 @@ for (const w of WORKS) {
   }
 }
 
+// Libraries that receive the works described in their language (see LOCAL_DESCRIPTIONS).
+const LOCAL_LIBRARY = { it: [1], fr: [3, 9], es: [6, 12, 14], de: [4] };
+
 // Explicit holdings for the aggregations (the parts are held wherever their aggregation is).
 const AGG_LIBRARIES = { 'lyrical-ballads': [10, 21], 'soirees-medan': [3, 9], 'dial-1840': [10, 20] };
 
@@ -318,7 +321,9 @@ function buildDataSource(work, lib, rnd, index, entryId) {
   ds.publisher = publisher;
   ds.isbn = year >= 1975 && lib.id !== 11 && rnd() < 0.55 ? isbn13(rnd, pick(rnd, ISBN_GROUP[lang] ?? ['0'])) : null;
   let description = null;
-  if (work.d && (index === 0 || rnd() < 0.5)) description = work.d;
+  const local = LOCAL_DESCRIPTIONS[work.key]?.[lib.languages[0]];
+  if (local) description = local;
+  else if (work.d && (index === 0 || rnd() < 0.5)) description = work.d;
   else if (lib.library_type !== 'digital' && rnd() < 0.18) description = pick(rnd, COPY_NOTES);
   ds.description = description;
   ds.shelf_location_code = shelfCode(lib, work, lang, rnd);
@@ -377,7 +382,17 @@ for (const w of ordered) {
       return ds;
     });
   } else {
-    dss = chooseLibraries(w, rnd, w.lang).map((lib, i) => buildDataSource(w, lib, rnd, i, entryId));
+    const libs = chooseLibraries(w, rnd, w.lang);
+    // A work with a description in a library language is held by at least one library of that language.
+    for (const lang of Object.keys(LOCAL_DESCRIPTIONS[w.key] ?? {})) {
+      if (libs.some((l) => l.languages[0] === lang)) continue;
+      const options = LOCAL_LIBRARY[lang];
+      const lib = LIB.get(options[hash(w.key) % options.length]);
+      if (libs.length >= 3) libs.pop();
+      libs.push(lib);
+    }
+    libs.sort((a, b) => a.id - b.id);
+    dss = libs.map((lib, i) => buildDataSource(w, lib, rnd, i, entryId));
   }
   entries.push(entryLine(w, dss));
 }

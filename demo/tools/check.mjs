@@ -8,7 +8,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const demoDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const file = resolve(process.argv[2] ?? join(demoDir, 'catalogue.jsonl'));
+const args = process.argv.slice(2);
+const markdown = args.includes('--markdown');
+const file = resolve(args.find((a) => !a.startsWith('--')) ?? join(demoDir, 'catalogue.jsonl'));
 const baseDir = dirname(file);
 const errors = [];
 const fail = (where, msg) => errors.push(`${where}: ${msg}`);
@@ -298,14 +300,18 @@ const dsCounts = [1, 2, 3].map((n) => [...entries.values()].filter((e) => e.data
 const langCounts = new Map();
 for (const e of entries.values()) for (const c of e.languages) langCounts.set(c, (langCounts.get(c) ?? 0) + 1);
 
+const byContinent = new Map();
+for (const { l, entries: n } of perLibrary) byContinent.set(REGIONS[l.region], (byContinent.get(REGIONS[l.region]) ?? 0) + n);
+if (markdown) {
+  printMarkdown();
+  process.exit(0);
+}
 console.log(`OK ${file}`);
 console.log(`libraries: ${libList.length} on ${continents.size} continents (${[...continents].join(', ')})`);
 for (const { l, entries: n } of perLibrary) {
   const flags = [l.public ? '' : 'PRIVATE', l.active === false ? 'INACTIVE' : '', l.site_type].filter(Boolean).join(', ');
   console.log(`  ${String(l.id).padStart(2)} ${l.name} — ${l.city} (${l.region}) — ${n} entries [${flags}]`);
 }
-const byContinent = new Map();
-for (const { l, entries: n } of perLibrary) byContinent.set(REGIONS[l.region], (byContinent.get(REGIONS[l.region]) ?? 0) + n);
 console.log(`holdings per continent: ${[...byContinent].map(([c, n]) => `${c} ${n}`).join(', ')}`);
 console.log(`entries: ${entries.size} (data sources: ${dsAll.length}; entries with 1/2/3 sources: ${dsCounts.join('/')})`);
 console.log(`languages: ${[...langCounts].sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ')}`);
@@ -317,3 +323,33 @@ console.log(`pdfs: ${[...pdfFiles].map(([p, ids]) => `${p} -> entry ${ids.join('
 console.log(`ISBNs: ${dsAll.filter((d) => d.isbn).length}, first editions: ${dsAll.filter((d) => d.year_edition === d.entry.year && !d.muse_file && !d.pdf_file).length}, descriptions: ${dsAll.filter((d) => d.description).length}`);
 console.log(`entries hidden from anonymous visitors (only in private/inactive libraries): ${hiddenEntries.length} (${hiddenEntries.map((e) => e.id).join(', ')})`);
 console.log(`pages: ${[...pages.values()].map((p) => `${p.id} ${p.title} (${p.location})`).join('; ')}`);
+
+// Markdown lists for demo/README.md (node demo/tools/check.mjs --markdown).
+function printMarkdown() {
+  const out = [];
+  const t = (e) => `${e.id} *${e.title}* (${e.languages.join(', ')}, ${e.year})`;
+  out.push('| id | library | city | region | type | site | entries |', '|---|---|---|---|---|---|---|');
+  for (const { l, entries: n } of perLibrary) {
+    const flags = [l.public ? '' : '**private**', l.active === false ? '**inactive**' : ''].filter(Boolean).join(' ');
+    out.push(`| ${l.id} | ${l.name} ${flags} | ${l.city} | ${l.region} | ${l.library_type} | ${l.site_type} | ${n} |`);
+  }
+  out.push('', '| continent | holdings (entries per library, summed) |', '|---|---|');
+  for (const [c, n] of byContinent) out.push(`| ${c} | ${n} |`);
+  out.push('', '**Translations** (original → translations):', '');
+  for (const [orig, ids] of [...translations].sort((a, b) => b[1].length - a[1].length || a[0] - b[0])) {
+    out.push(`- ${t(entries.get(orig))} → ${ids.map((id) => t(entries.get(id))).join('; ')}`);
+  }
+  out.push('', '**Aggregations** (aggregation → parts with their positions):', '');
+  for (const [agg, ids] of parts) {
+    out.push(`- ${t(entries.get(agg))} → ${ids.map((id) => `${id} (#${entries.get(id).aggregation_position})`).join(', ')}`);
+  }
+  out.push('', '**Full texts and PDFs:**', '');
+  for (const e of entries.values()) {
+    for (const d of e.data_sources) {
+      if (d.muse_file) out.push(`- ${t(e)}: Muse \`${d.muse_file}\` in library ${d.library_id}`);
+      if (d.pdf_file) out.push(`- ${t(e)}: PDF \`${d.pdf_file}\` in library ${d.library_id}`);
+    }
+  }
+  out.push('', `**Entries held only by the private or the inactive library** (${hiddenEntries.length}): ${hiddenEntries.map((e) => e.id).join(', ')}`);
+  console.log(out.join('\n'));
+}
