@@ -101,6 +101,10 @@ describe.skipIf(!hasChromium)('entry page', () => {
     // Shown again at once (kept after the first load).
     await button.click();
     await textHeading.first().waitFor();
+
+    // Opened directly (no history): Back goes home, which redirects to the map.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await waitForUrl(page, (u) => u.pathname === '/map', 'the home page (/map) after Back without history');
   });
 
   it('View PDF shows the PDF reader and closes the full text (mutually exclusive)', async (ctx) => {

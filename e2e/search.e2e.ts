@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatViolations, hasChromium, launchBrowser, newSession, seriousAxeViolations, waitForH1, waitUntil, type Session } from './lib/browser.ts';
-import { pickAccentedTitle, pickQueryWord, repoRoot, resultsHeading, search } from './lib/demo.ts';
+import type { General } from '@uc/shared';
+import { api, pickAccentedTitle, pickQueryWord, repoRoot, resultsHeading, search } from './lib/demo.ts';
 import {
   facetBox,
   openSearch,
@@ -252,6 +253,29 @@ describe.skipIf(!hasChromium)('search screen', () => {
     await page.waitForLoadState('networkidle');
     vs = await seriousAxeViolations(page);
     expect(vs.length, formatViolations(page.url(), vs)).toBe(0);
+  });
+
+  it('header: the site name links home and names the document', async () => {
+    const { page } = s;
+    const general = await api<General>('/general');
+    const site = general.site_name ?? '';
+    expect(site, 'the demo sets a site name').not.toBe('');
+    await openSearch(page);
+    const home = page.getByRole('banner').getByRole('link', { name: site, exact: true });
+    expect(await home.getAttribute('href')).toBe('/');
+    await waitUntil(async () => (await page.title()) === `Search – ${site}`, `the document title "Search – ${site}"`);
+    await home.click();
+    await waitForUrl(page, (u) => u.pathname === '/map', 'the path /map after the logo link');
+  });
+
+  it('header: the language selector offers English and Italiano (spec §2 Header, §9)', async () => {
+    const { page } = s;
+    await openSearch(page);
+    const options = (await page.getByRole('combobox', { name: 'UI language' }).locator('option').allInnerTexts()).map((o) => o.trim());
+    expect(
+      options,
+      'spec §9: "The header selector offers en and it" — web/src/features/layout/Header.tsx (LanguageSelector) lists every UI_LANGUAGES entry',
+    ).toEqual(['English', 'Italiano']);
   });
 
   it('switching the header language to Italiano reloads the page in Italian', async () => {
