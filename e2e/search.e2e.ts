@@ -232,7 +232,8 @@ describe.skipIf(!hasChromium)('search screen', () => {
     await page.keyboard.press('Space');
     await waitUntil(() => page.url() !== before && /[?&]filter_\w+=/.test(page.url()), `a filter in the URL after Space on "${label}"`);
     const chip = page.getByRole('list', { name: 'Active filters' }).getByRole('button');
-    expect(await chip.count()).toBe(1);
+    await chip.first().waitFor();
+    expect(await chip.count(), 'one chip for the ticked value').toBe(1);
   });
 
   it('has no serious axe violations with results and an active filter', async () => {

@@ -16,8 +16,6 @@ export default defineConfig({
     // One browser per file; two files side by side is what a 2-core machine handles well.
     fileParallelism: true,
     maxWorkers: 2,
-    // A flaky browser journey is retried once before it counts as failed.
-    retry: process.env.CI ? 1 : 0,
     reporters: ['default'],
   },
 });
