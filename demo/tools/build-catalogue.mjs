@@ -3,7 +3,7 @@
 //   node demo/tools/build-catalogue.mjs
 // Deterministic: every random choice comes from a PRNG seeded with the key of the record, so the same
 // tables always give a byte-identical file, and editing one work does not reshuffle the others.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LIBRARIES } from './data/libraries.mjs';
@@ -433,6 +433,7 @@ for (const t of PDF_TEXTS) {
   ownEntries.push({ type: 'entry', id: ownId++, title: t.title, subtitle: t.subtitle, authors: t.authors, languages: [t.lang], year: t.year,
     aggregation_id: null, translation_of: null, data_sources: [ds], fulltext: text });
 }
+const pdfOf = (museFile) => museFile.replace(/^texts\//, 'pdf/').replace(/\.muse$/, '.pdf');
 // The user guide comes last, so that it is the newest acquisition when the catalogue is sorted by date.
 for (const t of [...MUSE_TEXTS].reverse()) {
   const src = readFileSync(join(demoDir, t.file), 'utf8');
@@ -446,6 +447,8 @@ for (const t of [...MUSE_TEXTS].reverse()) {
       shelf_location_code: null, downloads: [], material_description: '1 online text (Muse markup)',
       place_date_of_publication_distribution: `${lib.city} : ${lib.name}, ${t.year}`,
       uri, uri_label: label, muse_file: t.file,
+      // A PDF typeset from the text itself (npm run muse -- pdf), when one was made.
+      ...(existsSync(join(demoDir, pdfOf(t.file))) ? { pdf_file: pdfOf(t.file) } : {}),
     };
   });
   ownEntries.push({ type: 'entry', id: ownId++, title: t.title, subtitle: t.subtitle, authors: t.authors, languages: [t.lang], year: t.year,
