@@ -1,9 +1,8 @@
 // The entry page (spec §2 "Entry page", §8 "Entry missing"): opening an entry from the results, its
 // data source boxes, the full text and the PDF reader (mutually exclusive), the not-found page.
-import type { Browser } from 'playwright-core';
 import type { Entry } from '@uc/shared';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { formatViolations, hasChromium, launchBrowser, newSession, seriousAxeViolations, waitForH1, waitUntil, type Session } from './lib/browser.ts';
+import { formatViolations, hasChromium, useBrowserSessions, seriousAxeViolations, waitForH1, waitUntil } from './lib/browser.ts';
 import { api, apiStatus, pdfEntry, pickQueryWord, resultsHeading, search, textEntries } from './lib/demo.ts';
 import { openSearch, resultsRegion, submitQuery, waitForTitles, waitForUrl } from './lib/search-page.ts';
 import type { Page } from 'playwright-core';
@@ -34,26 +33,10 @@ async function expectDataSourceBoxes(page: Page, entry: Entry): Promise<void> {
 }
 
 describe.skipIf(!hasChromium)('entry page', () => {
-  let browser: Browser;
-  let s: Session;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    s = await newSession(browser);
-  });
-  afterEach(async () => {
-    await s.context.close();
-    const crashes = s.errors.filter((e) => e.startsWith('pageerror'));
-    expect(crashes, `uncaught errors in the page:\n${crashes.join('\n')}`).toEqual([]);
-  });
+  const session = useBrowserSessions({ beforeAll, afterAll, beforeEach, afterEach, expect });
 
   it('opens from a result card with its title and data source boxes; Back returns to the results', async () => {
-    const { page } = s;
+    const { page } = session();
     const q = await pickQueryWord();
     const r = await search({ query: q.query });
     const first = r.matches[0];
@@ -78,7 +61,7 @@ describe.skipIf(!hasChromium)('entry page', () => {
   });
 
   it('Full text shows the Muse text and hides it again', async () => {
-    const { page } = s;
+    const { page } = session();
     const texts = await textEntries();
     expect(texts.length, 'the demo catalogue should hold at least one entry with a Muse full text').toBeGreaterThan(0);
     const t = texts[0];
@@ -108,7 +91,7 @@ describe.skipIf(!hasChromium)('entry page', () => {
   });
 
   it('View PDF shows the PDF reader and closes the full text (mutually exclusive)', async (ctx) => {
-    const { page } = s;
+    const { page } = session();
     const p = await pdfEntry();
     if (!p) {
       console.warn('[e2e] NOTICE: the demo catalogue has no entry with a PDF; the PDF reader is not tested.');
@@ -161,7 +144,7 @@ describe.skipIf(!hasChromium)('entry page', () => {
   });
 
   it("a missing entry says 'Sorry! We could not found this entry!'", async () => {
-    const { page } = s;
+    const { page } = session();
     expect(await apiStatus('/entry/99999999')).toBe(404);
     await page.goto('/entry/99999999');
     await waitForH1(page, 'Sorry! We could not found this entry!');
@@ -169,7 +152,7 @@ describe.skipIf(!hasChromium)('entry page', () => {
   });
 
   it('has no serious axe violations with the full text open', async () => {
-    const { page } = s;
+    const { page } = session();
     const texts = await textEntries();
     expect(texts.length, 'the demo catalogue should hold at least one entry with a Muse full text').toBeGreaterThan(0);
     const t = texts[0];
@@ -183,7 +166,7 @@ describe.skipIf(!hasChromium)('entry page', () => {
   });
 
   it('has no serious axe violations on the not-found page', async () => {
-    const { page } = s;
+    const { page } = session();
     await page.goto('/entry/99999999');
     await waitForH1(page, 'Sorry! We could not found this entry!');
     await waitUntil(async () => (await page.title()) !== '', 'a document title');

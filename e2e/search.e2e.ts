@@ -1,9 +1,8 @@
 // The search screen (spec §2 "Search screen", §8 messages): the journeys a reader notices.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { formatViolations, hasChromium, launchBrowser, newSession, seriousAxeViolations, waitForH1, waitUntil, type Session } from './lib/browser.ts';
+import { formatViolations, hasChromium, useBrowserSessions, seriousAxeViolations, waitForH1, waitUntil } from './lib/browser.ts';
 import type { General } from '@uc/shared';
 import { api, pickAccentedTitle, pickQueryWord, repoRoot, resultsHeading, search } from './lib/demo.ts';
 import {
@@ -21,26 +20,10 @@ import {
 const it_ = JSON.parse(fs.readFileSync(path.join(repoRoot, 'web', 'src', 'i18n', 'it.json'), 'utf8')) as Record<string, string>;
 
 describe.skipIf(!hasChromium)('search screen', () => {
-  let browser: Browser;
-  let s: Session;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-  beforeEach(async () => {
-    s = await newSession(browser);
-  });
-  afterEach(async () => {
-    await s.context.close();
-    const crashes = s.errors.filter((e) => e.startsWith('pageerror'));
-    expect(crashes, `uncaught errors in the page:\n${crashes.join('\n')}`).toEqual([]);
-  });
+  const session = useBrowserSessions({ beforeAll, afterAll, beforeEach, afterEach, expect });
 
   it('/ redirects to /map, which passes axe', async () => {
-    const { page } = s;
+    const { page } = session();
     await page.goto('/');
     await waitForUrl(page, (u) => u.pathname === '/map', 'the path /map after opening /');
     await page.getByRole('heading', { level: 1 }).first().waitFor();
@@ -50,7 +33,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
   });
 
   it('lists all entries with the API total, sorted by acquisition date', async () => {
-    const { page } = s;
+    const { page } = session();
     const all = await search();
     expect(all.total_entries, 'the demo catalogue is loaded').toBeGreaterThan(0);
     await page.goto('/search');
@@ -63,7 +46,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
   });
 
   it('searches on Enter, swaps the sort between acquisition date and relevance, and back', async () => {
-    const { page } = s;
+    const { page } = session();
     const q = await pickQueryWord();
     const all = await search();
     await openSearch(page);
@@ -100,7 +83,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
   });
 
   it('a facet value filters the results, shows a chip, and the chip removes it', async () => {
-    const { page } = s;
+    const { page } = session();
     const all = await search();
     const lang = all.facets.language.values
       .filter((v) => v.count > 0 && v.count < all.total_entries)
@@ -132,7 +115,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
   });
 
   it('pages forward with Next and the Back button restores the previous results', async () => {
-    const { page } = s;
+    const { page } = session();
     const page1 = await search({ sort_by: 'datestamp' });
     const page2 = await search({ sort_by: 'datestamp', page_number: 2 });
     expect(page1.total_entries, 'the demo needs more than one result page').toBeGreaterThan(page1.page_size);
@@ -155,7 +138,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
   });
 
   it("an invalid query says 'Invalid query!'", async () => {
-    const { page } = s;
+    const { page } = session();
     await openSearch(page);
     await submitQuery(page, '(foo');
     await waitForUrl(page, (u) => u.searchParams.get('query') === '(foo', 'query=(foo');
@@ -166,7 +149,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
   });
 
   it("a query without hits says 'No result found!'", async () => {
-    const { page } = s;
+    const { page } = session();
     const q = 'zqxjvwkpfh';
     expect((await search({ query: q })).total_entries).toBe(0);
     await openSearch(page);
@@ -177,7 +160,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
   });
 
   it('a query without accents finds an accented title', async (ctx) => {
-    const { page } = s;
+    const { page } = session();
     const c = await pickAccentedTitle();
     if (!c) {
       console.warn('[e2e] NOTICE: the demo catalogue has no accented title word; diacritics folding not tested.');
@@ -192,7 +175,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
   });
 
   it('keyboard: Tab reaches the search box, then a facet checkbox that Space ticks', async () => {
-    const { page } = s;
+    const { page } = session();
     const all = await search();
     await openSearch(page);
     await waitForH1(page, `All entries (${all.total_entries})`);
@@ -237,7 +220,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
   });
 
   it('has no serious axe violations with results and an active filter', async () => {
-    const { page } = s;
+    const { page } = session();
     const q = await pickQueryWord();
     await openSearch(page, `?query=${encodeURIComponent(q.query)}`);
     await waitForH1(page, resultsHeading(q.query, q.total));
@@ -257,7 +240,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
   });
 
   it('header: the site name links home and names the document', async () => {
-    const { page } = s;
+    const { page } = session();
     const general = await api<General>('/general');
     const site = general.site_name ?? '';
     expect(site, 'the demo sets a site name').not.toBe('');
@@ -272,14 +255,14 @@ describe.skipIf(!hasChromium)('search screen', () => {
   // The spec's header offers en and it only; every UI language is fully translated here, so all six are
   // offered (a deliberate departure, see docs/architecture.md).
   it('header: the language selector offers the six interface languages by their own names', async () => {
-    const { page } = s;
+    const { page } = session();
     await openSearch(page);
-    const options = (await page.getByRole('combobox', { name: 'UI language' }).locator('option').allInnerTexts()).map((o) => o.trim());
+    const options = (await page.getByRole('combobox', { name: 'UI language' }).locator('option').allInnerTexts()).map((o: string) => o.trim());
     expect(options).toEqual(['English', 'Deutsch', 'Ελληνικά', 'Français', 'Hrvatski', 'Italiano']);
   });
 
   it('switching the header language to Italiano reloads the page in Italian', async () => {
-    const { page } = s;
+    const { page } = session();
     const all = await search();
     await openSearch(page);
     await waitForH1(page, `All entries (${all.total_entries})`);

@@ -123,3 +123,33 @@ export function formatViolations(where: string, vs: AxeViolation[]): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * Registers the hooks of a browser test file: one Chromium for the file, a fresh session per test, and
+ * a check that the page threw no uncaught error. Returns a getter for the current test's session.
+ */
+export function useBrowserSessions(hooks: {
+  beforeAll: (fn: () => Promise<void>) => void;
+  afterAll: (fn: () => Promise<void>) => void;
+  beforeEach: (fn: () => Promise<void>) => void;
+  afterEach: (fn: () => Promise<void>) => void;
+  expect: (v: unknown, msg?: string) => { toEqual: (x: unknown) => void };
+}): () => Session {
+  let browser: Browser;
+  let current: Session;
+  hooks.beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  hooks.afterAll(async () => {
+    await browser?.close();
+  });
+  hooks.beforeEach(async () => {
+    current = await newSession(browser);
+  });
+  hooks.afterEach(async () => {
+    await current.context.close();
+    const crashes = current.errors.filter((e) => e.startsWith('pageerror'));
+    hooks.expect(crashes, `uncaught errors in the page:\n${crashes.join('\n')}`).toEqual([]);
+  });
+  return () => current;
+}
