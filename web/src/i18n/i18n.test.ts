@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import en from './en.json';
-import de from './de.json';
-import el from './el.json';
-import fr from './fr.json';
-import hr from './hr.json';
-import it_ from './it.json';
-import { storedLanguage } from './index';
+import { loadBundle, storedLanguage } from './index';
 
-const bundles: Record<string, Record<string, string>> = { de, el, fr, hr, it: it_ };
+// Every language's merged strings (common file plus feature files).
+const en = await loadBundle('en');
+const bundles: Record<string, Record<string, string>> = {
+  de: await loadBundle('de'), el: await loadBundle('el'), fr: await loadBundle('fr'), hr: await loadBundle('hr'), it: await loadBundle('it'),
+};
 const placeholders = (s: string) => (s.match(/{{\w+}}/g) ?? []).sort();
 
 describe('translations', () => {

@@ -38,13 +38,18 @@ export function changeLanguage(lang: UiLanguage): void {
   browser.reload();
 }
 
-// One lazily loaded chunk per language: only the current language's bundle is fetched.
-const bundles = import.meta.glob<{ default: Record<string, string> }>('./*.json');
+// Lazily loaded chunks per language: only the current language's files are fetched. The common strings
+// are ./<lang>.json; each feature may keep its own strings in ./<feature>/<lang>.json.
+const bundles = import.meta.glob<{ default: Record<string, string> }>(['./*.json', './*/*.json']);
+
+/** Bundle files of a language: './<lang>.json' and every './<feature>/<lang>.json'. */
+export function bundlePaths(lang: string): string[] {
+  return Object.keys(bundles).filter((p) => p === `./${lang}.json` || p.endsWith(`/${lang}.json`)).sort();
+}
 
 export async function loadBundle(lang: UiLanguage): Promise<Record<string, string>> {
-  const loader = bundles[`./${lang}.json`];
-  if (!loader) return {};
-  return (await loader()).default;
+  const parts = await Promise.all(bundlePaths(lang).map(async (p) => (await bundles[p]()).default));
+  return Object.assign({}, ...parts);
 }
 
 export async function initI18n(lang: UiLanguage, translation?: Record<string, string>): Promise<typeof i18n> {
