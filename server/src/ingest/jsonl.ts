@@ -283,7 +283,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   };
 
   // One transaction around everything: a failure half-way leaves the catalogue as it was.
-  db.sqlite.exec('BEGIN');
+  db.sqlite.exec('BEGIN IMMEDIATE');
   try {
     await run();
     db.sqlite.exec('COMMIT');

@@ -71,7 +71,8 @@ export class Indexer {
     const run = this.db.sqlite.transaction((batch: number[]) => {
       written += this.reindexBatch(batch);
     });
-    for (let i = 0; i < all.length; i += 500) run(all.slice(i, i + 500));
+    // IMMEDIATE: take the write lock before reading max(seq), so two writing processes never reuse a seq.
+    for (let i = 0; i < all.length; i += 500) run.immediate(all.slice(i, i + 500));
     return written;
   }
 
