@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import fastifySwagger from '@fastify/swagger';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { migrate, openDatabase, type Db } from './db/index.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -59,6 +60,11 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  // The OpenAPI document is generated from the route schemas: GET /collector/api/openapi.json
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Union catalogue API', version: '1' } },
+    transform: jsonSchemaTransform,
+  });
 
   await app.register(async (api) => {
     await api.register(searchRoutes(services.search));
@@ -66,6 +72,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await api.register(libraryRoutes(services.libraries));
     await api.register(agentRoutes(services.agents));
     await api.register(pageRoutes(services.pages));
+    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/collector/api' });
 
   const indexHtml = path.join(config.webDist, 'index.html');

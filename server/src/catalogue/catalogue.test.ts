@@ -152,3 +152,11 @@ describe('general, libraries, agents and pages', () => {
     expect(res.json()).toEqual({ error: 'Not found' });
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the routes from their schemas', async () => {
+    const doc = (await get('/openapi.json')).json() as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/collector/api/search', '/collector/api/entry/{id}']));
+  });
+});
