@@ -1,3 +1,4 @@
 export * from './api.ts';
 export * from './constants.ts';
 export * from './text.ts';
+export * from './bookbuilder.ts';
