@@ -1,0 +1,169 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, type Db } from '../db/index.ts';
+import { installErrorHandler } from '../http/errors.ts';
+import { installCsrf } from '../http/csrf.ts';
+import { LibraryService, upsertLibrary } from '../libraries/service.ts';
+import { AccountService, type OutgoingMail } from './service.ts';
+import { accountRoutes, installSessions } from './routes.ts';
+
+let db: Db;
+let app: FastifyInstance;
+let accounts: AccountService;
+let dir: string;
+const outbox: OutgoingMail[] = [];
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-accounts-'));
+  db = openDatabase(path.join(dir, 'db.sqlite'));
+  await migrate(db);
+  upsertLibrary(db, { id: 1, name: 'Open Library', public: 1, active: 1 });
+  upsertLibrary(db, { id: 2, name: 'Closed Stacks', public: 0, active: 1 });
+  const libraries = new LibraryService(db);
+  accounts = new AccountService(db, libraries, { sessionDays: 14, resetMinutes: 30, minPasswordLength: 10, publicUrl: 'http://127.0.0.1:8080' }, async (m) => {
+    outbox.push(m);
+  });
+  await accounts.createUser({ username: 'Reader', email: 'reader@example.org', password: 'correct horse battery' });
+  await accounts.createUser({ username: 'keeper', email: 'keeper@example.org', password: 'keeper password 1', library_admin: true, libraryIds: [2] });
+  await accounts.createUser({ username: 'gone', email: 'gone@example.org', password: 'gone password 12', expiration: '2020-01-01T00:00:00Z' });
+  app = Fastify().withTypeProvider();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  await app.register(fastifyCookie);
+  installCsrf(app);
+  installSessions(app, accounts);
+  await app.register(accountRoutes(accounts, 14), { prefix: '/collector/api' });
+});
+afterAll(async () => {
+  await app.close();
+  await db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A browser-like client: keeps cookies and sends the CSRF header from the csrftoken cookie. */
+function client(ip = '10.0.0.1') {
+  const jar = new Map<string, string>();
+  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const remember = (res: { cookies: { name: string; value: string }[] }) => {
+    for (const c of res.cookies) if (c.value) jar.set(c.name, c.value); else jar.delete(c.name);
+  };
+  return {
+    jar,
+    async get(url: string) {
+      const res = await app.inject({ method: 'GET', url: `/collector/api${url}`, headers: { cookie: cookieHeader() }, remoteAddress: ip });
+      remember(res);
+      return res;
+    },
+    async post(url: string, body: unknown, csrf = true) {
+      if (!jar.has('csrftoken')) await this.get('/auth/user');
+      const headers: Record<string, string> = { cookie: cookieHeader(), 'content-type': 'application/json' };
+      if (csrf) headers['x-csrftoken'] = jar.get('csrftoken')!;
+      const res = await app.inject({ method: 'POST', url: `/collector/api${url}`, headers, payload: JSON.stringify(body), remoteAddress: ip });
+      remember(res);
+      return res;
+    },
+  };
+}
+
+describe('login, user check and logout', () => {
+  it('answers the anonymous shape before login and hands out a CSRF cookie', async () => {
+    const c = client();
+    const res = await c.get('/auth/user');
+    expect(res.json()).toMatchObject({ logged_in: null, is_superuser: false, is_library_admin: false, libraries: [] });
+    expect(c.jar.get('csrftoken')).toMatch(/^[0-9a-f]{48}$/);
+  });
+
+  it('logs in with an HttpOnly session cookie, case-insensitive username, and logs out', async () => {
+    const c = client();
+    const res = await c.post('/auth/login', { username: ' READER ', password: 'correct horse battery' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ logged_in: 'reader', email: 'reader@example.org' });
+    const cookie = res.cookies.find((k) => k.name === 'sessionid')!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe('Lax');
+    expect((await c.get('/auth/user')).json().logged_in).toBe('reader');
+    expect((await c.get('/auth/logout')).json()).toEqual({ ok: 'Logged out' });
+    expect((await c.get('/auth/user')).json().logged_in).toBeNull();
+  });
+
+  it('refuses wrong passwords and unknown users with the same answer', async () => {
+    const wrong = await client('10.0.0.2').post('/auth/login', { username: 'reader', password: 'wrong password!' });
+    const unknown = await client('10.0.0.3').post('/auth/login', { username: 'nobody', password: 'wrong password!' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ logged_in: null, error: 'Invalid login' });
+    expect(unknown.json()).toEqual(wrong.json());
+  });
+
+  it('keeps expired accounts out (and keeps them)', async () => {
+    const res = await client('10.0.0.4').post('/auth/login', { username: 'gone', password: 'gone password 12' });
+    expect(res.json()).toEqual({ logged_in: null, error: 'Sorry, your account is expired!' });
+    expect(accounts.userExists('gone')).toBe(true);
+  });
+
+  it('lists the libraries of a library admin, private ones included', async () => {
+    const c = client();
+    const res = await c.post('/auth/login', { username: 'keeper', password: 'keeper password 1' });
+    expect(res.json()).toMatchObject({ logged_in: 'keeper', is_library_admin: true, can_merge: true, libraries: [{ id: 2, name: 'Closed Stacks' }] });
+  });
+
+  it('rejects state-changing calls without a matching CSRF header', async () => {
+    const c = client();
+    const res = await c.post('/auth/login', { username: 'reader', password: 'correct horse battery' }, false);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toMatch(/CSRF/);
+  });
+
+  it('rate limits repeated login attempts with a 429 and a message', async () => {
+    const c = client('10.9.9.9');
+    let last = 0;
+    for (let i = 0; i < 11; i++) last = (await c.post('/auth/login', { username: `x${i}`, password: 'nope nope nope' })).statusCode;
+    expect(last).toBe(429);
+  });
+
+  it('lets only library admins check usernames', async () => {
+    expect((await client().get('/auth/user-check/reader')).statusCode).toBe(401);
+    const reader = client();
+    await reader.post('/auth/login', { username: 'reader', password: 'correct horse battery' });
+    expect((await reader.get('/auth/user-check/reader')).statusCode).toBe(403);
+    const admin = client();
+    await admin.post('/auth/login', { username: 'keeper', password: 'keeper password 1' });
+    expect((await admin.get('/auth/user-check/READER')).json()).toEqual({ username: 'reader', username_exists: 1 });
+    expect((await admin.get('/auth/user-check/nobody')).json()).toEqual({ username: 'nobody', username_exists: 0 });
+  });
+});
+
+describe('password reset', () => {
+  it('mails a single-use link, sets the new password and logs in; the answer never reveals the account', async () => {
+    const c = client('10.1.0.1');
+    const known = await c.post('/auth/reset-password', { operation: 'send-link', username: 'reader' });
+    const unknown = await c.post('/auth/reset-password', { operation: 'send-link', username: 'nobody' });
+    expect(known.json()).toEqual(unknown.json());
+    expect(outbox).toHaveLength(1);
+    expect(outbox[0].to).toBe('reader@example.org');
+    const link = /http:\/\/127\.0\.0\.1:8080\/reset-password\/reader\/([\w-]+)/.exec(outbox[0].text)!;
+    const token = link[1];
+
+    const short = await c.post('/auth/reset-password', { operation: 'reset', username: 'reader', token, password: 'short' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().error).toMatch(/at least 10 characters/);
+
+    const ok = await c.post('/auth/reset-password', { operation: 'reset', username: 'reader', token, password: 'a brand new password' });
+    expect(ok.json().logged_in).toBe('reader');
+    expect((await c.get('/auth/user')).json().logged_in).toBe('reader');
+
+    const again = await c.post('/auth/reset-password', { operation: 'reset', username: 'reader', token, password: 'another new password' });
+    expect(again.statusCode).toBe(400);
+    expect((await client('10.1.0.2').post('/auth/login', { username: 'reader', password: 'a brand new password' })).statusCode).toBe(200);
+  });
+
+  it('validates the body', async () => {
+    const res = await client('10.1.0.3').post('/auth/reset-password', { operation: 'explode', username: 'x' });
+    expect(res.statusCode).toBe(400);
+  });
+});
