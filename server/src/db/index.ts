@@ -5,11 +5,12 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.ts';
 import { catalogueMigrations } from '../catalogue/migrations.ts';
+import { accountMigrations } from '../accounts/migrations.ts';
 
 export type { Database } from './schema.ts';
 
 /** Each module contributes its migrations here; names sort by date so the order is global. */
-const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations];
+const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations];
 
 class StaticProvider implements MigrationProvider {
   async getMigrations() {
