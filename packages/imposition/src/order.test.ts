@@ -1,21 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { pageOrder, IMPOSITION_SCHEMAS, ImpositionError, type ImposeOptions, type ImpositionSchema } from './index.ts';
-import { fixturesPresent, loadFixture, type OrderingCase } from './testing/fixtures.ts';
+import { pageOrder, IMPOSITION_SCHEMAS, ImpositionError, type ImpositionSchema } from './index.ts';
+import { fixturesPresent, loadFixture, optionsFor, type OrderingCase } from './testing/fixtures.ts';
 
 const present = fixturesPresent('orderings.json');
 const cases: OrderingCase[] = present ? loadFixture('orderings.json').cases : [];
 const supported = cases.filter((c) => (IMPOSITION_SCHEMAS as readonly string[]).includes(c.schema));
-
-export function optionsFor(c: OrderingCase): ImposeOptions {
-  return {
-    schema: c.schema as ImpositionSchema,
-    signature: c.signature as ImposeOptions['signature'],
-    coverLast: c.cover,
-    fillSignature: true, // the reference always fills the last signature
-    cropmarks: !!c.crop,
-    ...(c.pages_per_sheet ? { pagesPerSheet: c.pages_per_sheet } : {}),
-  };
-}
 
 describe.skipIf(!present)('page order against the reference orderings (orderings.json)', () => {
   it('covers every schema with at least three cases', () => {

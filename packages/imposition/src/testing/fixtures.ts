@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ImposeOptions, ImpositionSchema } from '../index.ts';
 
 // repo root is four levels up from packages/imposition/src/testing
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -55,6 +56,19 @@ export interface OrderingCase {
     cropmark_length_pt: number;
     sequence: (number | null)[];
     page_offsets: [number, number][];
-    creep_pt: number[];
+    creep_pt: number[] | null;
   };
 }
+
+/** The options that reproduce a fixture case (the reference always fills the last signature). */
+export function optionsFor(c: OrderingCase): ImposeOptions {
+  return {
+    schema: c.schema as ImpositionSchema,
+    signature: c.signature as ImposeOptions['signature'],
+    coverLast: c.cover,
+    fillSignature: true, // the reference always fills the last signature
+    cropmarks: !!c.crop,
+    ...(c.pages_per_sheet ? { pagesPerSheet: c.pages_per_sheet } : {}),
+  };
+}
+
