@@ -7,3 +7,7 @@ export { museToTypst, escapeTypst, type TypstOptions } from './typst.ts';
 export { resolveLayout, type TypstLayoutOptions, type ResolvedLayout } from './layout.ts';
 export { readMuseZip, type MuseZip } from './zip.ts';
 export { museToPdf, compileTypst, checkTypst, TypstCompileError } from './pdf.ts';
+export { collectionToTypst, collectionToPdf, DEFAULT_COLLECTION_TITLE, type CollectionText, type CollectionTypst } from './collection.ts';
+export { justificationLimits } from './layout.ts';
+export { availableFonts, typstHasFont, readFontFile, fontSpecimenTypst, fontSpecimenPdf, type FontFamily, type FontType } from './fonts.ts';
+export { typstToSvg, typstWarnings, FONT_DIRS } from './pdf.ts';

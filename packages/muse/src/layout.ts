@@ -91,6 +91,11 @@ export interface ResolvedLayout {
     secondaryAlpha: boolean;
   };
   coverwidth: number;
+  /**
+   * Typst justification limits derived from tex_tolerance / tex_emergencystretch (null when neither
+   * option is given, so Typst's defaults apply). See justificationLimits().
+   */
+  justification: { spacingMaxPct: number; trackingMaxEm: number } | null;
 }
 
 const PAPER: Record<string, [number, number]> = {
@@ -117,6 +122,14 @@ export function measureMm(v: OptionValue): number | null {
   const m = /^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(mm|cm|in|pt)?\s*$/.exec(v);
   if (!m) return null;
   return parseFloat(m[1]) * UNIT_MM[m[2] ?? 'mm'];
+}
+
+/** A TeX-like measure in points (plain numbers are pt), or null. */
+function measurePt(v: OptionValue): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? v : null;
+  if (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v)) return parseFloat(v);
+  const mm = measureMm(v);
+  return mm === null || mm < 0 ? null : (mm * 72.27) / 25.4;
 }
 
 function num(v: OptionValue, def: number, min: number, max: number): number {
@@ -148,6 +161,23 @@ function paper(opts: TypstLayoutOptions): [number, number] {
 }
 
 const FONT_RE = /^[a-zA-Z0-9 ]+$/;
+
+/**
+ * The nearest Typst behaviour to TeX's \\tolerance and \\emergencystretch: both only loosen lines.
+ * TeX accepts a line whose badness 100·r³ stays within the tolerance, r being the used share of the
+ * spaces' stretchability (about half a space in TeX fonts), so the widest word space allowed is
+ * 100% + 50%·∛(tolerance/100): 150% at 100, 163% at the default 200, 332% at 10000, 100% at 0.
+ * The emergency stretch (extra stretch for lines that cannot be set otherwise) becomes a small letter
+ * spacing allowance: emergencystretch/1500 em, at most 0.04em (0.02em for the default 30pt).
+ */
+export function justificationLimits(tolerance: number, emergencyStretchPt: number): { spacingMaxPct: number; trackingMaxEm: number } {
+  const t = Math.max(0, Math.min(10000, tolerance));
+  const e = Math.max(0, Math.min(10000, emergencyStretchPt));
+  return {
+    spacingMaxPct: Math.round((100 + 50 * Math.cbrt(t / 100)) * 10) / 10,
+    trackingMaxEm: Math.round(Math.min(0.04, e / 1500) * 10000) / 10000,
+  };
+}
 
 export function resolveLayout(opts: TypstLayoutOptions = {}): ResolvedLayout {
   const [W, H] = paper(opts);
@@ -223,5 +253,9 @@ export function resolveLayout(opts: TypstLayoutOptions = {}): ResolvedLayout {
       secondaryAlpha: truthy(opts.secondary_footnotes_alpha),
     },
     coverwidth: cw,
+    justification:
+      opts.tex_tolerance === undefined && opts.tex_emergencystretch === undefined
+        ? null
+        : justificationLimits(num(opts.tex_tolerance, 200, 0, 10000), measurePt(opts.tex_emergencystretch) ?? 30),
   };
 }

@@ -6,7 +6,7 @@ import type { MuseDocument } from './types.ts';
 import { museToTypst, FILES_DIR, type TypstOptions } from './typst.ts';
 
 const WORKSPACE = '/muse-virtual-workspace';
-const FONT_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/truetype', '/usr/share/fonts/opentype'];
+export const FONT_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/truetype', '/usr/share/fonts/opentype'];
 
 let compiler: NodeCompiler | null = null;
 let mapped: string[] = [];
@@ -47,6 +47,28 @@ export function compileTypst(source: string, files?: Map<string, Uint8Array>): U
   const pdf = c.pdf(doc);
   c.evictCache(30);
   return new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+}
+
+/** The warning messages of compiling Typst source (no attachments); errors count as warnings too. */
+export function typstWarnings(source: string): string[] {
+  const c = getCompiler();
+  const res = c.compile({ mainFileContent: source });
+  const msgs = [res.takeWarnings(), res.hasError() ? (res.takeDiagnostics() ?? res.takeError()) : null]
+    .flatMap((e) => (e?.shortDiagnostics ?? []) as { message?: string }[])
+    .map((d) => String(d.message ?? d));
+  return msgs;
+}
+
+/** Typst source (no attachments) to one SVG image of all its pages. */
+export function typstToSvg(source: string): string {
+  const c = getCompiler();
+  const res = c.compile({ mainFileContent: source });
+  const doc = res.result;
+  if (!doc || res.hasError()) {
+    const diag = (res.takeDiagnostics() ?? res.takeError())?.shortDiagnostics ?? [];
+    throw new TypstCompileError('Typst compilation failed', diag);
+  }
+  return c.plainSvg(doc);
 }
 
 /** Check that Typst source compiles; returns the error diagnostics (empty when fine). */

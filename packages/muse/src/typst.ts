@@ -42,23 +42,37 @@ export function typstString(s: string): string {
   return out + '"';
 }
 
-const LANG_OK = /^[a-z]{2,3}$/;
+export const LANG_OK = /^[a-z]{2,3}$/;
 const NUMBERING: Record<string, string> = { '1': '1.', a: 'a.', A: 'A.', i: 'i.', I: 'I.' };
 
-class TypstRenderer {
+/**
+ * Namespaces of one text inside a collection: its anchors become labels `amuse-<labelPrefix><name>` and
+ * its images are read from `FILES_DIR/<filePrefix><name>`, so two texts never clash.
+ */
+export interface RenderNamespace {
+  labelPrefix?: string;
+  filePrefix?: string;
+}
+
+export class TypstRenderer {
   private readonly labels = new Set<string>();
   private readonly emitted = new Set<string>();
+  private readonly labelPrefix: string;
+  private readonly filePrefix: string;
 
   constructor(
     private readonly doc: MuseDocument,
     private readonly layout: ResolvedLayout,
     private readonly files: Map<string, Uint8Array> | undefined,
+    ns: RenderNamespace = {},
   ) {
     collectAnchors(doc, this.labels);
+    this.labelPrefix = ns.labelPrefix ?? '';
+    this.filePrefix = ns.filePrefix ?? '';
   }
 
   private label(name: string): string {
-    return `label(${typstString('amuse-' + name)})`;
+    return `label(${typstString('amuse-' + this.labelPrefix + name)})`;
   }
 
   anchors(names: string[]): string {
@@ -67,7 +81,7 @@ class TypstRenderer {
       // a label defined twice cannot be linked to: keep the first one only
       if (this.emitted.has(a)) continue;
       this.emitted.add(a);
-      out += `#metadata(none)<amuse-${a}>`;
+      out += `#metadata(none)<amuse-${this.labelPrefix}${a}>`;
     }
     return out;
   }
@@ -166,7 +180,7 @@ class TypstRenderer {
     const width = img.width ?? 100;
     let graphic: string;
     if (format) {
-      graphic = `image(${typstString(`${FILES_DIR}/${img.src}`)}, format: "${format}", width: 100%)`;
+      graphic = `image(${typstString(`${FILES_DIR}/${this.filePrefix}${img.src}`)}, format: "${format}", width: 100%)`;
       if (img.rotate) graphic = `rotate(${img.rotate}deg, reflow: true, ${graphic})`;
     } else {
       // a missing attachment must not break the build
@@ -314,7 +328,7 @@ function collectAnchors(doc: MuseDocument, out: Set<string>): void {
   // notes are only printed when referenced, so their anchors may be missing: leave them out
 }
 
-function headerInline(value: string | undefined, r: TypstRenderer): string {
+export function headerInline(value: string | undefined, r: TypstRenderer): string {
   if (!value) return '';
   const nodes = parseInline(value, {
     primaryRefs: false,
@@ -326,11 +340,11 @@ function headerInline(value: string | undefined, r: TypstRenderer): string {
   return r.inline(nodes).trim();
 }
 
-function mm(v: number): string {
+export function mm(v: number): string {
   return `${Math.round(v * 100) / 100}mm`;
 }
 
-function runningHead(L: ResolvedLayout, title: string, subtitle: string, author: string): string {
+export function runningHead(L: ResolvedLayout, title: string, subtitle: string, author: string): string {
   const last = (level: number) =>
     `{ let hs = query(selector(<muse-toc>).before(here())).filter(m => m.value.level == ${level}); if hs.len() > 0 { hs.last().value.title } }`;
   const texts: Record<Exclude<ResolvedLayout['headings'], 'none'>, [string, string, string]> = {
@@ -351,6 +365,58 @@ function runningHead(L: ResolvedLayout, title: string, subtitle: string, author:
     `header: context { set text(size: 0.85em); if calc.even(here().page()) { ${num}; h(1fr); ${verso} } ` +
     `else { ${recto}; h(1fr); ${num} } }, footer: none,`
   );
+}
+
+/** The page, text, paragraph and heading rules plus the helper functions every document starts with. */
+export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; title: string; subtitle: string; author: string }): string[] {
+  const { lang, rtl, title, subtitle, author } = h;
+  const F = L.flags;
+  const out: string[] = [];
+  const m = L.margin;
+  const margin = L.twoside
+    ? `(inside: ${mm(m.inner)}, outside: ${mm(m.outer)}, top: ${mm(m.top)}, bottom: ${mm(m.bottom)})`
+    : `(left: ${mm(m.inner)}, right: ${mm(m.outer)}, top: ${mm(m.top)}, bottom: ${mm(m.bottom)})`;
+  const head = runningHead(L, title, subtitle, author);
+  out.push(
+    `#set page(width: ${mm(L.widthMm)}, height: ${mm(L.heightMm)}, margin: ${margin}${L.twoside ? ', binding: left' : ''}, ` +
+      (head ? head.replace(/,$/, '') : 'numbering: "1"') +
+      ')',
+  );
+  out.push(
+    `#set text(font: (${typstString(L.mainfont)}, "DejaVu Serif"), size: ${L.fontsizePt}pt, lang: ${typstString(lang)}${rtl ? ', dir: rtl' : ''})`,
+  );
+  const leading = 0.65 + (L.linespacing - 1) * 1.2;
+  out.push(`#set par(justify: true, leading: ${leading.toFixed(2)}em, first-line-indent: (amount: ${L.parindentPt}pt, all: true))`);
+  if (L.justification) {
+    const j = L.justification;
+    out.push(`#set par(justification-limits: (spacing: (min: 66.67%, max: ${j.spacingMaxPct}%), tracking: (min: 0em, max: ${j.trackingMaxEm}em)))`);
+  }
+  out.push(`#show raw: set text(font: (${typstString(L.monofont)}, "DejaVu Sans Mono"))`);
+  out.push('#set heading(numbering: none)');
+  const headFont = F.sansfontsections ? L.sansfont : L.mainfont;
+  out.push(`#show heading: set text(font: (${typstString(headFont)}, "DejaVu Serif"))`);
+  out.push('#show heading: set block(above: 1.6em, below: 1em)');
+  out.push(
+    '#let museToc() = context { heading(level: 2, outlined: false, bookmarked: false, numbering: none)[' +
+      escapeTypst(tocTitle(lang)) +
+      ']; set par(first-line-indent: 0pt, justify: false); for m in query(<muse-toc>) { let v = m.value; let p = counter(page).at(m.location()).first(); ' +
+      'block(above: 0.6em, below: 0.6em, inset: (left: (v.level - 1) * 1.2em), link(m.location(), { if v.level == 1 { strong(v.title) } else { v.title }; box(width: 1fr, repeat[ . ]); str(p) })) } }',
+  );
+  const center = (cond: boolean) => (cond ? 'align(center, it)' : 'it');
+  const toOdd = L.openRight ? ', to: "odd"' : '';
+  const resetFn = F.continuefootnotes ? '' : ' counter(footnote).update(0);';
+  out.push(`#show heading.where(level: 1): it => { pagebreak(weak: true${toOdd}); v(20%); align(center, text(size: 1.6em, it)); pagebreak(weak: true) }`);
+  out.push(`#show heading.where(level: 2): it => { pagebreak(weak: true${toOdd});${resetFn} ${center(F.centerchapter || F.centersection)} }`);
+  for (const lvl of [3, 4, 5]) out.push(`#show heading.where(level: ${lvl}): it => ${center(F.centersection)}`);
+  out.push(
+    `#let museSecondary(body) = { counter("muse-secondary").step(); context { let n = counter("muse-secondary").get().first(); footnote(numbering: _ => numbering(${typstString(F.secondaryAlpha ? 'a' : '(1)')}, n), body) }; counter(footnote).update(n => n - 1) }`,
+  );
+  out.push('#let museRuby(base, ann) = box(place(top + center, dy: -0.75em, text(size: 0.5em, ann)) + base)');
+  out.push('#let museVerse(body) = block(inset: (left: 2em), above: 1em, below: 1em, { set par(first-line-indent: 0pt, justify: false); body })');
+  out.push('#let museExample(src) = block(width: 100%, above: 1em, below: 1em, { set par(justify: false); raw(src, block: true) })');
+  out.push('#let museRule() = { v(1em); line(length: 100%, stroke: 0.4pt); v(1em) }');
+  out.push('');
+  return out;
 }
 
 export function museToTypst(input: string | MuseDocument, options: TypstOptions = {}): string {
@@ -378,46 +444,7 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
   if (authors.length) meta.push(`author: (${authors.map(typstString).join(', ')},)`);
   out.push(`#set document(${meta.join(', ')})`);
 
-  const m = L.margin;
-  const margin = L.twoside
-    ? `(inside: ${mm(m.inner)}, outside: ${mm(m.outer)}, top: ${mm(m.top)}, bottom: ${mm(m.bottom)})`
-    : `(left: ${mm(m.inner)}, right: ${mm(m.outer)}, top: ${mm(m.top)}, bottom: ${mm(m.bottom)})`;
-  const head = runningHead(L, title, subtitle, author);
-  out.push(
-    `#set page(width: ${mm(L.widthMm)}, height: ${mm(L.heightMm)}, margin: ${margin}${L.twoside ? ', binding: left' : ''}, ` +
-      (head ? head.replace(/,$/, '') : 'numbering: "1"') +
-      ')',
-  );
-  out.push(
-    `#set text(font: (${typstString(L.mainfont)}, "DejaVu Serif"), size: ${L.fontsizePt}pt, lang: ${typstString(lang)}${rtl ? ', dir: rtl' : ''})`,
-  );
-  const leading = 0.65 + (L.linespacing - 1) * 1.2;
-  out.push(`#set par(justify: true, leading: ${leading.toFixed(2)}em, first-line-indent: (amount: ${L.parindentPt}pt, all: true))`);
-  out.push(`#show raw: set text(font: (${typstString(L.monofont)}, "DejaVu Sans Mono"))`);
-  out.push('#set heading(numbering: none)');
-  const headFont = F.sansfontsections ? L.sansfont : L.mainfont;
-  out.push(`#show heading: set text(font: (${typstString(headFont)}, "DejaVu Serif"))`);
-  out.push('#show heading: set block(above: 1.6em, below: 1em)');
-  out.push(
-    '#let museToc() = context { heading(level: 2, outlined: false, bookmarked: false, numbering: none)[' +
-      escapeTypst(tocTitle(lang)) +
-      ']; set par(first-line-indent: 0pt, justify: false); for m in query(<muse-toc>) { let v = m.value; let p = counter(page).at(m.location()).first(); ' +
-      'block(above: 0.6em, below: 0.6em, inset: (left: (v.level - 1) * 1.2em), link(m.location(), { if v.level == 1 { strong(v.title) } else { v.title }; box(width: 1fr, repeat[ . ]); str(p) })) } }',
-  );
-  const center = (cond: boolean) => (cond ? 'align(center, it)' : 'it');
-  const toOdd = L.openRight ? ', to: "odd"' : '';
-  const resetFn = F.continuefootnotes ? '' : ' counter(footnote).update(0);';
-  out.push(`#show heading.where(level: 1): it => { pagebreak(weak: true${toOdd}); v(20%); align(center, text(size: 1.6em, it)); pagebreak(weak: true) }`);
-  out.push(`#show heading.where(level: 2): it => { pagebreak(weak: true${toOdd});${resetFn} ${center(F.centerchapter || F.centersection)} }`);
-  for (const lvl of [3, 4, 5]) out.push(`#show heading.where(level: ${lvl}): it => ${center(F.centersection)}`);
-  out.push(
-    `#let museSecondary(body) = { counter("muse-secondary").step(); context { let n = counter("muse-secondary").get().first(); footnote(numbering: _ => numbering(${typstString(F.secondaryAlpha ? 'a' : '(1)')}, n), body) }; counter(footnote).update(n => n - 1) }`,
-  );
-  out.push('#let museRuby(base, ann) = box(place(top + center, dy: -0.75em, text(size: 0.5em, ann)) + base)');
-  out.push('#let museVerse(body) = block(inset: (left: 2em), above: 1em, below: 1em, { set par(first-line-indent: 0pt, justify: false); body })');
-  out.push('#let museExample(src) = block(width: 100%, above: 1em, below: 1em, { set par(justify: false); raw(src, block: true) })');
-  out.push('#let museRule() = { v(1em); line(length: 100%, stroke: 0.4pt); v(1em) }');
-  out.push('');
+  out.push(...preamble(L, { lang, rtl, title, subtitle, author }));
 
   if (!F.bodyOnly) {
     if (F.startWithEmptyPage) out.push('#page(header: none, footer: none)[]');
@@ -498,11 +525,11 @@ const TOC_TITLES: Record<string, string> = {
   eo: 'Enhavo',
 };
 
-function tocTitle(lang: string): string {
+export function tocTitle(lang: string): string {
   return TOC_TITLES[lang] ?? TOC_TITLES.en;
 }
 
-const noRefs = {
+export const noRefs = {
   primaryRefs: false,
   secondaryRefs: false,
   links: false,

@@ -1,0 +1,32 @@
+// The font list is what the compiler can really use; DejaVu (fonts-dejavu-core) is always there.
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { availableFonts, fontSpecimenPdf, readFontFile, typstHasFont, typstToSvg, fontSpecimenTypst } from './index.ts';
+
+const dejavu = '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf';
+
+describe('fonts', () => {
+  it.skipIf(!existsSync(dejavu))('reads family, style and kind from font files', () => {
+    expect(readFontFile(dejavu)).toEqual([{ family: 'DejaVu Serif', style: 'Book', mono: false, sans: false }]);
+    expect(readFontFile('/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf')[0]).toMatchObject({ family: 'DejaVu Sans Mono', mono: true });
+    expect(readFontFile('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf')[0]).toMatchObject({ family: 'DejaVu Sans', sans: true, mono: false });
+    expect(readFontFile('/nonexistent.ttf')).toEqual([]);
+  });
+
+  it('lists only families the compiler resolves, with the defaults and the embedded fonts', () => {
+    const fonts = availableFonts();
+    const names = fonts.map((f) => f.name);
+    expect(names).toEqual(expect.arrayContaining(['DejaVu Sans Mono', 'Libertinus Serif']));
+    if (existsSync(dejavu)) expect(names).toEqual(expect.arrayContaining(['DejaVu Serif', 'DejaVu Sans']));
+    expect(fonts.find((f) => f.name === 'DejaVu Sans Mono')?.type).toBe('mono');
+    expect(names.some((n) => /math/i.test(n))).toBe(false);
+    for (const n of names) expect(typstHasFont(n)).toBe(true);
+    expect(typstHasFont('No Such Family')).toBe(false);
+  });
+
+  it('renders specimens as PDF and SVG', () => {
+    const pdf = fontSpecimenPdf('DejaVu Sans Mono');
+    expect(new TextDecoder().decode(pdf.slice(0, 5))).toBe('%PDF-');
+    expect(typstToSvg(fontSpecimenTypst('DejaVu Sans Mono'))).toMatch(/^<svg[^>]+viewBox/);
+  });
+});
