@@ -22,6 +22,10 @@ import { CatalogueService } from './catalogue/service.ts';
 import { FullTextService } from './catalogue/fulltext.ts';
 import { catalogueRoutes } from './catalogue/routes.ts';
 import { IngestService } from './ingest/service.ts';
+import { WikidataService } from './agents/wikidata.ts';
+import { MailService } from './mail/service.ts';
+import { ReportService } from './reports/service.ts';
+import { reportRoutes } from './reports/routes.ts';
 
 export interface Services {
   db: Db;
@@ -34,9 +38,15 @@ export interface Services {
   catalogue: CatalogueService;
   fullText: FullTextService;
   ingest: IngestService;
+  wikidata: WikidataService;
+  mail: MailService;
+  reports: ReportService;
 }
 
-export async function createServices(config: Pick<Config, 'dataDir'>, dbFile = path.join(config.dataDir, 'catalogue.sqlite')): Promise<Services> {
+/** Settings the services read (the rest of Config is for the HTTP layer). */
+type ServiceConfig = Pick<Config, 'dataDir' | 'smtpUrl' | 'mailFrom' | 'adminEmail' | 'publicUrl' | 'wikidataUrl' | 'wikidataTimeoutMs' | 'wikidataCacheSeconds'>;
+
+export async function createServices(config: ServiceConfig, dbFile = path.join(config.dataDir, 'catalogue.sqlite')): Promise<Services> {
   const db = openDatabase(dbFile);
   await migrate(db);
   const libraries = new LibraryService(db);
@@ -48,7 +58,10 @@ export async function createServices(config: Pick<Config, 'dataDir'>, dbFile = p
   const catalogue = new CatalogueService(db, libraries, files);
   const fullText = new FullTextService(files);
   const ingest = new IngestService(db, indexer);
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest };
+  const wikidata = new WikidataService(db, config);
+  const mail = new MailService(db, config);
+  const reports = new ReportService(db, mail, pages, libraries, config);
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports };
 }
 
 export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
@@ -69,8 +82,9 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(async (api) => {
     await api.register(searchRoutes(services.search));
     await api.register(catalogueRoutes(services.catalogue, services.fullText, services.files));
-    await api.register(libraryRoutes(services.libraries));
-    await api.register(agentRoutes(services.agents));
+    await api.register(libraryRoutes(services.libraries, services.search));
+    await api.register(agentRoutes(services.agents, services.search, services.wikidata));
+    await api.register(reportRoutes(services.reports, { rateLimit: config.reportRateLimit, rateWindowSeconds: config.reportRateWindowSeconds }));
     await api.register(pageRoutes(services.pages));
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/collector/api' });
@@ -94,6 +108,9 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     // Client-side routes (/search, /entry/1...) get the web app.
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(fs.readFileSync(indexHtml));
   });
-  app.addHook('onClose', async () => services.db.close());
+  app.addHook('onClose', async () => {
+    services.mail.close();
+    await services.db.close();
+  });
   return app;
 }

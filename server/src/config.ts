@@ -15,7 +15,24 @@ export interface Config {
   logLevel: string;
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
   trustProxy: boolean;
+  /** Public address of the site (links in e-mails), without a trailing slash; '' = paths only. */
+  publicUrl: string;
+  /** smtp(s)://user:pass@host:port to send mail; null = mail is only stored in the outbox table. */
+  smtpUrl: string | null;
+  /** Sender address of every message. */
+  mailFrom: string;
+  /** Where bug reports go (comma-separated); '' = the site's contact_email setting. */
+  adminEmail: string;
+  /** Reports (bug, data-source error) accepted per client address per window. */
+  reportRateLimit: number;
+  reportRateWindowSeconds: number;
+  /** Wikidata's action API (wbgetentities), its timeout, and how long fetched cards are kept. */
+  wikidataUrl: string;
+  wikidataTimeoutMs: number;
+  wikidataCacheSeconds: number;
 }
+
+export const DEFAULT_WIKIDATA_URL = 'https://www.wikidata.org/w/api.php';
 
 function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -41,6 +58,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'web', 'dist')),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: envBool(env, 'TRUST_PROXY', false),
+    publicUrl: (env.PUBLIC_URL || '').replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || 'Union Catalogue <noreply@localhost>',
+    adminEmail: env.ADMIN_EMAIL || '',
+    reportRateLimit: envInt(env, 'REPORT_RATE_LIMIT', 5),
+    reportRateWindowSeconds: envInt(env, 'REPORT_RATE_WINDOW', 600),
+    wikidataUrl: env.WIKIDATA_URL || DEFAULT_WIKIDATA_URL,
+    wikidataTimeoutMs: envInt(env, 'WIKIDATA_TIMEOUT_MS', 5000),
+    wikidataCacheSeconds: envInt(env, 'WIKIDATA_CACHE_SECONDS', 7 * 24 * 3600),
   };
 }
 

@@ -190,6 +190,11 @@ export const libraryPublicSchema = z.object({
   longitude: z.number().nullable(),
   region: z.string().nullable(),
   catalog_is_accessible: z.boolean(),
+  /**
+   * Entries of this library the viewer can see (as `library:<id>` finds them); null when its catalogue is not
+   * accessible. Always sent by the server (optional only so older fixtures stay valid).
+   */
+  entries_count: z.number().int().nullable().optional(),
 });
 export type LibraryPublic = z.infer<typeof libraryPublicSchema>;
 export const librariesResponseSchema = z.object({ libraries: z.array(libraryPublicSchema) });
@@ -204,6 +209,63 @@ export const agentSchema = z.object({
 });
 export type Agent = z.infer<typeof agentSchema>;
 export const agentResponseSchema = z.object({ agent: agentSchema });
+
+// ---------- authors: search and linked data ----------
+export const AGENT_SEARCH_LIMIT = 100;
+export const agentsQuerySchema = z.object({ search: z.string().max(200).optional() });
+/** An author found by GET /agents: merged authors carry `canonical` (its name) and count the canonical's entries. */
+export const agentListItemSchema = agentSchema.extend({ entries_count: z.number().int() });
+export type AgentListItem = z.infer<typeof agentListItemSchema>;
+export const agentsResponseSchema = z.object({
+  agents: z.array(agentListItemSchema),
+  /** Visible entries of all the authors found (each entry once): the %2 of 'Authors matching “%1” (%2 entries)'. */
+  matches: z.number().int(),
+  /** Authors found before the cap of AGENT_SEARCH_LIMIT (the list holds the first ones, most entries first). */
+  total_agents: z.number().int(),
+  /** 'Please search' for an empty search; 'Too many results, continue searching' when the list is capped. */
+  warning: z.string().nullable(),
+  can_merge: z.boolean(),
+});
+export type AgentsResponse = z.infer<typeof agentsResponseSchema>;
+
+export const wikidataLanguageParamSchema = z.object({
+  id: z.coerce.number().int().min(1).max(2 ** 31 - 1),
+  language: z.string().regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})?$/),
+});
+export const wikidataStatementSchema = z.object({
+  property: z.string(),
+  name: z.string(),
+  data_type: z.string(),
+  values: z.array(z.string()),
+  /** Same order as `values`: the value as a safe link (http or https, no spaces), or null to show it as text. */
+  links: z.array(z.string().nullable()),
+});
+export type WikidataStatement = z.infer<typeof wikidataStatementSchema>;
+export const wikidataResponseSchema = z.object({
+  wikidata_id: z.string().nullable(),
+  name: z.string().nullable(),
+  desc: z.string().nullable(),
+  /** The Wikipedia article in the language asked for, else English, else the Wikidata page. */
+  link: z.string().nullable(),
+  statements: z.array(wikidataStatementSchema),
+  /** Set when Wikidata could not be reached or does not know the id: the page shows it and works on. */
+  error: z.string().optional(),
+});
+export type WikidataCard = z.infer<typeof wikidataResponseSchema>;
+
+// ---------- reports ----------
+export const REPORT_MAX_LENGTH = 10000;
+export const reportBugBodySchema = z.object({
+  /** The page address, the sender and the text, combined by the client. */
+  message: z.string().max(REPORT_MAX_LENGTH),
+  email_from: z.string().max(254),
+});
+export const dataSourceReportBodySchema = z.object({
+  message: z.string().max(REPORT_MAX_LENGTH),
+  report_type: z.enum(['error', 'question']).optional(),
+});
+export const reportResponseSchema = z.object({ success: z.literal('OK'), report_id: z.number().int() });
+export type ReportResponse = z.infer<typeof reportResponseSchema>;
 
 // ---------- pages ----------
 export const pageSummarySchema = z.object({ id: z.number().int(), title: z.string(), summary: z.string() });

@@ -1,14 +1,32 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { agentResponseSchema, errorSchema, idParamSchema } from '@uc/shared';
-import type { AgentService } from './service.ts';
+import {
+  agentResponseSchema, agentsQuerySchema, agentsResponseSchema, errorSchema, idParamSchema,
+  wikidataLanguageParamSchema, wikidataResponseSchema,
+} from '@uc/shared';
+import type { AgentService, CreatorCounter } from './service.ts';
+import type { WikidataService } from './wikidata.ts';
+import { viewerOf } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 
-export const agentRoutes = (agents: AgentService): FastifyPluginAsyncZod => async (app) => {
+export const agentRoutes = (agents: AgentService, counter: CreatorCounter, wikidata: WikidataService): FastifyPluginAsyncZod => async (app) => {
+  app.get('/agents', {
+    schema: { querystring: agentsQuerySchema, response: { 200: agentsResponseSchema } },
+  }, async (req) => agents.search(req.query.search ?? '', viewerOf(req), counter));
+
   app.get('/agents/:id', {
     schema: { params: idParamSchema, response: { 200: agentResponseSchema, 404: errorSchema } },
   }, async (req) => {
     const agent = agents.get(req.params.id);
     if (!agent) throw notFound('No such author');
     return { agent };
+  });
+
+  // Always 200 for a known author: when Wikidata cannot be reached the card carries `error`.
+  app.get('/agents/:id/wikidata/:language', {
+    schema: { params: wikidataLanguageParamSchema, response: { 200: wikidataResponseSchema, 404: errorSchema } },
+  }, async (req) => {
+    const { found, wikidataId } = agents.wikidataIdOf(req.params.id);
+    if (!found) throw notFound('No such author');
+    return wikidata.card(wikidataId, req.params.language);
   });
 };

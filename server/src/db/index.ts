@@ -6,11 +6,14 @@ import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider
 import type { Database } from './schema.ts';
 import { catalogueMigrations } from '../catalogue/migrations.ts';
 import { accountMigrations } from '../accounts/migrations.ts';
+import { mailMigrations } from '../mail/migrations.ts';
+import { agentMigrations } from '../agents/migrations.ts';
+import { reportMigrations } from '../reports/migrations.ts';
 
 export type { Database } from './schema.ts';
 
 /** Each module contributes its migrations here; names sort by date so the order is global. */
-const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations];
+const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations, mailMigrations, agentMigrations, reportMigrations];
 
 class StaticProvider implements MigrationProvider {
   async getMigrations() {

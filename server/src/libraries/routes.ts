@@ -1,13 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, idParamSchema, librariesResponseSchema, libraryResponseSchema } from '@uc/shared';
 import type { LibraryService } from './service.ts';
+import type { SearchService } from '../search/service.ts';
 import { viewerOf } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 
-export const libraryRoutes = (libraries: LibraryService): FastifyPluginAsyncZod => async (app) => {
-  app.get('/libraries', { schema: { response: { 200: librariesResponseSchema } } }, async (req) => ({
-    libraries: libraries.listPublic(viewerOf(req)),
-  }));
+export const libraryRoutes = (libraries: LibraryService, search: SearchService): FastifyPluginAsyncZod => async (app) => {
+  // entries_count comes from the search index, so it is exactly what `library:<id>` finds.
+  app.get('/libraries', { schema: { response: { 200: librariesResponseSchema } } }, async (req) => {
+    const viewer = viewerOf(req);
+    return { libraries: libraries.listPublic(viewer, search.countVisible('library', null, viewer).counts) };
+  });
 
   app.get('/libraries/:id', {
     schema: { params: idParamSchema, response: { 200: libraryResponseSchema, 404: errorSchema } },
@@ -15,6 +18,6 @@ export const libraryRoutes = (libraries: LibraryService): FastifyPluginAsyncZod 
     const viewer = viewerOf(req);
     const lib = libraries.get(req.params.id);
     if (!lib || !libraries.isListed(lib, viewer)) throw notFound('No such library');
-    return { library: libraries.toPublic(lib, viewer) };
+    return { library: libraries.toPublic(lib, viewer, search.countVisible('library', null, viewer).counts) };
   });
 };

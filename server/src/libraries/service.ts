@@ -57,7 +57,9 @@ export class LibraryService {
     return this.all().get(id);
   }
 
-  toPublic(lib: LibraryRow, viewer: Viewer): LibraryPublic {
+  /** The public fields; `entryCounts` (visible entries per library id, from the search index) gives entries_count. */
+  toPublic(lib: LibraryRow, viewer: Viewer, entryCounts?: Map<string, number>): LibraryPublic {
+    const accessible = this.isVisible(lib, viewer);
     return {
       id: lib.id,
       name: lib.name,
@@ -83,14 +85,15 @@ export class LibraryService {
       latitude: lib.latitude,
       longitude: lib.longitude,
       region: lib.region,
-      catalog_is_accessible: this.isVisible(lib, viewer),
+      catalog_is_accessible: accessible,
+      entries_count: accessible && entryCounts ? (entryCounts.get(String(lib.id)) ?? 0) : null,
     };
   }
 
-  listPublic(viewer: Viewer): LibraryPublic[] {
+  listPublic(viewer: Viewer, entryCounts?: Map<string, number>): LibraryPublic[] {
     return [...this.all().values()]
       .filter((l) => this.isListed(l, viewer))
-      .map((l) => this.toPublic(l, viewer))
+      .map((l) => this.toPublic(l, viewer, entryCounts))
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 }

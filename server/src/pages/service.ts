@@ -1,6 +1,7 @@
 // Site settings (general) and static pages.
 import type { General, Page, PageSummary } from '@uc/shared';
 import type { Db } from '../db/index.ts';
+import { sanitizeHtml } from '../http/sanitize.ts';
 
 const SETTING_NAMES = ['site_name', 'site_logo', 'description', 'contact_email'] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
@@ -36,8 +37,9 @@ export class PagesService {
     for (const name of SETTING_NAMES) if (typeof values[name] === 'string') stmt.run(name, values[name]);
   }
 
+  /** Stores a page; its HTML is sanitized here (and again on display, for rows written before this rule). */
   upsertPage(p: PageInput): number {
-    const vals = [p.title, p.summary ?? '', p.content, p.language ?? 'en', p.location ?? 'draft', p.sorting ?? 0, p.published ? 1 : 0];
+    const vals = [p.title, p.summary ?? '', sanitizeHtml(p.content), p.language ?? 'en', p.location ?? 'draft', p.sorting ?? 0, p.published ? 1 : 0];
     if (p.id !== undefined && this.db.sqlite.prepare('SELECT 1 FROM pages WHERE id = ?').get(p.id)) {
       this.db.sqlite.prepare(`UPDATE pages SET title = ?, summary = ?, content = ?, language = ?, location = ?, sorting = ?, published = ?,
         last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`).run(...vals, p.id);

@@ -29,6 +29,7 @@ export const FACET_LIMIT = 100;
 export class SearchService {
   readonly index = new MemoryIndex();
   private q;
+  private countCache: { key: string; value: { counts: Map<string, number>; total: number } } | null = null;
 
   constructor(private db: Db, private libraries: LibraryService, private agents: AgentService) {
     const s = db.sqlite;
@@ -174,6 +175,57 @@ export class SearchService {
       pretty_query: this.prettyQuery(query),
       querystring: query,
     };
+  }
+
+  /**
+   * Visible entries per value of one column (library or creator ids, as `library:<id>` / `creator:<id>`
+   * find them), for the library list and the author search. `values` null = every value. `total` counts
+   * the entries having at least one of the values, each once. Library counts are only made for libraries
+   * the viewer can see (the others are absent from `counts`).
+   */
+  countVisible(name: 'library' | 'creator', values: string[] | null, viewer: Viewer): { counts: Map<string, number>; total: number } {
+    this.sync();
+    const index = this.index;
+    const visibleLibs = this.libraries.visibleIds(viewer);
+    const key = values === null ? `${name}|${index.seq}|${[...visibleLibs].join(',')}` : null;
+    if (key !== null && this.countCache?.key === key) return this.countCache.value;
+    const libDict = index.dicts.library;
+    const libVisible = new Uint8Array(libDict.size + 1);
+    for (let c = 0; c < libDict.size; c++) if (visibleLibs.has(Number(libDict.ids[c]))) libVisible[c] = 1;
+    const dict = index.dicts[name];
+    const wanted = new Uint8Array(dict.size + 1);
+    if (values === null) wanted.fill(1);
+    else for (const v of values) {
+      const c = dict.codeOf.get(v);
+      if (c !== undefined) wanted[c] = 1;
+    }
+    if (name === 'library') for (let c = 0; c < dict.size; c++) wanted[c] &= libVisible[c];
+    const cnt = new Int32Array(dict.size + 1);
+    const libCol = index.columns.library;
+    const col = index.columns[name];
+    let total = 0;
+    for (let id = 0; id < index.capacity; id++) {
+      if (!index.present[id]) continue;
+      const n = col.len[id];
+      if (!n) continue;
+      let vis = false;
+      for (let i = libCol.start[id], e = i + libCol.len[id]; i < e; i++) if (libVisible[libCol.pool[i]]) { vis = true; break; }
+      if (!vis) continue;
+      let any = false;
+      for (let i = col.start[id], e = i + n; i < e; i++) {
+        const c = col.pool[i];
+        if (wanted[c]) {
+          cnt[c]++;
+          any = true;
+        }
+      }
+      if (any) total++;
+    }
+    const counts = new Map<string, number>();
+    for (let c = 0; c < dict.size; c++) if (wanted[c]) counts.set(dict.ids[c], cnt[c]);
+    const value = { counts, total };
+    if (key !== null) this.countCache = { key, value };
+    return value;
   }
 
   /** Evaluates the AST to a membership array over entry ids, adding text scores (higher = better). */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp, createServices, type Services } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type Config } from '../config.ts';
 import { importJsonl } from '../ingest/jsonl.ts';
 import type { FastifyInstance } from 'fastify';
 
@@ -67,9 +67,9 @@ export function writeFixture(dir: string, lines: object[] = fixtureLines()): str
 
 export interface TestApp { app: FastifyInstance; services: Services; dir: string; close(): Promise<void> }
 
-export async function testApp(lines?: object[]): Promise<TestApp> {
+export async function testApp(lines?: object[], settings: Partial<Config> = {}): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-test-'));
-  const config = { ...loadConfig({}), dataDir: path.join(dir, 'data'), logLevel: 'silent', webDist: path.join(dir, 'no-web') };
+  const config = { ...loadConfig({}), dataDir: path.join(dir, 'data'), logLevel: 'silent', webDist: path.join(dir, 'no-web'), ...settings };
   const services = await createServices(config);
   await importJsonl(writeFixture(dir, lines), services);
   const app = await buildApp(config, services);
