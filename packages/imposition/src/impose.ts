@@ -1,0 +1,252 @@
+// Imposition of a real PDF with pdf-lib: every source page is embedded once as a form XObject
+// and drawn on the sheet sides computed by pageOrder(); with crop marks each slot holds a
+// crop-paper cell with the page placed on it (creep included) and the marks around it.
+
+import {
+  PDFDocument,
+  StandardFonts,
+  concatTransformationMatrix,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  type PDFEmbeddedPage,
+  type PDFFont,
+  type PDFPage,
+} from 'pdf-lib';
+import { pageOrder, type ImposeOptions, type PageOrder } from './order.ts';
+import { cropLayout, CROP_DEFAULTS, type CropPageLayout } from './cropmarks.ts';
+import { ImpositionError } from './signature.ts';
+import { mmToPt, paperSizePt, round3 } from './paper.ts';
+
+export interface ImposeExtraOptions {
+  /** text printed under each crop-marked page before the page number (default: none) */
+  cropTitle?: string;
+}
+
+export interface ImposeResult {
+  pdf: Uint8Array;
+  /** physical sheets of paper when printed on both sides (output pages / 2, rounded up) */
+  sheets: number;
+  /** slots on each side of a sheet (2 for 2up, 4 for 4up, 8 for 1x8x2, 1 for 1x1) */
+  pagesPerSheetSide: number;
+  /** pages of the imposed PDF (= sheet sides) */
+  outputPages: number;
+  /** size of an output page in pt */
+  sheetSizePt: [number, number];
+  /** the order that was applied */
+  order: PageOrder;
+  /** things worth telling the user (ignored options, marks falling off the paper, mixed page sizes) */
+  warnings: string[];
+}
+
+const BLACK = rgb(0, 0, 0);
+const SIZE_TOLERANCE = 0.5; // pt
+
+/** Validated crop settings, or null without crop marks. */
+function cropSettings(options: ImposeOptions): { paperPt: [number, number]; paperLabel: string; thicknessPt: number } | null {
+  if (!options.cropmarks) return null;
+  const paper = options.cropPaper ?? 'a4';
+  const paperPt = paperSizePt(paper);
+  if (!paperPt) {
+    throw new ImpositionError(
+      `unknown crop paper size ${JSON.stringify(paper)}: use a paper name (a4, letter, b5, …) or W:H such as 210mm:11in`,
+    );
+  }
+  const t = options.cropPaperThicknessMm ?? CROP_DEFAULTS.thicknessMm;
+  if (typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > 1) {
+    throw new ImpositionError(`crop paper thickness must be between 0 and 1 mm, got ${String(t)}`);
+  }
+  const paperLabel = typeof paper === 'string' ? paper : `${paper.widthMm}mm:${paper.heightMm}mm`;
+  return { paperPt, paperLabel, thicknessPt: mmToPt(t) };
+}
+
+/** Only characters the standard (WinAnsi) fonts can show. */
+function latin1(text: string): string {
+  return text.replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+}
+
+/** Rotation about the origin then translation: the matrix of a slot (counter-clockwise degrees). */
+function slotMatrix(rotate: number, x: number, y: number): [number, number, number, number, number, number] {
+  if (rotate === 90) return [0, 1, -1, 0, x, y];
+  if (rotate === 180) return [-1, 0, 0, -1, x, y];
+  return [1, 0, 0, 1, x, y];
+}
+
+/** Origin of a slot (column c, row r from the top) for the given rotation, as in the fixtures. */
+function slotOrigin(c: number, r: number, rows: number, w: number, h: number, rotate: number): [number, number] {
+  if (rotate === 180) return [round3((c + 1) * w), round3((rows - r) * h)];
+  if (rotate === 90) return [round3((c + 1) * w), round3((rows - 1 - r) * h)];
+  return [round3(c * w), round3((rows - 1 - r) * h)];
+}
+
+/** Draws the source page into a box of w×h at (x, y), scaled down and centred if its size differs. */
+function drawFitted(page: PDFPage, emb: PDFEmbeddedPage, x: number, y: number, w: number, h: number): void {
+  const ew = emb.width;
+  const eh = emb.height;
+  if (Math.abs(ew - w) <= SIZE_TOLERANCE && Math.abs(eh - h) <= SIZE_TOLERANCE) {
+    page.drawPage(emb, { x, y });
+    return;
+  }
+  const s = Math.min(1, w / ew, h / eh);
+  page.drawPage(emb, { x: x + (w - ew * s) / 2, y: y + (h - eh * s) / 2, xScale: s, yScale: s });
+}
+
+function drawMarks(page: PDFPage, layout: CropPageLayout, font: PDFFont, label: string, pageSize: [number, number]): void {
+  const lw = CROP_DEFAULTS.lineWidthPt;
+  const r = CROP_DEFAULTS.targetRadiusPt;
+  const half = CROP_DEFAULTS.targetCrossPt / 2;
+  for (const m of layout.marks) {
+    const [fx, fy] = m.from;
+    const [tx, ty] = m.to;
+    page.drawLine({ start: { x: fx, y: fy }, end: { x: tx, y: ty }, thickness: lw, color: BLACK });
+    // registration target at the free end: a circle and a cross
+    page.drawCircle({ x: tx, y: ty, size: r, borderWidth: lw, borderColor: BLACK });
+    page.drawLine({ start: { x: tx - half, y: ty }, end: { x: tx + half, y: ty }, thickness: lw, color: BLACK });
+    page.drawLine({ start: { x: tx, y: ty - half }, end: { x: tx, y: ty + half }, thickness: lw, color: BLACK });
+  }
+  const size = CROP_DEFAULTS.fontSizePt;
+  const [W, H] = pageSize;
+  const gap = CROP_DEFAULTS.markOffsetPt + CROP_DEFAULTS.markLengthPt + r + 2;
+  const pg = `Pg ${String(layout.page).padStart(4, '0')}`;
+  const pgWidth = font.widthOfTextAtSize(pg, size);
+  // page labels outside the corner marks
+  page.drawText(pg, { x: layout.x - gap - pgWidth, y: layout.y - gap - size, size, font, color: BLACK });
+  page.drawText(pg, { x: layout.x + W + gap, y: layout.y - gap - size, size, font, color: BLACK });
+  page.drawText(pg, { x: layout.x - gap - pgWidth, y: layout.y + H + gap, size, font, color: BLACK });
+  page.drawText(pg, { x: layout.x + W + gap, y: layout.y + H + gap, size, font, color: BLACK });
+  // centred lines above and below the page
+  const sig = layout.signature ? ` #${layout.signature}/${layout.positionInSignature}` : '';
+  const text = latin1(`${label ? `${label} ` : ''}page ${layout.page}${sig}`);
+  const tw = font.widthOfTextAtSize(text, size);
+  const cx = layout.x + W / 2 - tw / 2;
+  const vgap = CROP_DEFAULTS.markOffsetPt + CROP_DEFAULTS.markLengthPt / 2 + r + 2;
+  page.drawText(text, { x: cx, y: layout.y + H + vgap, size, font, color: BLACK });
+  page.drawText(text, { x: cx, y: layout.y - vgap - size, size, font, color: BLACK });
+}
+
+async function loadSource(pdf: Uint8Array): Promise<PDFDocument> {
+  if (!(pdf instanceof Uint8Array) || pdf.length === 0) throw new ImpositionError('the input is empty: expected the bytes of a PDF');
+  try {
+    return await PDFDocument.load(pdf, { updateMetadata: false });
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    if (/encrypt/i.test(msg)) throw new ImpositionError('the PDF is encrypted; imposition needs an unencrypted PDF');
+    throw new ImpositionError(`cannot read the PDF: ${msg}`);
+  }
+}
+
+/**
+ * Imposes a PDF for printing and binding at home: pages arranged on sheets per the schema, in
+ * signatures, optionally on a larger crop paper with crop marks and paper-thickness compensation.
+ * Throws ImpositionError for bad options or an unreadable PDF.
+ */
+export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExtraOptions): Promise<ImposeResult> {
+  // validate the options before the (possibly large) PDF is parsed
+  pageOrder(1, options);
+  const crop = cropSettings(options);
+  const src = await loadSource(pdf);
+  const srcPages = src.getPages();
+  if (srcPages.length === 0) throw new ImpositionError('the PDF has no pages');
+
+  const warnings: string[] = [];
+  const order = pageOrder(srcPages.length, options);
+  for (const k of order.ignored) warnings.push(`${k} does not apply to the ${order.schema} schema and was ignored`);
+  if (!options.cropmarks && (options.cropPaper !== undefined || options.cropPaperThicknessMm !== undefined)) {
+    warnings.push('crop paper settings were ignored because crop marks are off');
+  }
+
+  const first = srcPages[0].getMediaBox();
+  const W = first.width;
+  const H = first.height;
+  if (srcPages.some((p) => {
+    const b = p.getMediaBox();
+    return Math.abs(b.width - W) > SIZE_TOLERANCE || Math.abs(b.height - H) > SIZE_TOLERANCE;
+  })) {
+    warnings.push(`pages differ in size; every page is fitted into the size of page 1 (${round3(W)}×${round3(H)} pt)`);
+  }
+  if (srcPages.some((p) => p.getRotation().angle % 360 !== 0)) {
+    warnings.push('some pages carry a /Rotate entry, which imposition ignores (pages are placed as stored)');
+  }
+
+  // cell = what one slot holds: the page, or the crop paper around it
+  let cellW = W;
+  let cellH = H;
+  let layouts: CropPageLayout[] = [];
+  if (crop && order.cropPass) {
+    [cellW, cellH] = crop.paperPt;
+    const cp = order.cropPass;
+    layouts = cropLayout(cp.sequence.length, {
+      pageSize: [W, H],
+      paperSize: crop.paperPt,
+      margins: cp.margins,
+      twoside: cp.twoside,
+      signatures: cp.signatures,
+      thicknessPt: crop.thicknessPt,
+    });
+    if (cellW + SIZE_TOLERANCE < W || cellH + SIZE_TOLERANCE < H) {
+      warnings.push(`the crop paper ${crop.paperLabel} (${cellW}×${cellH} pt) is smaller than the page (${round3(W)}×${round3(H)} pt): the page is cut off`);
+    } else {
+      const room = CROP_DEFAULTS.markOffsetPt + CROP_DEFAULTS.markLengthPt;
+      if (cellW - W < room * 2 || cellH - H < room * 2) {
+        warnings.push(`the crop paper ${crop.paperLabel} leaves less than ${Math.ceil(room / (72 / 25.4))} mm around the page: some crop marks fall off the paper`);
+      }
+    }
+  }
+  const { rows, cols } = order.grid;
+  const slotW = order.sideways ? cellH : cellW;
+  const slotH = order.sideways ? cellW : cellH;
+  const sheetW = round3(cols * slotW);
+  const sheetH = round3(rows * slotH);
+
+  const out = await PDFDocument.create();
+  const embedded = await out.embedPages(srcPages);
+  const font = crop ? await out.embedFont(StandardFonts.Courier) : null;
+  // the input's metadata survives imposition (as in the reference)
+  const title = src.getTitle();
+  const author = src.getAuthor();
+  const subject = src.getSubject();
+  const keywords = src.getKeywords();
+  const created = src.getCreationDate();
+  if (title) out.setTitle(title);
+  if (author) out.setAuthor(author);
+  if (subject) out.setSubject(subject);
+  if (keywords) out.setKeywords([keywords]);
+  if (created) out.setCreationDate(created);
+  out.setCreator('union-catalogue imposition');
+  out.setModificationDate(new Date());
+
+  for (const side of order.sides) {
+    const page = out.addPage([sheetW, sheetH]);
+    side.slots.forEach((srcPage, i) => {
+      const c = i % cols;
+      const r = Math.floor(i / cols);
+      const rotate = side.rotations[i];
+      const [x, y] = slotOrigin(c, r, rows, slotW, slotH, rotate);
+      if (!crop) {
+        if (srcPage === null) return;
+        page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...slotMatrix(rotate, x, y)));
+        drawFitted(page, embedded[srcPage - 1], 0, 0, W, H);
+        page.pushOperators(popGraphicsState());
+        return;
+      }
+      const cropPage = side.cropPages?.[i] ?? null;
+      if (cropPage === null) return; // padding slot of the imposer: nothing, not even marks
+      const layout = layouts[cropPage - 1];
+      page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...slotMatrix(rotate, x, y)));
+      if (srcPage !== null) drawFitted(page, embedded[srcPage - 1], layout.x, layout.y, W, H);
+      drawMarks(page, layout, font!, options.cropTitle ?? '', [W, H]);
+      page.pushOperators(popGraphicsState());
+    });
+  }
+
+  const bytes = await out.save({ useObjectStreams: true });
+  return {
+    pdf: bytes,
+    sheets: order.sheets,
+    pagesPerSheetSide: rows * cols,
+    outputPages: order.sides.length,
+    sheetSizePt: [sheetW, sheetH],
+    order,
+    warnings,
+  };
+}
