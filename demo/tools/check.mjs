@@ -278,9 +278,11 @@ need(guide && new Set(guide.data_sources.map((d) => d.library_id)).size === 2, '
 const authorCounts = new Map();
 for (const e of entries.values()) for (const a of e.authors) authorCounts.set(a, (authorCounts.get(a) ?? 0) + 1);
 need([...authorCounts.values()].filter((n) => n > 1).length >= 20, 'many authors with several entries');
-const footerPages = [...pages.values()].filter((p) => p.location === 'footer' && p.published && p.language === 'ALL');
-need(footerPages.length >= 3, 'three published footer pages in language ALL');
-need([...pages.values()].some((p) => p.location === 'user_menu'), 'a user_menu page');
+for (const lang of ['en', 'de', 'el', 'fr', 'hr', 'it']) {
+  const shown = (loc) => [...pages.values()].filter((p) => p.location === loc && p.published && (p.language === lang || p.language === 'ALL'));
+  need(shown('footer').length >= 3, `three published footer pages in language ${lang}`);
+  need(shown('user_menu').length >= 1, `a published user_menu page in language ${lang}`);
+}
 
 // ---------------------------------------------------------------- report
 if (errors.length) {
