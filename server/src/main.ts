@@ -1,4 +1,4 @@
-// Command line: serve | migrate | import FILE.jsonl
+// Command line: serve | migrate | import FILE.jsonl | mail-flush [LIMIT]
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.ts';
@@ -59,8 +59,24 @@ async function main() {
       await app.listen({ port: config.port, host: config.host });
       return;
     }
+    case 'mail-flush': {
+      // Sends the outbox messages still queued (no SMTP at the time) or failed, oldest first.
+      if (!services.mail.smtpEnabled) {
+        console.error('SMTP_URL is not set: nothing can be sent.');
+        process.exitCode = 1;
+      } else {
+        const results = await services.mail.flush(Number(args[0]) || 100);
+        const sent = results.filter((r) => r.status === 'sent').length;
+        console.log(`Outbox: ${sent} sent, ${results.length - sent} failed.`);
+        for (const r of results) if (r.error) console.log(`  #${r.id}: ${r.error}`);
+        if (sent < results.length) process.exitCode = 1;
+      }
+      services.mail.close();
+      await services.db.close();
+      return;
+    }
     default:
-      console.error(`unknown command "${command}"; use serve, migrate or import FILE.jsonl`);
+      console.error(`unknown command "${command}"; use serve, migrate, import FILE.jsonl or mail-flush [LIMIT]`);
       process.exit(2);
   }
 }
