@@ -5,12 +5,25 @@
 import {
   PDFDocument,
   StandardFonts,
+  PDFRef,
+  appendBezierCurve,
+  clip,
+  closePath,
   concatTransformationMatrix,
+  drawObject,
+  endPath,
+  lineTo,
+  moveTo,
   popGraphicsState,
   pushGraphicsState,
+  rectangle,
   rgb,
+  setLineWidth,
+  setStrokingGrayscaleColor,
+  stroke,
   type PDFEmbeddedPage,
   type PDFFont,
+  type PDFOperator,
   type PDFPage,
 } from 'pdf-lib';
 import { pageOrder, type ImposeOptions, type PageOrder } from './order.ts';
@@ -91,30 +104,45 @@ function drawFitted(page: PDFPage, emb: PDFEmbeddedPage, x: number, y: number, w
   page.drawPage(emb, { x: x + (w - ew * s) / 2, y: y + (h - eh * s) / 2, xScale: s, yScale: s });
 }
 
-function drawMarks(page: PDFPage, layout: CropPageLayout, font: PDFFont, label: string, pageSize: [number, number]): void {
-  const lw = CROP_DEFAULTS.lineWidthPt;
+/** The operators of the marks of one crop page (lines, registration targets), in crop-paper coordinates. */
+function markOperators(layout: CropPageLayout): PDFOperator[] {
   const r = CROP_DEFAULTS.targetRadiusPt;
   const half = CROP_DEFAULTS.targetCrossPt / 2;
+  const k = 0.5523 * r; // Bézier approximation of a quarter circle
+  const ops: PDFOperator[] = [setLineWidth(CROP_DEFAULTS.lineWidthPt), setStrokingGrayscaleColor(0)];
   for (const m of layout.marks) {
-    const [fx, fy] = m.from;
     const [tx, ty] = m.to;
-    page.drawLine({ start: { x: fx, y: fy }, end: { x: tx, y: ty }, thickness: lw, color: BLACK });
-    // registration target at the free end: a circle and a cross
-    page.drawCircle({ x: tx, y: ty, size: r, borderWidth: lw, borderColor: BLACK });
-    page.drawLine({ start: { x: tx - half, y: ty }, end: { x: tx + half, y: ty }, thickness: lw, color: BLACK });
-    page.drawLine({ start: { x: tx, y: ty - half }, end: { x: tx, y: ty + half }, thickness: lw, color: BLACK });
+    ops.push(moveTo(m.from[0], m.from[1]), lineTo(tx, ty));
+    ops.push(moveTo(tx - half, ty), lineTo(tx + half, ty), moveTo(tx, ty - half), lineTo(tx, ty + half));
   }
+  ops.push(stroke());
+  for (const m of layout.marks) {
+    const [x, y] = m.to;
+    ops.push(
+      moveTo(x + r, y),
+      appendBezierCurve(x + r, y + k, x + k, y + r, x, y + r),
+      appendBezierCurve(x - k, y + r, x - r, y + k, x - r, y),
+      appendBezierCurve(x - r, y - k, x - k, y - r, x, y - r),
+      appendBezierCurve(x + k, y - r, x + r, y - k, x + r, y),
+      closePath(),
+    );
+  }
+  ops.push(stroke());
+  return ops;
+}
+
+/** Page labels of one crop page: `Pg NNNN` outside the four corners, a line above and below the page. */
+function drawLabels(page: PDFPage, layout: CropPageLayout, font: PDFFont, label: string, pageSize: [number, number]): void {
   const size = CROP_DEFAULTS.fontSizePt;
+  const r = CROP_DEFAULTS.targetRadiusPt;
   const [W, H] = pageSize;
   const gap = CROP_DEFAULTS.markOffsetPt + CROP_DEFAULTS.markLengthPt + r + 2;
   const pg = `Pg ${String(layout.page).padStart(4, '0')}`;
   const pgWidth = font.widthOfTextAtSize(pg, size);
-  // page labels outside the corner marks
   page.drawText(pg, { x: layout.x - gap - pgWidth, y: layout.y - gap - size, size, font, color: BLACK });
   page.drawText(pg, { x: layout.x + W + gap, y: layout.y - gap - size, size, font, color: BLACK });
   page.drawText(pg, { x: layout.x - gap - pgWidth, y: layout.y + H + gap, size, font, color: BLACK });
   page.drawText(pg, { x: layout.x + W + gap, y: layout.y + H + gap, size, font, color: BLACK });
-  // centred lines above and below the page
   const sig = layout.signature ? ` #${layout.signature}/${layout.positionInSignature}` : '';
   const text = latin1(`${label ? `${label} ` : ''}page ${layout.page}${sig}`);
   const tw = font.widthOfTextAtSize(text, size);
@@ -215,6 +243,7 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
   out.setCreator('union-catalogue imposition');
   out.setModificationDate(new Date());
 
+  const markForms = new Map<string, PDFRef>();
   for (const side of order.sides) {
     const page = out.addPage([sheetW, sheetH]);
     side.slots.forEach((srcPage, i) => {
@@ -232,9 +261,23 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
       const cropPage = side.cropPages?.[i] ?? null;
       if (cropPage === null) return; // padding slot of the imposer: nothing, not even marks
       const layout = layouts[cropPage - 1];
-      page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...slotMatrix(rotate, x, y)));
+      // everything of a crop page stays on its crop paper (as when it was a page of its own)
+      page.pushOperators(
+        pushGraphicsState(),
+        concatTransformationMatrix(...slotMatrix(rotate, x, y)),
+        rectangle(0, 0, cellW, cellH),
+        clip(),
+        endPath(),
+      );
       if (srcPage !== null) drawFitted(page, embedded[srcPage - 1], layout.x, layout.y, W, H);
-      drawMarks(page, layout, font!, options.cropTitle ?? '', [W, H]);
+      const key = JSON.stringify(layout.marks);
+      let marks = markForms.get(key);
+      if (!marks) {
+        marks = out.context.register(out.context.formXObject(markOperators(layout), { BBox: [0, 0, cellW, cellH] }));
+        markForms.set(key, marks);
+      }
+      page.pushOperators(drawObject(page.node.newXObject('CropMarks', marks)));
+      drawLabels(page, layout, font!, options.cropTitle ?? '', [W, H]);
       page.pushOperators(popGraphicsState());
     });
   }

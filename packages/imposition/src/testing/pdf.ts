@@ -150,15 +150,10 @@ export async function inspectPdf(bytes: Uint8Array): Promise<InspectedPage[]> {
     }
     return numberOf.get(key)!;
   };
-  return doc.getPages().map((page) => {
-    const { width, height } = page.getSize();
-    const xobjects = page.node.Resources()?.lookupMaybe(PDFName.of('XObject'), PDFDict);
-    const tokens = tokenize(pageContent(page));
-    const draws: DrawnPage[] = [];
-    const lines: InspectedPage['lines'] = [];
-    const texts: string[] = [];
+  const run = (content: string, start: Matrix, xobjects: PDFDict | undefined, out: Omit<InspectedPage, 'size'>): void => {
+    const tokens = tokenize(content);
     const stack: Matrix[] = [];
-    let ctm: Matrix = IDENTITY;
+    let ctm: Matrix = start;
     let operands: Token[] = [];
     let current: [number, number] | null = null;
     let pending: [number, number, number, number][] = [];
@@ -167,7 +162,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<InspectedPage[]> {
       const nums = operands.filter((o) => o.kind === 'num').map((o) => o.v as number);
       switch (t.v) {
         case 'q': stack.push(ctm); break;
-        case 'Q': ctm = stack.pop() ?? IDENTITY; break;
+        case 'Q': ctm = stack.pop() ?? start; break;
         case 'cm': ctm = mul(nums as Matrix, ctm); break;
         case 'm': current = apply(ctm, nums[0], nums[1]); break;
         case 'l': {
@@ -176,21 +171,33 @@ export async function inspectPdf(bytes: Uint8Array): Promise<InspectedPage[]> {
           current = p;
           break;
         }
-        case 'S': lines.push(...pending); pending = []; break;
+        case 'S': out.lines.push(...pending); pending = []; break;
         case 'n': case 'f': case 'B': case 'b': case 's': pending = []; break;
-        case 'Tj': if (operands[0]?.kind === 'str') texts.push(operands[0].v as string); break;
+        case 'Tj': if (operands[0]?.kind === 'str') out.texts.push(operands[0].v as string); break;
         case 'Do': {
-          const name = operands[0]?.v as string;
-          const ref = xobjects?.get(PDFName.of(name));
-          const page = ref instanceof PDFRef ? formNumber(ref) : null;
+          const ref = xobjects?.get(PDFName.of(operands[0]?.v as string));
+          if (!(ref instanceof PDFRef)) break;
+          const page = formNumber(ref);
+          if (page === null) {
+            // not a source page (e.g. the crop marks): look inside
+            const form = doc.context.lookup(ref) as PDFRawStream;
+            const inner = form.dict.lookupMaybe(PDFName.of('Resources'), PDFDict)?.lookupMaybe(PDFName.of('XObject'), PDFDict);
+            run(streamText(form), ctm, inner, out);
+            break;
+          }
           const [x, y] = apply(ctm, 0, 0);
           const deg = ((Math.round((Math.atan2(ctm[1], ctm[0]) * 180) / Math.PI) % 360) + 360) % 360;
-          draws.push({ page, x: Math.round(x * 1000) / 1000, y: Math.round(y * 1000) / 1000, rotate: deg, scale: Math.hypot(ctm[0], ctm[1]) });
+          out.draws.push({ page, x: Math.round(x * 1000) / 1000, y: Math.round(y * 1000) / 1000, rotate: deg, scale: Math.hypot(ctm[0], ctm[1]) });
           break;
         }
       }
       operands = [];
     }
-    return { size: [width, height], draws, lines, texts };
+  };
+  return doc.getPages().map((page) => {
+    const { width, height } = page.getSize();
+    const out: InspectedPage = { size: [width, height], draws: [], lines: [], texts: [] };
+    run(pageContent(page), IDENTITY, page.node.Resources()?.lookupMaybe(PDFName.of('XObject'), PDFDict), out);
+    return out;
   });
 }
