@@ -34,8 +34,8 @@ export const accountRoutes = (accounts: AccountService, sessionDays: number): Fa
   const loginLimit = new RateLimiter(10, 10 * 60_000);
   const resetLimit = new RateLimiter(5, 60 * 60_000);
   const limited = (limiter: RateLimiter, keys: string[]) => {
-    const over = keys.filter((k) => !limiter.hit(k));
-    if (over.length) throw new HttpError(429, `Too many attempts. Please try again in ${Math.ceil(limiter.retryAfter(over[0]) / 60)} minutes.`);
+    const wait = Math.max(...keys.map((k) => limiter.hit(k)));
+    if (wait > 0) throw new HttpError(429, `Too many attempts. Please try again in ${Math.ceil(wait / 60)} minute(s).`);
   };
 
   app.get('/auth/user', async (req) => accounts.userInfo(viewerOf(req)));

@@ -4,7 +4,7 @@ import { fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
 import { startSmtp, type TestSmtp } from '../test/smtp.ts';
 import { ANONYMOUS, type Viewer } from '../http/viewer.ts';
 import { REPORT_NOT_SENT } from './service.ts';
-import { RateLimiter } from './limiter.ts';
+import { RateLimiter } from '../http/rate-limit.ts';
 
 const lines = () => fixtureLines().map((l) => ((l as { type: string; id?: number }).type === 'library' && (l as { id: number }).id === 1
   ? { ...l, email_internal: 'staff@uno.example.org' }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dataSourceReportBodySchema, errorSchema, idParamSchema, reportBugBodySchema, reportResponseSchema } from '@uc/shared';
 import type { ReportResult, ReportService } from './service.ts';
 import { REPORT_NOT_SENT } from './service.ts';
-import { RateLimiter } from './limiter.ts';
+import { RateLimiter } from '../http/rate-limit.ts';
 import { viewerOf } from '../http/context.ts';
 import type { Viewer } from '../http/viewer.ts';
 import { HttpError } from '../http/errors.ts';
