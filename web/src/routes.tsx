@@ -32,6 +32,21 @@ export const routes: RouteObject[] = [
       },
       { id: 'search', path: 'search', element: <SearchRoute /> },
       { id: 'entry', path: 'entry/:id', element: <EntryPage /> },
+      {
+        id: 'library',
+        path: 'library',
+        lazy: async () => ({ Component: (await import('./features/libraries/LibrariesPage')).default }),
+      },
+      {
+        id: 'library_details',
+        path: 'library/details/:id',
+        lazy: async () => ({ Component: (await import('./features/libraries/LibraryDetailsPage')).default }),
+      },
+      {
+        id: 'agent',
+        path: 'agent',
+        lazy: async () => ({ Component: (await import('./features/agents/AgentsPage')).default }),
+      },
       { path: 'library/entries/:id', element: <LibraryEntriesRedirect /> },
       { path: 'library/author/:id', element: <AuthorEntriesRedirect /> },
       { id: 'contact', path: 'contact', element: <ContactPage /> },

@@ -9,6 +9,7 @@ import type {
   PageSummary,
   SearchResponse,
 } from '../lib/shared';
+import type { AgentSearchResponse, BugReportBody, ReportAnswer, WikidataResponse } from './types';
 
 export const API_BASE = '/collector/api';
 
@@ -140,6 +141,12 @@ export const api = {
   fullText: (dataSourceId: number, signal?: AbortSignal) => request<FullText>(`/full-text/${dataSourceId}`, { signal }),
   library: (id: number | string, signal?: AbortSignal) =>
     request<{ library: LibraryPublic }>(`/libraries/${encodeURIComponent(id)}`, { signal }),
+  libraries: (signal?: AbortSignal) => request<{ libraries: LibraryPublic[] }>('/libraries', { signal }),
+  agents: (search: string, signal?: AbortSignal) =>
+    request<AgentSearchResponse>('/agents', { params: { search }, signal }),
+  wikidata: (id: number | string, language: string, signal?: AbortSignal) =>
+    request<WikidataResponse>(`/agents/${encodeURIComponent(id)}/wikidata/${encodeURIComponent(language)}`, { signal }),
+  reportBug: (body: BugReportBody) => request<ReportAnswer>('/report/bug', { method: 'POST', body }),
   agent: (id: number | string, signal?: AbortSignal) =>
     request<{ agent: Agent }>(`/agents/${encodeURIComponent(id)}`, { signal }),
   footerPages: (lang: string, signal?: AbortSignal) =>

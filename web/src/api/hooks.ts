@@ -24,6 +24,9 @@ export const queryKeys = {
   entry: (id: string) => ['entry', id] as const,
   fullText: (id: number) => ['full-text', id] as const,
   library: (id: string) => ['library', id] as const,
+  libraries: ['libraries'] as const,
+  agents: (search: string) => ['agents', search] as const,
+  wikidata: (id: number, language: string) => ['wikidata', id, language] as const,
   agent: (id: string) => ['agent', id] as const,
   footerPages: (lang: string) => ['pages', 'footer', lang] as const,
   page: (id: string) => ['page', id] as const,
@@ -61,6 +64,34 @@ export function useLibrary(id: string | undefined) {
     queryFn: ({ signal }) => api.library(id!, signal),
     enabled: !!id,
     select: (d) => d.library,
+  });
+}
+
+export function useLibraries() {
+  return useQuery({
+    queryKey: queryKeys.libraries,
+    queryFn: ({ signal }) => api.libraries(signal),
+    select: (d) => d.libraries,
+  });
+}
+
+/** Author search; nothing is asked for an empty search (the page says 'Please search'). */
+export function useAgentSearch(search: string) {
+  const q = search.trim();
+  return useQuery({
+    queryKey: queryKeys.agents(q),
+    queryFn: ({ signal }) => api.agents(q, signal),
+    enabled: q !== '',
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Linked data of an author, fetched on the first toggle. */
+export function useWikidata(id: number, language: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.wikidata(id, language),
+    queryFn: ({ signal }) => api.wikidata(id, language, signal),
+    enabled,
   });
 }
 

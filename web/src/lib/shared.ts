@@ -33,4 +33,11 @@ export type {
   Agent,
   PageSummary,
   Page,
+  AgentListItem,
+  AgentsResponse,
+  WikidataCard,
+  WikidataStatement,
+  ReportResponse,
 } from '@uc/shared';
+// Text folding (pure functions, no zod): the library filter's accent- and case-insensitive match.
+export { foldText, foldedIncludes } from '../../../packages/shared/src/text.ts';

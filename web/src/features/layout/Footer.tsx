@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useFooterPages } from '../../api/hooks';
+import { BugReport } from './BugReport';
 
 export function Footer() {
   const { t, i18n } = useTranslation();
@@ -22,7 +23,8 @@ export function Footer() {
             </ul>
           </nav>
         )}
-        <div className="mt-4 flex justify-center">
+        <div className="mt-4 flex flex-wrap justify-center gap-3">
+          <BugReport />
           <Link to="/contact" className="btn">
             {t('Contacts')}
           </Link>

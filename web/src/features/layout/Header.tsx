@@ -62,6 +62,16 @@ export function Header() {
                 {t('Search')}
               </NavLink>
             </li>
+            <li>
+              <NavLink to="/library" className={navClass}>
+                {t('Libraries')}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/agent" className={navClass}>
+                {t('Authors')}
+              </NavLink>
+            </li>
           </ul>
         </nav>
         <LanguageSelector />

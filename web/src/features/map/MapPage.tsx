@@ -1,27 +1,211 @@
-import { Link } from 'react-router';
+import { lazy, Suspense, useCallback, useId, useMemo, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { queryKeys, useGeneral, useLibraries } from '../../api/hooks';
+import type { LibraryPublic } from '../../lib/shared';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { LibraryType } from '../libraries/LibraryCard';
+import { libraryPlace } from '../libraries/libraryText';
+import { SearchForm } from '../search/SearchForm';
+import { parseSearch, searchHref, toApiParams, toggleFilter, withQuery, type SearchState } from '../search/searchState';
+import { hasCoordinates, librariesInView, type Box } from './bounds';
+import type { FocusRequest, MapLibrary } from './LibraryMap';
+import { tileSetting } from './settings';
 
-/** Placeholder of the map of libraries (a later issue builds it); lazily loaded as its own chunk. */
+// Leaflet needs a DOM with layout; in the page it is part of this (already lazy) chunk.
+const LibraryMap = lazy(() => import('./LibraryMap'));
+
+/** Is the map showing the libraries of a search (query or filters in the URL)? */
+export function isSearchMode(s: SearchState): boolean {
+  return s.query.trim() !== '' || Object.values(s.filters).some((v) => v && v.length > 0);
+}
+
+/**
+ * The entries each library holds among a search's results, from the search's library facet. With a
+ * library filter active only the chosen libraries count (the facet lists the others for toggling).
+ */
+export function heldCounts(
+  facetValues: readonly { id: string; count: number }[] | undefined,
+  libraryFilter: readonly string[] | undefined,
+): Map<number, number> {
+  const chosen = libraryFilter && libraryFilter.length ? new Set(libraryFilter) : undefined;
+  const out = new Map<number, number>();
+  for (const v of facetValues ?? []) {
+    const id = Number(v.id);
+    if (!Number.isInteger(id) || v.count <= 0 || (chosen && !chosen.has(v.id))) continue;
+    out.set(id, v.count);
+  }
+  return out;
+}
+
+/** /map, the home page: the libraries on a map, the ones in view listed below it. */
 export default function MapPage() {
   const { t } = useTranslation();
-  useDocumentTitle(t('Map of the libraries'));
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const state = useMemo(() => parseSearch(params), [params]);
+  const searchMode = isSearchMode(state);
+  const apiParams = useMemo(() => toApiParams(state), [state]);
+  const { data: general } = useGeneral();
+  const { data: libraries, isPending, error } = useLibraries();
+  // The same query (and cache) as the search page's: coming from there costs no request.
+  const results = useQuery({
+    queryKey: queryKeys.search(apiParams),
+    queryFn: ({ signal }) => api.search(apiParams, signal),
+    enabled: searchMode,
+  });
+  const [box, setBox] = useState<Box | null>(null);
+  const [focus, setFocus] = useState<FocusRequest | null>(null);
+  const listHeadingId = useId();
+  const otherHeadingId = useId();
+  const onBounds = useCallback((b: Box) => setBox(b), []);
+
+  const counts = useMemo(
+    () => (searchMode && results.data ? heldCounts(results.data.facets.library?.values, state.filters.library) : undefined),
+    [searchMode, results.data, state.filters.library],
+  );
+  const shown: LibraryPublic[] = useMemo(() => {
+    if (!libraries) return [];
+    if (!searchMode) return libraries;
+    if (!counts) return [];
+    return libraries.filter((l) => counts.has(l.id));
+  }, [libraries, searchMode, counts]);
+  const located = useMemo(() => shown.filter(hasCoordinates) as MapLibrary[], [shown]);
+  const inView = useMemo(() => librariesInView(located, box), [located, box]);
+  const elsewhere = useMemo(() => shown.filter((l) => !hasCoordinates(l)).sort((a, b) => a.name.localeCompare(b.name)), [shown]);
+  const tiles = useMemo(() => tileSetting(general), [general]);
+
+  const title = searchMode ? t('Libraries holding these results') : t('Map of the libraries');
+  useDocumentTitle(title);
+  const resultsHref = (id: number) => searchHref(toggleFilter({ ...state, filters: { ...state.filters, library: [] } }, 'library', String(id)));
+  const backToSearch = searchHref({ ...state, page: 1 });
+  const loading = isPending || (searchMode && results.isPending);
+  const failed = error || (searchMode && results.error);
+
+  const listItem = (lib: LibraryPublic, onMap: boolean) => {
+    const count = counts?.get(lib.id);
+    const place = libraryPlace(lib);
+    return (
+      <li key={lib.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+        <span>
+          <Link to={`/library/details/${lib.id}`} className="link font-medium">
+            {lib.name}
+          </Link>
+          <span className="text-sm text-stone-700">
+            {' · '}
+            <LibraryType type={lib.library_type} />
+            {place && ` · ${place}`}
+          </span>
+        </span>
+        <span className="flex flex-wrap items-center gap-2">
+          {count !== undefined && (
+            <Link to={resultsHref(lib.id)} className="link text-sm">
+              {t('entries_found', { count })}
+            </Link>
+          )}
+          {onMap && (
+            <button type="button" className="btn px-2 py-1 text-sm" onClick={() => setFocus((f) => ({ id: lib.id, seq: (f?.seq ?? 0) + 1 }))}>
+              {t('Show on the map')}
+              <span className="sr-only">: {lib.name}</span>
+            </button>
+          )}
+        </span>
+      </li>
+    );
+  };
+
   return (
-    <div className="mx-auto max-w-3xl px-4 py-10">
-      <h1 className="text-3xl font-semibold">{t('Map of the libraries')}</h1>
-      <p className="mt-4">{t('The map of the libraries and archives is coming soon.')}</p>
-      <ul className="mt-6 space-y-2">
-        <li>
-          <Link to="/search" className="link text-lg">
+    <div className="mx-auto max-w-screen-2xl px-4 py-6">
+      {!searchMode && (
+        <div className="mb-4">
+          <SearchForm query="" onSearch={(q, sort) => navigate(searchHref(withQuery(parseSearch(''), q, sort)))} />
+        </div>
+      )}
+      <h1 className="text-3xl font-semibold">{title}</h1>
+      {searchMode ? (
+        <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+          {state.query.trim() && <span>{t('Search: “{{query}}”', { query: state.query.trim() })}</span>}
+          {results.data && <span>{t('search_found', { count: results.data.total_entries })}</span>}
+          <Link to={backToSearch} className="link">
+            {t('Back to the search results')}
+          </Link>
+          <Link to="/map" className="link">
+            {t('Show all the libraries')}
+          </Link>
+        </p>
+      ) : (
+        <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+          <Link to="/search" className="link">
             {t('Search the catalogue')}
           </Link>
-        </li>
-        <li>
           <Link to="/search?sort_by=title_asc" className="link">
             {t('Browse all entries by title')}
           </Link>
-        </li>
-      </ul>
+        </p>
+      )}
+
+      {loading && !failed && (
+        <p role="status" className="mt-4">
+          {t('Loading...')}
+        </p>
+      )}
+      {failed && (
+        <p role="alert" className="mt-4 text-red-800">
+          {searchMode && results.error ? t('Invalid query!') : t('The libraries could not be loaded. Please try again later.')}
+        </p>
+      )}
+
+      {!loading && !failed && (
+        <>
+          <p className="mt-4 text-sm text-stone-700">
+            {t('map_help')}
+          </p>
+          <div className="mt-2">
+            <Suspense fallback={<div className="h-[60vh] max-h-[40rem] min-h-80 w-full rounded-lg border border-stone-300 bg-[#c9dde9]" />}>
+              <LibraryMap
+                libraries={located}
+                counts={counts}
+                resultsHref={searchMode ? resultsHref : undefined}
+                tiles={tiles}
+                label={title}
+                onBounds={onBounds}
+                focus={focus}
+              />
+            </Suspense>
+          </div>
+
+          <section aria-labelledby={listHeadingId} className="mt-6">
+            <h2 id={listHeadingId} className="text-xl font-semibold">
+              {t('libraries_in_view', { count: inView.length })}
+            </h2>
+            {inView.length === 0 ? (
+              <p className="mt-2">{t('No library in this part of the map. Zoom out to see more.')}</p>
+            ) : (
+              <ul className="mt-2 divide-y divide-stone-200">{inView.map((lib) => listItem(lib, true))}</ul>
+            )}
+          </section>
+
+          {elsewhere.length > 0 && (
+            <section aria-labelledby={otherHeadingId} className="mt-6">
+              <h2 id={otherHeadingId} className="text-xl font-semibold">
+                {t('Libraries without a place on the map')}
+              </h2>
+              <ul className="mt-2 divide-y divide-stone-200">{elsewhere.map((lib) => listItem(lib, false))}</ul>
+            </section>
+          )}
+
+          {!searchMode && libraries && (
+            <p className="mt-6">
+              <Link to="/library" className="btn btn-primary">
+                {t('See all the physical and digital libraries ({{count}})', { count: libraries.length })}
+              </Link>
+            </p>
+          )}
+          {searchMode && shown.length === 0 && <p className="mt-4 text-lg">{t('No result found!')}</p>}
+        </>
+      )}
     </div>
   );
 }

