@@ -4,7 +4,7 @@
 
 import { readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { impose, IMPOSITION_SCHEMAS, SCHEMAS, ImpositionError, isImpositionSchema, pageOrder, parseSignature, measureMm, paperSizeMm, type ImposeOptions } from './index.ts';
+import { impose, IMPOSITION_SCHEMAS, SCHEMAS, ImpositionError, isImpositionSchema, validateImposeOptions, parseSignature, measureMm, paperSizeMm, type ImposeOptions } from './index.ts';
 
 export const USAGE = `usage: impose --schema SCHEMA [options] IN.pdf OUT.pdf
 
@@ -107,7 +107,7 @@ export function parseArgs(argv: string[]): Parsed | 'help' {
   }
   // the remaining rules (signature multiple of the pages per sheet, ranges) as the library checks them
   try {
-    pageOrder(1, options);
+    validateImposeOptions(options);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }

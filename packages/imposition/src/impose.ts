@@ -26,7 +26,7 @@ import {
   type PDFOperator,
   type PDFPage,
 } from 'pdf-lib';
-import { pageOrder, type ImposeOptions, type PageOrder } from './order.ts';
+import { pageOrder, validateImposeOptions, type ImposeOptions, type PageOrder } from './order.ts';
 import { cropLayout, CROP_DEFAULTS, type CropPageLayout } from './cropmarks.ts';
 import { ImpositionError } from './signature.ts';
 import { mmToPt, paperSizePt, round3 } from './paper.ts';
@@ -59,16 +59,8 @@ const SIZE_TOLERANCE = 0.5; // pt
 function cropSettings(options: ImposeOptions): { paperPt: [number, number]; paperLabel: string; thicknessPt: number } | null {
   if (!options.cropmarks) return null;
   const paper = options.cropPaper ?? 'a4';
-  const paperPt = paperSizePt(paper);
-  if (!paperPt) {
-    throw new ImpositionError(
-      `unknown crop paper size ${JSON.stringify(paper)}: use a paper name (a4, letter, b5, …) or W:H such as 210mm:11in`,
-    );
-  }
+  const paperPt = paperSizePt(paper)!; // checked by validateImposeOptions
   const t = options.cropPaperThicknessMm ?? CROP_DEFAULTS.thicknessMm;
-  if (typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > 1) {
-    throw new ImpositionError(`crop paper thickness must be between 0 and 1 mm, got ${String(t)}`);
-  }
   const paperLabel = typeof paper === 'string' ? paper : `${paper.widthMm}mm:${paper.heightMm}mm`;
   return { paperPt, paperLabel, thicknessPt: mmToPt(t) };
 }
@@ -170,7 +162,7 @@ async function loadSource(pdf: Uint8Array): Promise<PDFDocument> {
  */
 export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExtraOptions): Promise<ImposeResult> {
   // validate the options before the (possibly large) PDF is parsed
-  pageOrder(1, options);
+  validateImposeOptions(options);
   const crop = cropSettings(options);
   const src = await loadSource(pdf);
   const srcPages = src.getPages();

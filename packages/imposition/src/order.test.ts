@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageOrder, IMPOSITION_SCHEMAS, ImpositionError, type ImpositionSchema } from './index.ts';
+import { pageOrder, validateImposeOptions, IMPOSITION_SCHEMAS, ImpositionError, type ImpositionSchema } from './index.ts';
 import { fixturesPresent, loadFixture, optionsFor, type OrderingCase } from './testing/fixtures.ts';
 
 const present = fixturesPresent('orderings.json');
@@ -85,5 +85,16 @@ describe('page order rules', () => {
         }
       }
     }
+  });
+
+  it('validateImposeOptions checks options before a document exists (for the build form and the job queue)', () => {
+    expect(() => validateImposeOptions({ schema: '2up', signature: 'optimized', coverLast: true })).not.toThrow();
+    expect(() => validateImposeOptions({ schema: '2up', signature: '16-' })).not.toThrow(); // depends on the page count
+    expect(() => validateImposeOptions({ schema: '2up', signature: '40-20' })).toThrow(/must be larger/);
+    expect(() => validateImposeOptions({ schema: '4up', signature: 20 })).toThrow(/multiple of 8/);
+    expect(() => validateImposeOptions({ schema: '2up', cropmarks: true, cropPaper: 'a4', cropPaperThicknessMm: 0.3 })).not.toThrow();
+    expect(() => validateImposeOptions({ schema: '2up', cropmarks: true, cropPaper: { widthMm: 0, heightMm: 297 } })).toThrow(/unknown crop paper/);
+    expect(() => validateImposeOptions({ schema: '2up', cropmarks: true, cropPaperThicknessMm: -0.1 })).toThrow(/between 0 and 1 mm/);
+    expect(() => validateImposeOptions({ schema: '2up', cropPaper: 'nonsense' })).not.toThrow(); // no crop marks, not used
   });
 });

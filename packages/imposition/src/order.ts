@@ -1,6 +1,7 @@
 // The pure page-order computation: which source page goes to which slot of which sheet side.
 
 import { SCHEMAS, isImpositionSchema, IMPOSITION_SCHEMAS, type ImpositionSchema, type Margins, type Rotation, type SchemaInfo } from './schemas.ts';
+import { paperSizePt } from './paper.ts';
 import { ImpositionError, planSignatures, parseSignature, roundUp, type SignatureOption, type SignaturePlan } from './signature.ts';
 
 export interface ImposeOptions {
@@ -167,6 +168,33 @@ function ppsFor(info: SchemaInfo, options: ImposeOptions): number {
 function signatureGiven(option: unknown): boolean {
   const parsed = parseSignature(option);
   return typeof parsed !== 'number' || parsed !== 0;
+}
+
+/**
+ * Checks options without a document: the schema, the signature (form, multiple of the pages per
+ * sheet, range bounds), pagesPerSheet, and with crop marks the paper and the thickness. Throws an
+ * ImpositionError with a message meant for the user. (A range without a maximum can still fail
+ * later for a very short book.)
+ */
+export function validateImposeOptions(options: ImposeOptions): void {
+  if (!options || typeof options !== 'object') throw new ImpositionError('imposition options are missing');
+  const info = schemaInfo(options.schema);
+  const pps = ppsFor(info, options);
+  const parsed = parseSignature(options.signature ?? 0);
+  if (info.kind === 'booklet' || info.kind === 'single') {
+    if (typeof parsed === 'number') planSignatures(1, pps, parsed, true);
+    else if (parsed.max) planSignatures(parsed.max + 1, pps, parsed, true);
+  }
+  if (options.cropmarks) {
+    const paper = options.cropPaper ?? 'a4';
+    if (!paperSizePt(paper)) {
+      throw new ImpositionError(`unknown crop paper size ${JSON.stringify(paper)}: use a paper name (a4, letter, b5, …) or W:H such as 210mm:11in`);
+    }
+    const t = options.cropPaperThicknessMm ?? 0.1;
+    if (typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > 1) {
+      throw new ImpositionError(`crop paper thickness must be between 0 and 1 mm, got ${String(t)}`);
+    }
+  }
 }
 
 /**

@@ -14,7 +14,7 @@ export interface SignatureRange {
 }
 
 /** 0 = whole book; a number = fixed size; 'optimized' = the 40-80 range; a range. */
-export type SignatureOption = number | 'optimized' | `${number}-${number}` | SignatureRange;
+export type SignatureOption = number | 'optimized' | `${number}-${number}` | `${number}-` | `-${number}` | SignatureRange;
 
 /** The range the reference UI calls "optimized" (40 to 80 pages per signature). */
 export const OPTIMIZED_RANGE: Readonly<Required<SignatureRange>> = Object.freeze({ min: 40, max: 80 });
