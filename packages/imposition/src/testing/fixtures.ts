@@ -6,7 +6,7 @@ import type { ImposeOptions, ImpositionSchema } from '../index.ts';
 
 // repo root is four levels up from packages/imposition/src/testing
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-export const fixtureDir = join(repoRoot, '../shared/fixtures/imposition');
+export const fixtureDir = process.env.IMPOSITION_FIXTURES ?? join(repoRoot, '../shared/fixtures/imposition');
 
 export function fixturesPresent(file: string): boolean {
   const ok = existsSync(join(fixtureDir, file));
