@@ -26,6 +26,13 @@ import { WikidataService } from './agents/wikidata.ts';
 import { MailService } from './mail/service.ts';
 import { ReportService } from './reports/service.ts';
 import { reportRoutes } from './reports/routes.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { JobWorker } from './jobs/worker.ts';
+import { BookBuilderService, BOOK_BUILD_JOB } from './bookbuilder/service.ts';
+import { FontCatalog } from './bookbuilder/fonts.ts';
+import { BuildRunner } from './bookbuilder/runner.ts';
+import { bookbuilderRoutes } from './bookbuilder/routes.ts';
+import { BOOKBUILDER_MAX_SESSION_BYTES, BOOKBUILDER_MAX_TEXTS } from '@uc/shared';
 
 export interface Services {
   db: Db;
@@ -41,12 +48,19 @@ export interface Services {
   wikidata: WikidataService;
   mail: MailService;
   reports: ReportService;
+  jobs: JobQueue;
+  fonts: FontCatalog;
+  bookbuilder: BookBuilderService;
+  buildRunner: BuildRunner;
 }
 
 /** Settings the services read (the rest of Config is for the HTTP layer). */
 type ServiceConfig = Pick<Config, 'dataDir' | 'smtpUrl' | 'mailFrom' | 'adminEmail' | 'publicUrl' | 'wikidataUrl' | 'wikidataTimeoutMs' | 'wikidataCacheSeconds'>;
 
-export async function createServices(config: ServiceConfig, dbFile = path.join(config.dataDir, 'catalogue.sqlite')): Promise<Services> {
+/** Job and Book Builder settings (defaults from config.ts when absent). */
+type JobConfig = Partial<Pick<Config, 'jobConcurrency' | 'bookBuildConcurrency' | 'bookBuildTimeoutSeconds' | 'bookSessionMaxAgeDays' | 'jobMaxAgeDays'>>;
+
+export async function createServices(config: ServiceConfig & JobConfig, dbFile = path.join(config.dataDir, 'catalogue.sqlite')): Promise<Services> {
   const db = openDatabase(dbFile);
   await migrate(db);
   const libraries = new LibraryService(db);
@@ -61,7 +75,56 @@ export async function createServices(config: ServiceConfig, dbFile = path.join(c
   const wikidata = new WikidataService(db, config);
   const mail = new MailService(db, config);
   const reports = new ReportService(db, mail, pages, libraries, config);
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports };
+  const jobs = new JobQueue(db);
+  const fonts = new FontCatalog(path.join(config.dataDir, 'cache', 'fonts'));
+  const bookbuilder = new BookBuilderService(db, catalogue, files, jobs, {
+    dataDir: config.dataDir,
+    maxSessionBytes: BOOKBUILDER_MAX_SESSION_BYTES,
+    maxTexts: BOOKBUILDER_MAX_TEXTS,
+    sessionMaxAgeMs: (config.bookSessionMaxAgeDays ?? 7) * 86400_000,
+  }, () => fonts.names());
+  const buildRunner = new BuildRunner();
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner };
+}
+
+/**
+ * The job worker with every module's handlers (book builds now), plus the hourly cleanup of old
+ * Book Builder sessions and old jobs. `serve` runs one unless JOB_CONCURRENCY is 0; `worker` runs one alone.
+ */
+export function createJobWorker(config: JobConfig & { logLevel?: string }, services: Services, log?: (msg: string, extra?: Record<string, unknown>) => void) {
+  const concurrency = Math.max(1, config.jobConcurrency ?? 1);
+  const worker = new JobWorker(services.jobs, {
+    [BOOK_BUILD_JOB]: services.bookbuilder.jobHandler(services.buildRunner, {
+      concurrency: Math.min(concurrency, config.bookBuildConcurrency ?? 1),
+      timeoutMs: (config.bookBuildTimeoutSeconds ?? 600) * 1000,
+    }),
+  }, { concurrency, log });
+  const maintain = () => {
+    try {
+      const removed = services.bookbuilder.cleanup();
+      const purged = services.jobs.purge((config.jobMaxAgeDays ?? 7) * 86400_000);
+      if (removed.sessions || removed.folders || purged) log?.('cleanup', { ...removed, jobs: purged });
+    } catch (e) {
+      log?.('cleanup failed', { error: (e as Error).message });
+    }
+  };
+  let timer: NodeJS.Timeout | null = null;
+  return {
+    worker,
+    start() {
+      services.jobs.onEnqueue = () => worker.wake();
+      worker.start();
+      maintain();
+      timer = setInterval(maintain, 3600_000);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      services.jobs.onEnqueue = null;
+      await worker.stop();
+      await services.buildRunner.close();
+    },
+  };
 }
 
 export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
@@ -86,6 +149,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await api.register(agentRoutes(services.agents, services.search, services.wikidata));
     await api.register(reportRoutes(services.reports, { rateLimit: config.reportRateLimit, rateWindowSeconds: config.reportRateWindowSeconds }));
     await api.register(pageRoutes(services.pages));
+    await api.register(bookbuilderRoutes(services.bookbuilder, services.fonts));
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/collector/api' });
 
@@ -109,6 +173,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(fs.readFileSync(indexHtml));
   });
   app.addHook('onClose', async () => {
+    await services.buildRunner.close();
     services.mail.close();
     await services.db.close();
   });

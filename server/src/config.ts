@@ -30,6 +30,16 @@ export interface Config {
   wikidataUrl: string;
   wikidataTimeoutMs: number;
   wikidataCacheSeconds: number;
+  /** Jobs run at once by `serve` (0: none, leave them to `main.ts worker`) and by the worker command. */
+  jobConcurrency: number;
+  /** Book builds run at once (each in its own thread); at most jobConcurrency. */
+  bookBuildConcurrency: number;
+  /** A build running longer fails. */
+  bookBuildTimeoutSeconds: number;
+  /** Book Builder sessions (texts and PDFs) untouched for this long are deleted. */
+  bookSessionMaxAgeDays: number;
+  /** Finished and failed jobs are kept this long. */
+  jobMaxAgeDays: number;
 }
 
 export const DEFAULT_WIKIDATA_URL = 'https://www.wikidata.org/w/api.php';
@@ -67,6 +77,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wikidataUrl: env.WIKIDATA_URL || DEFAULT_WIKIDATA_URL,
     wikidataTimeoutMs: envInt(env, 'WIKIDATA_TIMEOUT_MS', 5000),
     wikidataCacheSeconds: envInt(env, 'WIKIDATA_CACHE_SECONDS', 7 * 24 * 3600),
+    jobConcurrency: envInt(env, 'JOB_CONCURRENCY', 1),
+    bookBuildConcurrency: Math.max(1, envInt(env, 'BOOK_BUILD_CONCURRENCY', 1)),
+    bookBuildTimeoutSeconds: Math.max(1, envInt(env, 'BOOK_BUILD_TIMEOUT', 600)),
+    bookSessionMaxAgeDays: envInt(env, 'BOOK_SESSION_MAX_AGE_DAYS', 7),
+    jobMaxAgeDays: envInt(env, 'JOB_MAX_AGE_DAYS', 7),
   };
 }
 

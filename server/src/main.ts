@@ -1,8 +1,8 @@
-// Command line: serve | migrate | import FILE.jsonl | mail-flush [LIMIT]
+// Command line: serve | worker | migrate | import FILE.jsonl | mail-flush [LIMIT]
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.ts';
-import { buildApp, createServices, type Services } from './app.ts';
+import { buildApp, createJobWorker, createServices, type Services } from './app.ts';
 import { importJsonl, ImportError } from './ingest/jsonl.ts';
 
 export async function loadDemoIfEmpty(services: Services, demoDir: string, log: (msg: string) => void): Promise<boolean> {
@@ -50,13 +50,31 @@ async function main() {
       if (config.demo) await loadDemoIfEmpty(services, config.demoDir, (m) => console.log(m));
       services.search.sync();
       const app = await buildApp(config, services);
+      // Jobs (book builds) run in this process unless JOB_CONCURRENCY=0 leaves them to `worker`.
+      const jobs = config.jobConcurrency > 0 ? createJobWorker(config, services, (m, x) => app.log.info(x ?? {}, m)) : null;
       const stop = async () => {
+        await jobs?.stop();
         await app.close();
         process.exit(0);
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
       await app.listen({ port: config.port, host: config.host });
+      jobs?.start();
+      return;
+    }
+    case 'worker': {
+      // Runs queued jobs only (no HTTP): several processes may share one database.
+      const jobs = createJobWorker({ ...config, jobConcurrency: Math.max(1, config.jobConcurrency) }, services, (m, x) => console.log(m, x ? JSON.stringify(x) : ''));
+      const stop = async () => {
+        await jobs.stop();
+        await services.db.close();
+        process.exit(0);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      jobs.start();
+      console.log(`Worker ${jobs.worker.id} running (concurrency ${Math.max(1, config.jobConcurrency)}).`);
       return;
     }
     case 'mail-flush': {
@@ -76,7 +94,7 @@ async function main() {
       return;
     }
     default:
-      console.error(`unknown command "${command}"; use serve, migrate, import FILE.jsonl or mail-flush [LIMIT]`);
+      console.error(`unknown command "${command}"; use serve, worker, migrate, import FILE.jsonl or mail-flush [LIMIT]`);
       process.exit(2);
   }
 }

@@ -68,6 +68,8 @@ export interface ResolvedLayout {
   margin: { inner: number; outer: number; top: number; bottom: number };
   twoside: boolean;
   openRight: boolean;
+  /** opening=left: chapters start on a verso (even) page; only in two-sided mode. */
+  openLeft: boolean;
   headings: HeadingsMode;
   linespacing: number;
   parindentPt: number;
@@ -230,6 +232,7 @@ export function resolveLayout(opts: TypstLayoutOptions = {}): ResolvedLayout {
     margin,
     twoside,
     openRight: twoside && opts.opening === 'right',
+    openLeft: twoside && opts.opening === 'left',
     headings,
     linespacing: num(opts.linespacing, 1, 1, 3),
     parindentPt: num(opts.parindent, 15, -100, 100),

@@ -30,6 +30,11 @@ export class TypstCompileError extends Error {
 
 /** Compile Typst source (with the given attachments) to PDF bytes. */
 export function compileTypst(source: string, files?: Map<string, Uint8Array>): Uint8Array {
+  return compileTypstPdf(source, files).pdf;
+}
+
+/** Like compileTypst, also telling the page count. */
+export function compileTypstPdf(source: string, files?: Map<string, Uint8Array>): { pdf: Uint8Array; pages: number } {
   const c = getCompiler();
   for (const p of mapped) c.unmapShadow(p);
   mapped = [];
@@ -45,8 +50,9 @@ export function compileTypst(source: string, files?: Map<string, Uint8Array>): U
     throw new TypstCompileError('Typst compilation failed', diag);
   }
   const pdf = c.pdf(doc);
+  const pages = doc.numOfPages;
   c.evictCache(30);
-  return new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  return { pdf: new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength), pages };
 }
 
 /** The warning messages of compiling Typst source (no attachments); errors count as warnings too. */

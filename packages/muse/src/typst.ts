@@ -403,7 +403,7 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
       'block(above: 0.6em, below: 0.6em, inset: (left: (v.level - 1) * 1.2em), link(m.location(), { if v.level == 1 { strong(v.title) } else { v.title }; box(width: 1fr, repeat[ . ]); str(p) })) } }',
   );
   const center = (cond: boolean) => (cond ? 'align(center, it)' : 'it');
-  const toOdd = L.openRight ? ', to: "odd"' : '';
+  const toOdd = L.openRight ? ', to: "odd"' : L.openLeft ? ', to: "even"' : '';
   const resetFn = F.continuefootnotes ? '' : ' counter(footnote).update(0);';
   out.push(`#show heading.where(level: 1): it => { pagebreak(weak: true${toOdd}); v(20%); align(center, text(size: 1.6em, it)); pagebreak(weak: true) }`);
   out.push(`#show heading.where(level: 2): it => { pagebreak(weak: true${toOdd});${resetFn} ${center(F.centerchapter || F.centersection)} }`);

@@ -9,11 +9,13 @@ import { accountMigrations } from '../accounts/migrations.ts';
 import { mailMigrations } from '../mail/migrations.ts';
 import { agentMigrations } from '../agents/migrations.ts';
 import { reportMigrations } from '../reports/migrations.ts';
+import { jobsMigrations } from '../jobs/migrations.ts';
+import { bookbuilderMigrations } from '../bookbuilder/migrations.ts';
 
 export type { Database } from './schema.ts';
 
 /** Each module contributes its migrations here; names sort by date so the order is global. */
-const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations, mailMigrations, agentMigrations, reportMigrations];
+const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations, mailMigrations, agentMigrations, reportMigrations, jobsMigrations, bookbuilderMigrations];
 
 class StaticProvider implements MigrationProvider {
   async getMigrations() {

@@ -1,0 +1,68 @@
+// POST /bookbuilder (actions of spec §7), GET /bookbuilder/:session_id (the built PDF) and the font
+// specimens. Thin: validation by the shared schemas, work in BookBuilderService / FontCatalog.
+import fs from 'node:fs';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { HEADINGS, bookSessionIdSchema, bookbuilderRequestSchema, bookbuilderResponseSchema, errorSchema } from '@uc/shared';
+import { viewerOf } from '../http/context.ts';
+import { notFound } from '../http/errors.ts';
+import type { BookBuilderService } from './service.ts';
+import type { FontCatalog } from './fonts.ts';
+
+export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog): FastifyPluginAsyncZod => async (app) => {
+  const errors = { 400: errorSchema, 404: errorSchema, 409: errorSchema, 413: errorSchema, 422: errorSchema };
+
+  app.post('/bookbuilder', {
+    schema: { body: bookbuilderRequestSchema, response: { 200: bookbuilderResponseSchema, ...errors } },
+  }, async (req) => {
+    const b = req.body;
+    switch (b.action) {
+      case 'add':
+        return books.add(b.session_id, b.add, viewerOf(req));
+      case 'list':
+        return books.list(b.session_id);
+      case 'remove':
+        return books.remove(b.session_id, b.remove_id);
+      case 'reorder':
+        return books.reorder(b.session_id, b.move_id, b.to_id);
+      case 'get_fonts':
+        return { fonts: fonts.list() };
+      case 'get_headings':
+        return { headings: HEADINGS.map((h) => ({ name: h.name, desc: h.desc })) };
+      case 'build':
+        return books.build(b.session_id, b.collection_data);
+      case 'check_job':
+        return books.checkJob(b.session_id, b.check_job_id);
+    }
+  });
+
+  app.get('/bookbuilder/fonts/:file', {
+    schema: { params: z.object({ file: z.string().regex(/^[A-Za-z0-9-]{1,80}\.(pdf|svg)$/, 'expected <font>.pdf or <font>.svg') }) },
+  }, async (req, reply) => {
+    const [, slug, ext] = /^(.+)\.(pdf|svg)$/.exec(req.params.file)!;
+    const file = fonts.preview(slug, ext as 'pdf' | 'svg');
+    if (!file) throw notFound('No such font');
+    return reply
+      .type(ext === 'pdf' ? 'application/pdf' : 'image/svg+xml')
+      .header('Cache-Control', 'public, max-age=86400')
+      .header('Content-Disposition', `inline; filename="${slug}.${ext}"`)
+      .send(fs.createReadStream(file));
+  });
+
+  app.get('/bookbuilder/:session_id', {
+    schema: {
+      params: z.object({ session_id: bookSessionIdSchema }),
+      querystring: z.object({ inline: z.string().max(5).optional(), job: z.string().max(12).optional() }),
+    },
+  }, async (req, reply) => {
+    const out = books.output(req.params.session_id);
+    if (!out) throw notFound('No book has been built in this session yet');
+    const stamp = new Date().toISOString().slice(0, 19).replace('T', '--').replace(/:/g, '-');
+    return reply
+      .type('application/pdf')
+      .header('Content-Length', out.size)
+      .header('Cache-Control', 'private, no-cache')
+      .header('Content-Disposition', `${req.query.inline ? 'inline' : 'attachment'}; filename="bookbuilder-${stamp}.pdf"`)
+      .send(fs.createReadStream(out.absPath));
+  });
+};

@@ -1,0 +1,94 @@
+// Runs builds in worker threads (Typst compiles synchronously: in the main thread a build would stall
+// every request). One thread per concurrent build, reused, ended after a minute idle to give back its
+// memory; a build past its time limit (or aborted) has its thread terminated.
+import { Worker } from 'node:worker_threads';
+import type { BuildInput, BuildResult } from './build.ts';
+import type { BuildReply } from './build-thread-main.ts';
+
+interface Slot { worker: Worker; busy: boolean; idleTimer: NodeJS.Timeout | null; ready: Promise<void> }
+
+export class BuildRunner {
+  private slots: Slot[] = [];
+  private seq = 0;
+
+  constructor(private opts: { idleMs?: number } = {}) {}
+
+  private spawn(): Slot {
+    const worker = new Worker(new URL('./build-thread.mjs', import.meta.url));
+    worker.unref();
+    const ready = new Promise<void>((resolve, reject) => {
+      const onMsg = (m: { ready?: boolean }) => {
+        if (m?.ready) {
+          worker.off('message', onMsg);
+          worker.off('error', reject);
+          resolve();
+        }
+      };
+      worker.on('message', onMsg);
+      worker.once('error', reject);
+    });
+    const slot: Slot = { worker, busy: false, idleTimer: null, ready };
+    worker.once('exit', () => {
+      this.slots = this.slots.filter((s) => s !== slot);
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private release(slot: Slot): void {
+    slot.busy = false;
+    slot.idleTimer = setTimeout(() => void slot.worker.terminate(), this.opts.idleMs ?? 60_000);
+    slot.idleTimer.unref();
+  }
+
+  async run(input: BuildInput, signal?: AbortSignal): Promise<BuildResult> {
+    signal?.throwIfAborted();
+    const slot = this.slots.find((s) => !s.busy) ?? this.spawn();
+    slot.busy = true;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = null;
+    const id = ++this.seq;
+    try {
+      await slot.ready;
+      return await new Promise<BuildResult>((resolve, reject) => {
+        const cleanup = () => {
+          slot.worker.off('message', onMsg);
+          slot.worker.off('error', onError);
+          slot.worker.off('exit', onExit);
+          signal?.removeEventListener('abort', onAbort);
+        };
+        const onMsg = (m: BuildReply) => {
+          if (m?.id !== id) return;
+          cleanup();
+          if (m.ok) resolve(m.result);
+          else reject(new Error(m.error));
+        };
+        const onError = (e: Error) => {
+          cleanup();
+          reject(new Error(`The build stopped: ${e.message}`));
+        };
+        const onExit = (code: number) => {
+          cleanup();
+          reject(new Error(`The build stopped (thread exit ${code})`));
+        };
+        const onAbort = () => {
+          cleanup();
+          void slot.worker.terminate();
+          reject(signal!.reason instanceof Error ? signal!.reason : new Error('Build aborted'));
+        };
+        slot.worker.on('message', onMsg);
+        slot.worker.once('error', onError);
+        slot.worker.once('exit', onExit);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        slot.worker.postMessage({ id, input });
+      });
+    } finally {
+      if (this.slots.includes(slot)) this.release(slot);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    this.slots = [];
+  }
+}
