@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import L from 'leaflet';
@@ -87,9 +87,25 @@ function A11y({ label }: { label: string }) {
       if (opener && document.contains(opener) && (!active || active === document.body || el?.contains(active))) opener.focus();
       opener = null;
     };
+    // Escape closes an open card wherever the focus is inside the map (Leaflet only listens while the
+    // map container itself has the focus).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      const open = (map as unknown as { _popup?: L.Popup })._popup;
+      if (!open || !map.hasLayer(open)) return;
+      const source = (open as unknown as { _source?: L.Marker })._source;
+      const icon = source?.getElement?.();
+      if (icon && !opener && open.getElement()?.contains(document.activeElement)) opener = icon;
+      e.preventDefault();
+      e.stopPropagation();
+      map.closePopup();
+    };
+    const container = map.getContainer();
+    container.addEventListener('keydown', onKey);
     map.on('popupopen', onOpen);
     map.on('popupclose', onClose);
     return () => {
+      container.removeEventListener('keydown', onKey);
       map.off('popupopen', onOpen);
       map.off('popupclose', onClose);
     };
@@ -120,7 +136,7 @@ function FocusLibrary({
   return null;
 }
 
-export default function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, focus }: Props) {
+function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, focus }: Props) {
   const { t } = useTranslation();
   const markers = useRef(new Map<number, L.Marker>());
   const group = useRef<L.MarkerClusterGroup | null>(null);
@@ -224,3 +240,6 @@ export default function LibraryMap({ libraries, counts, resultsHref, tiles, labe
     </MapContainer>
   );
 }
+
+/** Memoised: the page re-renders on every pan (the list in view), the map must not. */
+export default memo(LibraryMap);

@@ -79,7 +79,12 @@ export default function MapPage() {
 
   const title = searchMode ? t('Libraries holding these results') : t('Map of the libraries');
   useDocumentTitle(title);
-  const resultsHref = (id: number) => searchHref(toggleFilter({ ...state, filters: { ...state.filters, library: [] } }, 'library', String(id)));
+  // Stable, so the (memoised) map does not re-render its cards on every pan: an open card re-renders
+  // with its content, and Leaflet would pan it into view again.
+  const resultsHref = useCallback(
+    (id: number) => searchHref(toggleFilter({ ...state, filters: { ...state.filters, library: [] } }, 'library', String(id))),
+    [state],
+  );
   const backToSearch = searchHref({ ...state, page: 1 });
   const loading = isPending || (searchMode && results.isPending);
   const failed = error || (searchMode && results.error);
@@ -106,9 +111,13 @@ export default function MapPage() {
             </Link>
           )}
           {onMap && (
-            <button type="button" className="btn px-2 py-1 text-sm" onClick={() => setFocus((f) => ({ id: lib.id, seq: (f?.seq ?? 0) + 1 }))}>
+            <button
+              type="button"
+              className="btn px-2 py-1 text-sm"
+              aria-label={`${t('Show on the map')}: ${lib.name}`}
+              onClick={() => setFocus((f) => ({ id: lib.id, seq: (f?.seq ?? 0) + 1 }))}
+            >
               {t('Show on the map')}
-              <span className="sr-only">: {lib.name}</span>
             </button>
           )}
         </span>
