@@ -47,6 +47,17 @@ export const routes: RouteObject[] = [
         path: 'agent',
         lazy: async () => ({ Component: (await import('./features/agents/AgentsPage')).default }),
       },
+      {
+        id: 'bookbuilder',
+        path: 'bookbuilder',
+        // The Book Builder and the cover builder share one lazily loaded chunk.
+        lazy: async () => ({ Component: (await import('./features/bookbuilder/BookBuilderPage')).default }),
+      },
+      {
+        id: 'coverbuilder',
+        path: 'coverbuilder',
+        lazy: async () => ({ Component: (await import('./features/bookbuilder/BookBuilderPage')).CoverBuilderPage }),
+      },
       { path: 'library/entries/:id', element: <LibraryEntriesRedirect /> },
       { path: 'library/author/:id', element: <AuthorEntriesRedirect /> },
       { id: 'contact', path: 'contact', element: <ContactPage /> },

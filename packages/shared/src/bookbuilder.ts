@@ -266,6 +266,9 @@ export const bookbuilderResponseSchema = z.object({
   queue_position: z.number().int().nullable().optional(),
   /** check_job of a finished build: the PDF's pages (sheet sides when imposed). */
   pages: z.number().int().nullable().optional(),
+  /** check_job of a finished build: the book's pages before imposition, and the printed sheets when imposed. */
+  book_pages: z.number().int().nullable().optional(),
+  sheets: z.number().int().nullable().optional(),
   /** Limits, so the UI can say how full the session is. */
   limits: z.object({ max_texts: z.number().int(), max_bytes: z.number().int(), used_bytes: z.number().int() }).optional(),
 });

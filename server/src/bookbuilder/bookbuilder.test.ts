@@ -319,6 +319,8 @@ describe('builds', () => {
     const { doc, job } = await buildPdf(sid, { imposition_schema: '2up', signature_2up: '16' });
     expect(pageSize(doc)).toEqual(size(296, 210));
     expect(job.pages).toBe((Math.ceil(plain / 16) * 16) / 2);
+    expect(job.book_pages).toBe(plain);
+    expect(job.sheets).toBe(Math.ceil(plain / 16) * 4);
     expect(doc.getPageCount()).toBe(job.pages);
   });
 

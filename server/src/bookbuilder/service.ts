@@ -228,6 +228,8 @@ export class BookBuilderService {
       error: job.status === 'failed' ? job.error : null,
       queue_position: job.status === 'inactive' ? this.queue.position(jobId) : null,
       pages: job.status === 'finished' ? job.result?.pages ?? null : null,
+      book_pages: job.status === 'finished' ? job.result?.bookPages ?? null : null,
+      sheets: job.status === 'finished' ? job.result?.sheets ?? null : null,
     };
   }
 

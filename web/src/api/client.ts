@@ -10,6 +10,7 @@ import type {
   SearchResponse,
 } from '../lib/shared';
 import type { AgentSearchResponse, BugReportBody, ReportAnswer, WikidataResponse } from './types';
+import type { BookbuilderRequest, BookbuilderResponse } from '@uc/shared';
 
 export const API_BASE = '/collector/api';
 
@@ -153,7 +154,15 @@ export const api = {
     request<{ pages: PageSummary[] }>(`/pages/footer/${encodeURIComponent(lang)}`, { signal }),
   page: (id: number | string, signal?: AbortSignal) =>
     request<{ page: Page }>(`/pages/${encodeURIComponent(id)}`, { signal }),
+  /** POST /bookbuilder with one of the actions of spec §7. */
+  bookbuilder: (body: BookbuilderRequest, signal?: AbortSignal) =>
+    request<BookbuilderResponse>('/bookbuilder', { method: 'POST', body, signal }),
 };
+
+/** URL of a session's built PDF; `job` makes each build's address distinct (no stale cached copy). */
+export function bookPdfUrl(sessionId: string, opts: { job?: number | null; inline?: boolean } = {}): string {
+  return apiUrl(`/bookbuilder/${encodeURIComponent(sessionId)}`, { inline: opts.inline ? 1 : undefined, job: opts.job ?? undefined });
+}
 
 /** URL of a download; `ext` may come with or without its leading dot. */
 export function downloadUrl(dataSourceId: number, ext: string, inline = false): string {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { DataSource } from '../../lib/shared';
 import { downloadUrl } from '../../api/client';
 import { FullText } from './FullText';
+import { AddToBookBuilder } from '../bookbuilder/AddToBookBuilder';
 
 type View = 'none' | 'text' | 'pdf';
 
@@ -121,7 +122,7 @@ export function DataSourceBox({ ds, anchorId }: { ds: DataSource; anchorId?: str
           </ul>
         )}
 
-        {(ds.has_full_text || (ds.has_pdf && pdf)) && (
+        {(ds.has_full_text || (ds.has_pdf && pdf) || ds.can_add_to_bookbuilder) && (
           <div className="mt-4 flex flex-wrap justify-center gap-2">
             {ds.has_full_text && (
               <button
@@ -145,6 +146,7 @@ export function DataSourceBox({ ds, anchorId }: { ds: DataSource; anchorId?: str
                 {t('View PDF')}
               </button>
             )}
+            {ds.can_add_to_bookbuilder && <AddToBookBuilder dataSourceId={ds.data_source_id} />}
           </div>
         )}
 

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { UI_LANGUAGES, type UiLanguage } from '../../lib/shared';
 import { useGeneral } from '../../api/hooks';
 import { LANGUAGE_NAMES, changeLanguage, isUiLanguage } from '../../i18n';
+import { BookBuilderLink } from '../bookbuilder/BookBuilderLink';
 
 export function LanguageSelector() {
   const { t, i18n } = useTranslation();
@@ -72,6 +73,7 @@ export function Header() {
                 {t('Authors')}
               </NavLink>
             </li>
+            <BookBuilderLink className={navClass} />
           </ul>
         </nav>
         <LanguageSelector />

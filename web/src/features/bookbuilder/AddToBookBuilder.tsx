@@ -1,0 +1,49 @@
+// "Add to the Book Builder" on the entry page (spec §2): copies the text into the session, then links
+// to the tool. Small on purpose: it ships with the entry page, the builder itself is a lazy chunk.
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { api, isApiError } from '../../api/client';
+import { useBookBuilder } from './store';
+
+export function AddToBookBuilder({ dataSourceId }: { dataSourceId: number }) {
+  const { t } = useTranslation();
+  const sessionId = useBookBuilder((s) => s.session_id);
+  const added = useBookBuilder((s) => s.text_list.some((x) => x.attributes.data_source_id === dataSourceId));
+  const setTexts = useBookBuilder((s) => s.setTexts);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  if (added) {
+    return (
+      <span role="status">
+        <Link to="/bookbuilder" className="btn btn-primary">
+          {t('Added to the Book Builder!')}
+        </Link>
+      </span>
+    );
+  }
+  const add = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setTexts(await api.bookbuilder({ action: 'add', add: dataSourceId, session_id: sessionId }));
+    } catch (e) {
+      setError(isApiError(e) ? e.message : t('Failed!'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" className="btn btn-primary" onClick={add} disabled={busy} aria-busy={busy}>
+        {t('Add to the Book Builder')}
+      </button>
+      {error && (
+        <p role="alert" className="w-full text-center text-sm text-red-800">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,332 @@
+// The Book Builder screen: tab rules, Build/Reset visibility, job polling states, the text list, and
+// the entry page button + header link.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { BookText, BookbuilderResponse } from '@uc/shared';
+import { entry } from '../../test/fixtures';
+import { mockApi, renderApp, type MockedApi } from '../../test/utils';
+import { BOOKBUILDER_STORAGE_KEY, defaultCollection, useBookBuilder } from './store';
+
+const SID = 'sessionsessionsession1';
+const text = (id: number, title: string): BookText => ({ id, sid: SID, attributes: { entry_id: id * 10, data_source_id: id * 100, title, authors: ['An Author'], size: 1234 } });
+const TWO = [text(1, 'First Text'), text(2, 'Second Text')];
+const FONTS = [
+  { name: 'DejaVu Sans', desc: 'DejaVu Sans', type: 'sans', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans.pdf', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans.svg' },
+  { name: 'DejaVu Sans Mono', desc: 'DejaVu Sans Mono', type: 'mono', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.pdf', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.svg' },
+  { name: 'DejaVu Serif', desc: 'DejaVu Serif', type: 'serif', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Serif.pdf', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Serif.svg' },
+];
+
+type Body = Record<string, unknown> & { action: string };
+const bodies = (api: MockedApi) =>
+  api.fetch.mock.calls.filter((c) => String(c[0]).includes('/bookbuilder') && c[1]?.method === 'POST').map((c) => JSON.parse(String(c[1]!.body)) as Body);
+
+/** A fake server: list answers the given texts; check_job answers the statuses in turn. */
+function bookApi(opts: { texts?: BookText[]; jobs?: BookbuilderResponse[]; onBuild?: (b: Body) => BookbuilderResponse; extra?: (b: Body) => BookbuilderResponse | undefined } = {}) {
+  let texts = opts.texts ?? [];
+  const jobs = [...(opts.jobs ?? [])];
+  return mockApi({
+    '/bookbuilder': (_url, init) => {
+      const b = JSON.parse(String(init?.body ?? '{}')) as Body;
+      const extra = opts.extra?.(b);
+      if (extra) return { body: extra };
+      switch (b.action) {
+        case 'get_fonts':
+          return { body: { fonts: FONTS } };
+        case 'get_headings':
+          return { body: { headings: [{ name: '0', desc: 'None' }, { name: 'part_chapter', desc: 'Part and chapter. If one side document: part.' }] } };
+        case 'list':
+          return { body: { session_id: SID, texts, status: 'OK' } };
+        case 'reorder': {
+          const rest = texts.filter((x) => x.id !== b.move_id);
+          const at = b.to_id === null ? rest.length : rest.findIndex((x) => x.id === b.to_id);
+          rest.splice(at, 0, texts.find((x) => x.id === b.move_id)!);
+          texts = rest;
+          return { body: { session_id: SID, texts, status: 'OK' } };
+        }
+        case 'remove':
+          texts = texts.filter((x) => x.id !== b.remove_id);
+          return { body: { session_id: SID, texts, status: 'OK' } };
+        case 'add':
+          texts = [...texts, text(3, 'Added Text')];
+          return { body: { session_id: SID, texts, status: 'OK' } };
+        case 'build':
+          return { body: opts.onBuild?.(b) ?? { session_id: SID, job_id: 42, status: 'inactive' } };
+        case 'check_job':
+          return { body: jobs.length > 1 ? jobs.shift()! : jobs[0] };
+      }
+      return { status: 400, body: { error: 'bad' } };
+    },
+  });
+}
+
+function withSession(texts: BookText[], extra: Partial<ReturnType<typeof useBookBuilder.getState>> = {}) {
+  useBookBuilder.setState({ session_id: SID, text_list: texts, ...extra });
+}
+
+beforeEach(() => {
+  useBookBuilder.getState().reset();
+});
+
+const tab = (name: string) => screen.getByRole('tab', { name: new RegExp(`^${name}`) });
+
+describe('Book Builder screen', () => {
+  it('starts empty: no Build, no Reset, the two tool tabs and five option tabs', async () => {
+    bookApi();
+    renderApp('/bookbuilder');
+    // The first visit loads the lazy route chunk.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Book Builder' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByText('No text added, so far!')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Build' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reset' })).toBeNull();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Overview', 'Layout', 'Fonts', 'Imposition', 'Advanced']);
+    const tools = screen.getByRole('navigation', { name: 'Book Builder and covers' });
+    expect(within(tools).getByRole('link', { name: 'Covers' })).toHaveAttribute('href', '/coverbuilder');
+  });
+
+  it('the cover tab says it is coming', async () => {
+    bookApi();
+    renderApp('/coverbuilder');
+    expect(await screen.findByText('The cover builder is coming soon.')).toBeInTheDocument();
+  });
+
+  it('tabs follow the keyboard (arrows, Home, End)', async () => {
+    bookApi();
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await screen.findByRole('tablist');
+    await user.click(tab('Overview'));
+    await user.keyboard('{ArrowRight}');
+    expect(tab('Layout')).toHaveAttribute('aria-selected', 'true');
+    expect(tab('Layout')).toHaveFocus();
+    await user.keyboard('{End}');
+    expect(tab('Advanced')).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{ArrowRight}');
+    expect(tab('Overview')).toHaveAttribute('aria-selected', 'true');
+  });
+
+  it('with one text: Build and Reset show, no virtual header', async () => {
+    withSession([TWO[0]]);
+    bookApi({ texts: [TWO[0]] });
+    renderApp('/bookbuilder');
+    expect(await screen.findByRole('button', { name: 'Build' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reset' })).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Title' })).toBeNull();
+  });
+
+  it('with two texts asks for the virtual header and does not build without a title', async () => {
+    withSession(TWO);
+    const api = bookApi({ texts: TWO });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    for (const name of ['Title', 'Subtitle', 'Author', 'Date', 'Notes', 'Source']) expect(await screen.findByRole('textbox', { name })).toBeInTheDocument();
+    expect(screen.getByText('A collection of several texts needs a title')).toBeInTheDocument();
+    expect(tab('Overview')).toHaveTextContent('!');
+    await user.click(screen.getByRole('button', { name: 'Build' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please check these settings before building:');
+    expect(bodies(api).some((b) => b.action === 'build')).toBe(false);
+    await user.type(screen.getByRole('textbox', { name: 'Title' }), 'My Book');
+    expect(screen.queryByText('A collection of several texts needs a title')).toBeNull();
+  });
+
+  it('Layout: custom sizes and margins appear with "Please set"; two-sided shows the opening', async () => {
+    withSession([TWO[0]]);
+    bookApi({ texts: [TWO[0]] });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Layout' }));
+    expect(screen.queryByRole('spinbutton', { name: 'Width in mm' })).toBeNull();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Please choose a paper size' }), 'custom');
+    const width = screen.getByRole('spinbutton', { name: 'Width in mm' });
+    expect(width).toHaveAttribute('aria-invalid', 'true');
+    expect(width).toHaveAccessibleDescription('Please set');
+    await user.type(width, '120');
+    expect(width).not.toHaveAttribute('aria-invalid');
+
+    expect(screen.queryByRole('spinbutton', { name: 'Text block width in mm' })).toBeNull();
+    await user.selectOptions(screen.getByRole('combobox', { name: /Automatic margins/ }), '0');
+    expect(screen.getByRole('spinbutton', { name: 'Text block width in mm' })).toHaveAccessibleDescription('Please set');
+    const outer = screen.getByRole('spinbutton', { name: 'Outer margin in mm' });
+    expect(screen.getByRole('spinbutton', { name: 'Top margin in mm' })).not.toHaveAttribute('aria-invalid');
+    await user.type(outer, '10');
+    expect(screen.getByRole('spinbutton', { name: 'Top margin in mm' })).toHaveAttribute('aria-invalid', 'true');
+
+    expect(screen.queryByRole('combobox', { name: 'Page where to start a chapter' })).toBeNull();
+    await user.click(screen.getByRole('checkbox', { name: 'Two side layout' }));
+    expect(screen.getByRole('combobox', { name: 'Page where to start a chapter' })).toBeInTheDocument();
+    expect(useBookBuilder.getState().collection_data).toMatchObject({ papersize: 'custom', papersize_width: 120, division_factor: 0, geometry_outer_margin: 10, twoside: true });
+  });
+
+  it('Fonts: the sans font selector only with sans section titles; mono fonts only for mono', async () => {
+    withSession([TWO[0]]);
+    bookApi({ texts: [TWO[0]] });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Fonts' }));
+    const mono = await screen.findByRole('combobox', { name: 'Mono Font' });
+    expect(within(mono).getAllByRole('option').map((o) => o.textContent)).toEqual(['DejaVu Sans Mono']);
+    expect(screen.queryByRole('combobox', { name: 'Sans Font' })).toBeNull();
+    expect(screen.getByRole('img', { name: 'Sample of the font DejaVu Serif' })).toHaveAttribute('src', FONTS[2].preview_svg);
+    await user.click(screen.getByRole('tab', { name: 'Advanced' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Use sans fonts for section titles' }));
+    await user.click(screen.getByRole('tab', { name: 'Fonts' }));
+    expect(screen.getByRole('combobox', { name: 'Sans Font' })).toHaveValue('DejaVu Sans');
+  });
+
+  it('Imposition: signature selectors per schema, crop options only with a schema, pictures drawn in SVG', async () => {
+    withSession([TWO[0]]);
+    bookApi({ texts: [TWO[0]] });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Imposition' }));
+    const schema = screen.getByRole('combobox', { name: 'Imposition Schema' });
+    expect(screen.queryByRole('checkbox', { name: 'Add crop marks to PDF' })).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'Please select the signature size' })).toBeNull();
+
+    await user.selectOptions(schema, '2up');
+    const sig = screen.getByRole('combobox', { name: 'Please select the signature size' });
+    expect(within(sig).getAllByRole('option')).toHaveLength(2 + 20);
+    expect(screen.getByRole('img', { name: 'Sheet 1, front: 8, 1' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Sheet 1, back: 2, 7' })).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: /Fill with blank pages/ })).toBeChecked();
+
+    await user.selectOptions(schema, '4up');
+    expect(within(screen.getByRole('combobox', { name: 'Please select the signature size' })).getAllByRole('option')).toHaveLength(2 + 10);
+
+    await user.selectOptions(schema, '2x4x2');
+    expect(screen.queryByRole('combobox', { name: 'Please select the signature size' })).toBeNull();
+    expect(screen.getAllByRole('img', { name: /^Sheet/ })).toHaveLength(4);
+
+    await user.click(screen.getByRole('checkbox', { name: 'Add crop marks to PDF' }));
+    const crop = screen.getByRole('combobox', { name: /size of each page including the crop marks/ });
+    expect(crop).toHaveValue('a4');
+    expect(screen.getByText('(Original size is A5)')).toBeInTheDocument();
+    await user.selectOptions(crop, 'a6');
+    expect(crop).toHaveAccessibleDescription(/The crop-mark paper must be at least as large as the page/);
+    expect(screen.getByRole('spinbutton', { name: /Paper thickness in mm/ })).toHaveValue(0.1);
+  });
+
+  it('builds, polls once a second (Queued, Working), then embeds the PDF; Reset hides while a status exists', async () => {
+    withSession([TWO[0]]);
+    const api = bookApi({
+      texts: [TWO[0]],
+      jobs: [
+        { session_id: SID, job_id: 42, status: 'inactive', queue_position: 2 },
+        { session_id: SID, job_id: 42, status: 'active' },
+        { session_id: SID, job_id: 42, status: 'finished', pages: 24, book_pages: 24, sheets: null },
+      ],
+    });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Build' }));
+    expect(await screen.findByText('Queued')).toBeInTheDocument();
+    expect(screen.getByText('(2 builds ahead)')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Reset' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Build' })).toBeDisabled();
+    expect(await screen.findByText('Working', {}, { timeout: 3000 })).toBeInTheDocument();
+    const frame = await screen.findByTitle('Preview of the book (PDF)', {}, { timeout: 3000 });
+    expect(frame).toHaveAttribute('src', `/collector/api/bookbuilder/${SID}?inline=1&job=42`);
+    expect(screen.getByRole('link', { name: 'Download the PDF' })).toHaveAttribute('href', `/collector/api/bookbuilder/${SID}?job=42`);
+    expect(screen.getByText('24 pages')).toBeInTheDocument();
+    const s = useBookBuilder.getState();
+    expect(s).toMatchObject({ job_id: null, job_produced: 42, status: 'finished' });
+    const build = bodies(api).find((b) => b.action === 'build')!;
+    expect(build).toMatchObject({ session_id: SID, collection_data: { papersize: 'a5', fontsize: 12 } });
+    // polling stopped
+    const checks = bodies(api).filter((b) => b.action === 'check_job').length;
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(bodies(api).filter((b) => b.action === 'check_job').length).toBe(checks);
+    expect(JSON.parse(localStorage.getItem(BOOKBUILDER_STORAGE_KEY)!).state).toMatchObject({ session_id: SID, job_produced: 42, status: 'finished' });
+  }, 10_000);
+
+  it('shows "Job failed" with its reason', async () => {
+    withSession([TWO[0]]);
+    bookApi({ texts: [TWO[0]], jobs: [{ session_id: SID, job_id: 42, status: 'failed', error: 'Typesetting failed: bad' }] });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Build' }));
+    expect(await screen.findByText('Job failed', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.getByText('Typesetting failed: bad')).toBeInTheDocument();
+    expect(useBookBuilder.getState()).toMatchObject({ job_id: null, status: 'failed', error: 'Typesetting failed: bad' });
+  });
+
+  it('shows "Job not found. Stale session?"', async () => {
+    withSession([TWO[0]], { job_id: 7, status: 'active' });
+    bookApi({ texts: [TWO[0]], jobs: [{ session_id: SID, job_id: 7, status: 'not found' }] });
+    renderApp('/bookbuilder');
+    expect(await screen.findByText('Job not found. Stale session?', {}, { timeout: 3000 })).toBeInTheDocument();
+  });
+
+  it('Reset clears everything and restores the defaults', async () => {
+    withSession([TWO[0]], { collection_data: { ...defaultCollection(), fontsize: 9 } });
+    bookApi({ texts: [TWO[0]] });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Reset' }));
+    expect(useBookBuilder.getState()).toMatchObject({ session_id: null, text_list: [], collection_data: { fontsize: 12 } });
+    expect(screen.getByText('No text added, so far!')).toBeInTheDocument();
+  });
+
+  it('reorders with the keyboard buttons and removes texts', async () => {
+    withSession(TWO);
+    const api = bookApi({ texts: TWO });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    const titles = () => screen.getAllByTestId('book-text').map((li) => within(li).getByRole('link').textContent);
+    expect(await screen.findByRole('button', { name: 'Move up: First Text' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Move down: First Text' }));
+    await waitFor(() => expect(titles()).toEqual(['Second Text', 'First Text']));
+    expect(bodies(api).find((b) => b.action === 'reorder')).toMatchObject({ move_id: 2, to_id: 1 });
+    expect(screen.getByText('Second Text moved to position 1 of 2')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Move up: First Text' }));
+    await waitFor(() => expect(titles()).toEqual(['First Text', 'Second Text']));
+    await user.click(screen.getByRole('button', { name: 'Remove: First Text' }));
+    await waitFor(() => expect(titles()).toEqual(['Second Text']));
+    expect(bodies(api).at(-1)).toMatchObject({ action: 'remove', remove_id: 1, session_id: SID });
+  });
+
+  it('an expired session found on opening empties the list', async () => {
+    withSession(TWO);
+    bookApi({ texts: TWO, extra: (b) => (b.action === 'list' ? { session_id: null, texts: [], status: 'OK' } : undefined) });
+    renderApp('/bookbuilder');
+    expect(await screen.findByText('No text added, so far!')).toBeInTheDocument();
+    expect(useBookBuilder.getState().session_id).toBeNull();
+  });
+});
+
+describe('entry page and header', () => {
+  it('"Add to the Book Builder" adds the text, then links to the tool; the header shows the link', async () => {
+    const api = bookApi({ extra: (b) => (b.action === 'add' ? { session_id: SID, texts: [text(3, 'God and the State')].map((x) => ({ ...x, attributes: { ...x.attributes, data_source_id: 11 } })), status: 'OK' } : undefined) });
+    mockApiEntry(api);
+    renderApp('/entry/1');
+    const user = userEvent.setup();
+    expect(screen.queryByRole('link', { name: /^Book Builder/ })).toBeNull();
+    await user.click(await screen.findByRole('button', { name: 'Add to the Book Builder' }));
+    const added = await screen.findByRole('link', { name: 'Added to the Book Builder!' });
+    expect(added).toHaveAttribute('href', '/bookbuilder');
+    expect(bodies(api).find((b) => b.action === 'add')).toEqual({ action: 'add', add: 11, session_id: null });
+    expect(screen.getByRole('navigation', { name: 'Main navigation' })).toContainElement(screen.getByRole('link', { name: /^Book Builder/ }));
+  });
+
+  it('shows the server error when the text cannot be added', async () => {
+    const api = bookApi({ extra: (b) => (b.action === 'add' ? undefined : undefined) });
+    mockApiEntry(api, { status: 413, body: { error: 'Quota exceeded: too big' } });
+    renderApp('/entry/1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Add to the Book Builder' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Quota exceeded: too big');
+  });
+});
+
+/** Adds the entry route (and optionally a failing add) to a mocked API. */
+function mockApiEntry(api: MockedApi, failAdd?: { status: number; body: unknown }) {
+  const inner = api.fetch.getMockImplementation()!;
+  api.fetch.mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    if (url.pathname === '/collector/api/entry/1') return new Response(JSON.stringify(entry()), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    if (failAdd && url.pathname === '/collector/api/bookbuilder' && String(init?.body).includes('"add"')) {
+      return new Response(JSON.stringify(failAdd.body), { status: failAdd.status, headers: { 'Content-Type': 'application/json' } });
+    }
+    return inner(input, init);
+  });
+}
