@@ -114,6 +114,10 @@ describe.skipIf(!hasChromium)('map, libraries, authors, pages and bug reports', 
     await popup.getByRole('link', { name: 'Library details' }).click();
     await waitForUrl(page, (u) => u.pathname === `/library/details/${lib!.id}`, `the path /library/details/${lib!.id}`);
     await waitForH1(page, lib!.name);
+    // And back: the library page shows it on the map, its card open.
+    await page.getByRole('link', { name: 'Show on the map' }).click();
+    await waitForUrl(page, (u) => u.pathname === '/map' && u.searchParams.get('show') === String(lib!.id), `/map?show=${lib!.id}`);
+    await popup.getByText(lib!.name, { exact: true }).waitFor();
     expect(external, `requests left the server: ${external.join(', ')}`).toEqual([]);
   });
 

@@ -91,6 +91,7 @@ export default function LibraryDetailsPage() {
   const address = addressLines(lib);
   const email = lib.email_public?.trim();
   const key = lib.pgp_public_key?.trim();
+  const located = typeof lib.latitude === 'number' && typeof lib.longitude === 'number';
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-6">
@@ -116,11 +117,18 @@ export default function LibraryDetailsPage() {
         </div>
       </div>
 
-      {lib.catalog_is_accessible && (
-        <p className="mt-4">
-          <Link to={`/library/entries/${lib.id}`} className="btn btn-primary">
-            {t('See the library entries')}
-          </Link>
+      {(lib.catalog_is_accessible || located) && (
+        <p className="mt-4 flex flex-wrap gap-3">
+          {lib.catalog_is_accessible && (
+            <Link to={`/library/entries/${lib.id}`} className="btn btn-primary">
+              {t('See the library entries')}
+            </Link>
+          )}
+          {located && (
+            <Link to={`/map?show=${lib.id}`} className="btn">
+              {t('Show on the map')}
+            </Link>
+          )}
         </p>
       )}
 

@@ -106,6 +106,7 @@ describe('/library/details/{id}', () => {
     expect(key).toHaveClass('font-mono');
     expect(key.textContent).toBe(LANTERNA.pgp_public_key);
     expect(screen.getByRole('link', { name: 'See the library entries' })).toHaveAttribute('href', '/library/entries/1');
+    expect(screen.getByRole('link', { name: 'Show on the map' })).toHaveAttribute('href', '/map?show=1');
     expect(screen.getByRole('navigation', { name: 'Breadcrumb' })).toHaveTextContent(`Libraries / ${LANTERNA.name}`);
     await waitFor(() => expect(document.title).toBe(`${LANTERNA.name} – Test Catalogue`));
   });
@@ -127,6 +128,7 @@ describe('/library/details/{id}', () => {
     expect(await screen.findByRole('heading', { level: 1, name: CANUTS.name })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'See the library entries' })).toBeNull();
     expect(screen.queryByText('PGP Public Key')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Show on the map' })).toHaveAttribute('href', '/map?show=3');
     expect(screen.queryByText('Email')).toBeNull();
   });
 

@@ -167,7 +167,7 @@ function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, fo
       className="uc-map h-[60vh] max-h-[40rem] min-h-80 w-full rounded-lg border border-stone-300"
       center={[25, 10]}
       zoom={2}
-      minZoom={1}
+      minZoom={0}
       maxZoom={tiles ? 18 : 12}
       maxBounds={WORLD}
       maxBoundsViscosity={1}

@@ -76,6 +76,17 @@ describe('/map', () => {
     expect(popup).toHaveTextContent('Tōkyō, Japan');
   });
 
+  it('?show=<id> opens that library\'s card (the library page links there)', async () => {
+    mockApi({ '/libraries': () => ({ body: { libraries: LIBRARIES } }) });
+    renderApp(`/map?show=${KOENJI.id}`);
+    const popup = await waitFor(() => {
+      const p = document.querySelector('.leaflet-popup');
+      if (!p?.textContent?.includes(KOENJI.name)) throw new Error('no card yet');
+      return p as HTMLElement;
+    });
+    expect(within(popup).getByRole('link', { name: 'Library details' })).toHaveAttribute('href', `/library/details/${KOENJI.id}`);
+  });
+
   it('with a search, shows only the libraries holding the results, with their counts', async () => {
     const response = searchResponse({
       total_entries: 6,

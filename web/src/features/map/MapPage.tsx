@@ -57,7 +57,11 @@ export default function MapPage() {
     enabled: searchMode,
   });
   const [box, setBox] = useState<Box | null>(null);
-  const [focus, setFocus] = useState<FocusRequest | null>(null);
+  // ?show=<id> (the library page's 'Show on the map') opens that library's card once the map is drawn.
+  const showId = Number(params.get('show'));
+  const [focus, setFocus] = useState<FocusRequest | null>(() =>
+    Number.isInteger(showId) && showId > 0 ? { id: showId, seq: 1 } : null,
+  );
   const listHeadingId = useId();
   const otherHeadingId = useId();
   const onBounds = useCallback((b: Box) => setBox(b), []);
