@@ -1,10 +1,8 @@
-// Worker-thread entry for book builds. Plain JavaScript so it starts in any host: under the tsx CLI
-// the thread inherits its loader; elsewhere (tests, plain node) tsx's loader is registered here.
+// Worker-thread entry for book builds. Plain JavaScript so it starts in any host (the tsx CLI, tests,
+// plain node): worker threads do not get the parent's TypeScript loader, so tsx's is registered here.
 import { parentPort } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
 
-if (!process.execArgv.some((a) => a.includes('tsx'))) {
-  const { register } = await import('tsx/esm/api');
-  register();
-}
+register();
 const mod = await import('./build-thread-main.ts');
 mod.serve(parentPort);

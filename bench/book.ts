@@ -1,0 +1,137 @@
+// Book Builder benchmark: a generated collection of three Muse texts (about 300 A5 pages with the
+// default layout: chapters, sections, footnotes, lists, quotes, verse, tables) built the way a build job
+// does it (server/src/bookbuilder/build.ts: Muse → Typst → PDF), then imposed 2up in 16-page signatures.
+// Prints one JSON line: Muse-to-PDF and imposition seconds (first run, and the median of the warm runs),
+// and the peak memory (largest RSS seen, and the process's max RSS from the OS).
+// Budgets: under 2 s each, under 1 GiB.
+import { performance } from 'node:perf_hooks';
+import { compileTypstPdf } from '../packages/muse/src/index.ts';
+import { impose } from '../packages/imposition/src/index.ts';
+import { defaultCollectionData } from '../packages/shared/src/index.ts';
+import { bookTypst } from '../server/src/bookbuilder/build.ts';
+
+const WORDS = (
+  'river stone window lantern harvest common library archive letter morning council village paper printing ' +
+  'commune assembly freedom bread garden workshop railway winter summer street pamphlet meeting neighbour market ' +
+  'harbour school bicycle kitchen evening promise question reading shelf catalogue binding'
+).split(' ');
+
+let seed = 7;
+function rnd(n: number): number {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed % n;
+}
+
+function sentence(min: number, max: number): string {
+  const n = min + rnd(max - min);
+  const w: string[] = [];
+  for (let i = 0; i < n; i++) {
+    let x = WORDS[rnd(WORDS.length)];
+    const r = rnd(50);
+    if (r === 0) x = `*${x}*`;
+    else if (r === 1) x = `**${x}**`;
+    w.push(x);
+  }
+  w[0] = w[0][0].toUpperCase() + w[0].slice(1);
+  return w.join(' ') + '.';
+}
+
+/** One Muse text of about `words` words. */
+export function generateMuse(title: string, words: number): string {
+  const body: string[] = [`#title ${title}`, '#author Bench Writer', '#lang en', `#source Generated for the book benchmark`, ''];
+  const notes: string[] = [];
+  let count = 0;
+  let fn = 0;
+  for (let ch = 1; count < words; ch++) {
+    body.push(`** Chapter ${ch}: the ${WORDS[rnd(WORDS.length)]}`, '');
+    for (let s = 1; s <= 3 && count < words; s++) {
+      body.push(`*** Section ${ch}.${s}`, '');
+      for (let p = 0; p < 6; p++) {
+        const parts: string[] = [];
+        for (let k = 0; k < 6; k++) parts.push(sentence(8, 20));
+        let para = parts.join(' ');
+        if (rnd(3) === 0) {
+          fn++;
+          para += ` [${fn}]`;
+          notes.push(`[${fn}] ${sentence(6, 20)}`, '');
+        }
+        count += para.split(' ').length;
+        body.push(para, '');
+      }
+      switch (rnd(4)) {
+        case 0:
+          body.push(' - ' + sentence(4, 10), ' - ' + sentence(4, 10), ' - ' + sentence(4, 10), '');
+          break;
+        case 1:
+          body.push('<quote>', sentence(15, 30), '</quote>', '');
+          break;
+        case 2:
+          body.push('<verse>', sentence(4, 8), sentence(4, 8), sentence(4, 8), '</verse>', '');
+          break;
+        default:
+          body.push(' Year || Copies || Place', ` 1920 | ${rnd(900)} | ${WORDS[rnd(WORDS.length)]}`, ` 1921 | ${rnd(900)} | ${WORDS[rnd(WORDS.length)]}`, '');
+      }
+    }
+  }
+  return [...body, ...notes].join('\n');
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+
+async function main() {
+  const runs = Math.max(1, Number(process.env.BOOK_BENCH_RUNS ?? 3));
+  // New texts for every run: the compiler memoizes layouts, so repeating one text would measure its cache.
+  const collection = (run: number) => {
+    seed = 7 + run * 1000;
+    return [generateMuse('First Book', 12_000), generateMuse('Second Book', 12_000), generateMuse('Third Book', 12_000)].map((muse) => ({ muse, files: new Map<string, Uint8Array>() }));
+  };
+  const data = { ...defaultCollectionData(), title: 'Benchmark Collection', author: 'Bench Writer' };
+  const imposeOpts = { schema: '2up' as const, signature: 16, fillSignature: true, coverLast: true };
+  let peak = process.memoryUsage().rss;
+  const sample = () => (peak = Math.max(peak, process.memoryUsage().rss));
+  const timer = setInterval(sample, 20);
+
+  const typst: number[] = [];
+  const imp: number[] = [];
+  let pages = 0;
+  let sheets = 0;
+  for (let i = 0; i < runs; i++) {
+    const texts = collection(i);
+    const t0 = performance.now();
+    const { source, files } = bookTypst(texts, data);
+    const pdf = compileTypstPdf(source, files);
+    const t1 = performance.now();
+    sample();
+    const r = await impose(pdf.pdf, imposeOpts);
+    const t2 = performance.now();
+    sample();
+    typst.push((t1 - t0) / 1000);
+    imp.push((t2 - t1) / 1000);
+    pages = pdf.pages;
+    sheets = r.sheets;
+  }
+  clearInterval(timer);
+  const maxRssMb = process.resourceUsage().maxRSS / 1024;
+  const peakMb = Math.max(peak / 1024 / 1024, maxRssMb);
+  const out = {
+    bench: 'book',
+    pages,
+    imposed_sheets: sheets,
+    runs,
+    muse_to_pdf_s: { first: round(typst[0]), median: round(median(typst)) },
+    impose_2up_16_s: { first: round(imp[0]), median: round(median(imp)) },
+    peak_rss_mb: Math.round(peakMb),
+    budgets: { seconds: 2, rss_mb: 1024 },
+    within_budget: typst[0] < 2 && imp[0] < 2 && peakMb < 1024,
+  };
+  console.log(JSON.stringify(out));
+  if (!out.within_budget) process.exitCode = 1;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,92 @@
+// The Book Builder journey (spec §2 "Book Builder and covers", §4): two demo texts added from their
+// entry pages, a virtual header, 2up imposition, a build, and the PDF preview.
+import type { Entry } from '@uc/shared';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { baseUrl, formatViolations, hasChromium, seriousAxeViolations, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+import { api, search } from './lib/demo.ts';
+
+/** Entries whose first Muse data source can go into the Book Builder (the demo's Muse texts first: 577–583). */
+async function bookEntries(count: number): Promise<Entry[]> {
+  const found: Entry[] = [];
+  const tryId = async (id: number) => {
+    try {
+      const e = await api<Entry>(`/entry/${id}`);
+      if (e.id === id && e.data_sources.some((d) => d.can_add_to_bookbuilder) && !found.some((f) => f.id === e.id)) found.push(e);
+    } catch {
+      /* not public or missing */
+    }
+  };
+  for (let id = 577; id <= 583 && found.length < count; id++) await tryId(id);
+  for (let page = 1; page <= 20 && found.length < count; page++) {
+    const r = await search({ page_size: 100, page_number: page });
+    for (const m of r.matches) if (found.length < count) await tryId(m.entry_id);
+    if (r.matches.length === 0) break;
+  }
+  return found;
+}
+
+describe.skipIf(!hasChromium)('Book Builder', () => {
+  const session = useBrowserSessions({ beforeAll, afterAll, beforeEach, afterEach, expect });
+
+  it('adds two texts from their entry pages, sets a virtual header and 2up, builds and shows the PDF', async () => {
+    const { page } = session();
+    const entries = await bookEntries(2);
+    expect(entries.length, 'the demo catalogue has two texts with a Muse source').toBe(2);
+
+    await page.goto('/bookbuilder');
+    await waitForH1(page, 'Book Builder');
+    await page.getByText('No text added, so far!').waitFor();
+    expect(await page.getByRole('button', { name: 'Build' }).count(), 'no Build without texts').toBe(0);
+    await page.waitForLoadState('networkidle');
+    const empty = await seriousAxeViolations(page);
+    expect(empty.length, formatViolations('/bookbuilder (empty)', empty)).toBe(0);
+
+    for (const e of entries) {
+      await page.goto(`/entry/${e.id}`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await page.getByRole('button', { name: 'Add to the Book Builder' }).first().click();
+      await page.getByRole('link', { name: 'Added to the Book Builder!' }).first().waitFor();
+    }
+    // The header now links to the tool.
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: /^Book Builder/ }).click();
+    await waitForH1(page, 'Book Builder');
+    const titles = await page.getByTestId('book-text').getByRole('link').allInnerTexts();
+    expect(titles.map((t) => t.trim())).toEqual(entries.map((e) => e.data_sources.find((d) => d.can_add_to_bookbuilder)!.title));
+
+    // Two texts: the virtual header is asked for; Build refuses without a title.
+    const title = page.getByRole('textbox', { name: 'Title', exact: true });
+    await title.waitFor();
+    await page.getByRole('button', { name: 'Build' }).click();
+    await page.getByRole('alert').getByText('Please check these settings before building:').waitFor();
+    await title.fill('An End-to-End Collection');
+    await page.getByRole('textbox', { name: 'Author', exact: true }).fill('The Test Suite');
+
+    await page.getByRole('tab', { name: 'Imposition' }).click();
+    await page.getByRole('combobox', { name: 'Imposition Schema' }).selectOption('2up');
+    await page.getByRole('img', { name: /^Sheet 1, front/ }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const options = await seriousAxeViolations(page);
+    expect(options.length, formatViolations('/bookbuilder (imposition tab)', options)).toBe(0);
+
+    await page.getByRole('button', { name: 'Build' }).click();
+    const frame = page.getByTitle('Preview of the book (PDF)');
+    await frame.waitFor({ timeout: 60_000 });
+    const src = await frame.getAttribute('src');
+    expect(src).toMatch(/^\/collector\/api\/bookbuilder\/[A-Za-z0-9_-]+\?inline=1&job=\d+$/);
+
+    // The embedded PDF is the imposed book: 2up of A5 = sheets of 296 × 210 mm.
+    const res = await fetch(`${baseUrl}${src}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const pdf = await PDFDocument.load(new Uint8Array(await res.arrayBuffer()));
+    const { width, height } = pdf.getPage(0).getSize();
+    expect([Math.round(width), Math.round(height)]).toEqual([Math.round((296 * 72) / 25.4), Math.round((210 * 72) / 25.4)]);
+    expect(pdf.getTitle()).toBe('An End-to-End Collection');
+
+    // The session survives a reload (localStorage) with its PDF.
+    await page.reload();
+    await waitForH1(page, 'Book Builder');
+    await waitUntil(async () => (await page.getByTitle('Preview of the book (PDF)').count()) > 0, 'the preview after a reload');
+  }, 120_000);
+});
