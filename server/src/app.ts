@@ -4,6 +4,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
+import fastifyCookie from '@fastify/cookie';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { migrate, openDatabase, type Db } from './db/index.ts';
@@ -32,6 +33,9 @@ import { BookBuilderService, BOOK_BUILD_JOB } from './bookbuilder/service.ts';
 import { FontCatalog } from './bookbuilder/fonts.ts';
 import { BuildRunner } from './bookbuilder/runner.ts';
 import { bookbuilderRoutes } from './bookbuilder/routes.ts';
+import { AccountService } from './accounts/service.ts';
+import { accountRoutes, installSessions } from './accounts/routes.ts';
+import { installCsrf } from './http/csrf.ts';
 import { BOOKBUILDER_MAX_SESSION_BYTES, BOOKBUILDER_MAX_TEXTS } from '@uc/shared';
 
 export interface Services {
@@ -52,10 +56,12 @@ export interface Services {
   fonts: FontCatalog;
   bookbuilder: BookBuilderService;
   buildRunner: BuildRunner;
+  accounts: AccountService;
 }
 
 /** Settings the services read (the rest of Config is for the HTTP layer). */
-type ServiceConfig = Pick<Config, 'dataDir' | 'smtpUrl' | 'mailFrom' | 'adminEmail' | 'publicUrl' | 'wikidataUrl' | 'wikidataTimeoutMs' | 'wikidataCacheSeconds'>;
+type ServiceConfig = Pick<Config, 'dataDir' | 'smtpUrl' | 'mailFrom' | 'adminEmail' | 'publicUrl' | 'wikidataUrl' | 'wikidataTimeoutMs' | 'wikidataCacheSeconds'>
+  & Partial<Pick<Config, 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port'>>;
 
 /** Job and Book Builder settings (defaults from config.ts when absent). */
 type JobConfig = Partial<Pick<Config, 'jobConcurrency' | 'bookBuildConcurrency' | 'bookBuildTimeoutSeconds' | 'bookSessionMaxAgeDays' | 'jobMaxAgeDays'>>;
@@ -84,7 +90,15 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
     sessionMaxAgeMs: (config.bookSessionMaxAgeDays ?? 7) * 86400_000,
   }, () => fonts.names());
   const buildRunner = new BuildRunner();
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner };
+  const accounts = new AccountService(db, libraries, {
+    sessionDays: config.sessionDays ?? 14,
+    resetMinutes: config.passwordResetMinutes ?? 30,
+    minPasswordLength: config.passwordMinLength ?? 10,
+    publicUrl: config.publicUrl || `http://127.0.0.1:${config.port ?? 8080}`,
+  }, async (m) => {
+    await mail.send({ kind: 'password-reset', to: [m.to], subject: m.subject, text: m.text });
+  });
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts };
 }
 
 /**
@@ -141,13 +155,20 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     openapi: { info: { title: 'Union catalogue API', version: '1' } },
     transform: jsonSchemaTransform,
   });
+  // Cookies: the session (HttpOnly) and the CSRF token every state-changing call must echo.
+  await app.register(fastifyCookie);
+  installCsrf(app);
+  installSessions(app, services.accounts);
 
   await app.register(async (api) => {
     await api.register(searchRoutes(services.search));
     await api.register(catalogueRoutes(services.catalogue, services.fullText, services.files));
     await api.register(libraryRoutes(services.libraries, services.search));
     await api.register(agentRoutes(services.agents, services.search, services.wikidata));
-    await api.register(reportRoutes(services.reports, { rateLimit: config.reportRateLimit, rateWindowSeconds: config.reportRateWindowSeconds }));
+    await api.register(accountRoutes(services.accounts, config.sessionDays));
+    await api.register(reportRoutes(services.reports, {
+      rateLimit: config.reportRateLimit, rateWindowSeconds: config.reportRateWindowSeconds, emailOf: (viewer) => viewer.email || null,
+    }));
     await api.register(pageRoutes(services.pages));
     await api.register(bookbuilderRoutes(services.bookbuilder, services.fonts));
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

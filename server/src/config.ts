@@ -17,6 +17,10 @@ export interface Config {
   trustProxy: boolean;
   /** Public address of the site (links in e-mails), without a trailing slash; '' = paths only. */
   publicUrl: string;
+  /** Sessions last this many days; reset links this many minutes; passwords have at least this length. */
+  sessionDays: number;
+  passwordResetMinutes: number;
+  passwordMinLength: number;
   /** smtp(s)://user:pass@host:port to send mail; null = mail is only stored in the outbox table. */
   smtpUrl: string | null;
   /** Sender address of every message. */
@@ -82,6 +86,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bookBuildTimeoutSeconds: Math.max(1, envInt(env, 'BOOK_BUILD_TIMEOUT', 600)),
     bookSessionMaxAgeDays: envInt(env, 'BOOK_SESSION_MAX_AGE_DAYS', 7),
     jobMaxAgeDays: envInt(env, 'JOB_MAX_AGE_DAYS', 7),
+    sessionDays: Math.max(1, envInt(env, 'SESSION_DAYS', 14)),
+    passwordResetMinutes: Math.max(1, envInt(env, 'PASSWORD_RESET_MINUTES', 30)),
+    passwordMinLength: Math.max(8, envInt(env, 'PASSWORD_MIN_LENGTH', 10)),
   };
 }
 

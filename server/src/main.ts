@@ -93,8 +93,16 @@ async function main() {
       await services.db.close();
       return;
     }
+    case 'admin': {
+      const { runAdminCommand, readStdin } = await import('./accounts/cli.ts');
+      const result = await runAdminCommand(args, readStdin, services.accounts, (id) => !!services.libraries.get(id));
+      (result.code === 0 ? console.log : console.error)(result.message);
+      process.exitCode = result.code;
+      await services.db.close();
+      return;
+    }
     default:
-      console.error(`unknown command "${command}"; use serve, worker, migrate, import FILE.jsonl or mail-flush [LIMIT]`);
+      console.error(`unknown command "${command}"; use serve, worker, migrate, import FILE.jsonl, mail-flush [LIMIT] or admin create-user ...`);
       process.exit(2);
   }
 }

@@ -12,6 +12,7 @@ export const SESSION_COOKIE = 'sessionid';
 /** Reads the session cookie of every API request and attaches its viewer (anonymous otherwise). */
 export function installSessions(app: FastifyInstance, accounts: AccountService) {
   app.addHook('onRequest', async (req) => {
+    if (!req.url.startsWith('/collector/')) return;
     const token = req.cookies[SESSION_COOKIE];
     (req as FastifyRequest & { viewer?: Viewer }).viewer = (token && accounts.viewerForToken(token)) || ANONYMOUS;
   });

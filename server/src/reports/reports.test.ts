@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportResponseSchema } from '@uc/shared';
-import { fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
+import { fixtureLines, testApp, type TestApp, CSRF_HEADERS } from '../test/fixture.ts';
 import { startSmtp, type TestSmtp } from '../test/smtp.ts';
 import { ANONYMOUS, type Viewer } from '../http/viewer.ts';
 import { REPORT_NOT_SENT } from './service.ts';
@@ -25,7 +25,7 @@ afterAll(async () => {
 const post = (app: TestApp, url: string, payload: unknown, remoteAddress = '127.0.0.1') =>
   app.app.inject({
     method: 'POST', url: `/collector/api${url}`, remoteAddress,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...CSRF_HEADERS },
     payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
   });
 const bug = (email = 'reader@example.net', text = 'The map does not load.') => ({
@@ -51,6 +51,17 @@ describe('POST /report/bug', () => {
     expect(got[0].body).toContain('The map does not load.');
     const row = t.services.db.sqlite.prepare('SELECT r.kind, r.sender, o.status FROM reports r JOIN outbox o ON o.id = r.outbox_id WHERE r.id = ?').get(body.report_id);
     expect(row).toEqual({ kind: 'bug', sender: 'reader@example.net', status: 'sent' });
+  });
+
+  it('refuses a report without the CSRF header (403) and stores nothing', async () => {
+    const before = [count(t, 'reports'), count(t, 'outbox')];
+    const res = await t.app.inject({
+      method: 'POST', url: '/collector/api/report/bug', remoteAddress: '127.0.0.9',
+      headers: { 'content-type': 'application/json', cookie: 'csrftoken=abc' }, payload: JSON.stringify(bug()),
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toMatch(/CSRF/);
+    expect([count(t, 'reports'), count(t, 'outbox')]).toEqual(before);
   });
 
   it('rejects a missing message or sender address and stores nothing', async () => {

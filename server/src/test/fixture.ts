@@ -86,3 +86,6 @@ export async function testApp(lines?: object[], settings: Partial<Config> = {}):
 export function entryId(services: Services, title: string): number {
   return services.db.sqlite.prepare('SELECT id FROM entries WHERE title = ?').pluck().get(title) as number;
 }
+
+/** Headers of a browser that got its CSRF cookie and echoes it (double-submit), for POSTs in tests. */
+export const CSRF_HEADERS = { cookie: 'csrftoken=test-csrf-token', 'x-csrftoken': 'test-csrf-token' } as const;
