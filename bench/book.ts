@@ -9,72 +9,7 @@ import { compileTypstPdf } from '../packages/muse/src/index.ts';
 import { impose } from '../packages/imposition/src/index.ts';
 import { defaultCollectionData } from '../packages/shared/src/index.ts';
 import { bookTypst } from '../server/src/bookbuilder/build.ts';
-
-const WORDS = (
-  'river stone window lantern harvest common library archive letter morning council village paper printing ' +
-  'commune assembly freedom bread garden workshop railway winter summer street pamphlet meeting neighbour market ' +
-  'harbour school bicycle kitchen evening promise question reading shelf catalogue binding'
-).split(' ');
-
-let seed = 7;
-function rnd(n: number): number {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed % n;
-}
-
-function sentence(min: number, max: number): string {
-  const n = min + rnd(max - min);
-  const w: string[] = [];
-  for (let i = 0; i < n; i++) {
-    let x = WORDS[rnd(WORDS.length)];
-    const r = rnd(50);
-    if (r === 0) x = `*${x}*`;
-    else if (r === 1) x = `**${x}**`;
-    w.push(x);
-  }
-  w[0] = w[0][0].toUpperCase() + w[0].slice(1);
-  return w.join(' ') + '.';
-}
-
-/** One Muse text of about `words` words. */
-export function generateMuse(title: string, words: number): string {
-  const body: string[] = [`#title ${title}`, '#author Bench Writer', '#lang en', `#source Generated for the book benchmark`, ''];
-  const notes: string[] = [];
-  let count = 0;
-  let fn = 0;
-  for (let ch = 1; count < words; ch++) {
-    body.push(`** Chapter ${ch}: the ${WORDS[rnd(WORDS.length)]}`, '');
-    for (let s = 1; s <= 3 && count < words; s++) {
-      body.push(`*** Section ${ch}.${s}`, '');
-      for (let p = 0; p < 6; p++) {
-        const parts: string[] = [];
-        for (let k = 0; k < 6; k++) parts.push(sentence(8, 20));
-        let para = parts.join(' ');
-        if (rnd(3) === 0) {
-          fn++;
-          para += ` [${fn}]`;
-          notes.push(`[${fn}] ${sentence(6, 20)}`, '');
-        }
-        count += para.split(' ').length;
-        body.push(para, '');
-      }
-      switch (rnd(4)) {
-        case 0:
-          body.push(' - ' + sentence(4, 10), ' - ' + sentence(4, 10), ' - ' + sentence(4, 10), '');
-          break;
-        case 1:
-          body.push('<quote>', sentence(15, 30), '</quote>', '');
-          break;
-        case 2:
-          body.push('<verse>', sentence(4, 8), sentence(4, 8), sentence(4, 8), '</verse>', '');
-          break;
-        default:
-          body.push(' Year || Copies || Place', ` 1920 | ${rnd(900)} | ${WORDS[rnd(WORDS.length)]}`, ` 1921 | ${rnd(900)} | ${WORDS[rnd(WORDS.length)]}`, '');
-      }
-    }
-  }
-  return [...body, ...notes].join('\n');
-}
+import { generateMuse } from './lib/muse-text.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
@@ -83,8 +18,10 @@ async function main() {
   const runs = Math.max(1, Number(process.env.BOOK_BENCH_RUNS ?? 3));
   // New texts for every run: the compiler memoizes layouts, so repeating one text would measure its cache.
   const collection = (run: number) => {
-    seed = 7 + run * 1000;
-    return [generateMuse('First Book', 12_000), generateMuse('Second Book', 12_000), generateMuse('Third Book', 12_000)].map((muse) => ({ muse, files: new Map<string, Uint8Array>() }));
+    return ['First Book', 'Second Book', 'Third Book'].map((title, i) => ({
+      muse: generateMuse({ title, words: 13_600, seed: 7 + run * 1000 + i }).text,
+      files: new Map<string, Uint8Array>(),
+    }));
   };
   const data = { ...defaultCollectionData(), title: 'Benchmark Collection', author: 'Bench Writer' };
   const imposeOpts = { schema: '2up' as const, signature: 16, fillSignature: true, coverLast: true };
