@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { NotFoundMessage } from '../pages/NotFoundPage';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Entry } from '../../lib/shared';
 import { useEntry, queryKeys } from '../../api/hooks';
@@ -33,17 +34,7 @@ export function BackButton() {
 
 export function EntryNotFound() {
   const { t } = useTranslation();
-  return (
-    <div className="mx-auto max-w-3xl px-4 py-10 text-center">
-      <h1 className="text-2xl font-semibold">{t('Sorry! We could not found this entry!')}</h1>
-      <p className="mt-3">{t('The entry does not exist, it was deleted or it is not public any more')}</p>
-      <p className="mt-6">
-        <Link to="/search" className="link">
-          {t('Search the catalogue')}
-        </Link>
-      </p>
-    </div>
-  );
+  return <NotFoundMessage title={t('Sorry! We could not found this entry!')} message={t('The entry does not exist, it was deleted or it is not public any more')} />;
 }
 
 function OtherLanguages({ entry }: { entry: Entry }) {
