@@ -1,12 +1,16 @@
 // PDF output through the Typst compiler (typst-ts node bindings). One compiler is reused
-// across calls; fonts come from the Debian DejaVu packages (see README).
+// across calls. DejaVu comes bundled (the dejavu-fonts-ttf package), so the default fonts work on any
+// machine; fonts installed on the system (Debian's font packages) are offered too.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { NodeCompiler } from '@myriaddreamin/typst-ts-node-compiler';
 import type { MuseDocument } from './types.ts';
 import { museToTypst, FILES_DIR, type TypstOptions } from './typst.ts';
 
 const WORKSPACE = '/muse-virtual-workspace';
-export const FONT_DIRS = ['/usr/share/fonts/truetype/dejavu', '/usr/share/fonts/truetype', '/usr/share/fonts/opentype'];
+const BUNDLED_FONTS = path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+export const FONT_DIRS = [BUNDLED_FONTS, '/usr/share/fonts/truetype', '/usr/share/fonts/opentype', '/usr/local/share/fonts'];
 
 let compiler: NodeCompiler | null = null;
 let mapped: string[] = [];
