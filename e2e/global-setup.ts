@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { SMTPServer } from 'smtp-server';
 import { findChromium } from './lib/chromium.ts';
 
 declare module 'vitest' {
@@ -15,6 +16,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** Path of the Chromium executable, or '' when it is missing (the browser tests then skip). */
     chromiumPath: string;
+    /** Folder where the test SMTP server writes every message it receives (one .eml file each). */
+    mailDir: string;
   }
 }
 
@@ -83,6 +86,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-e2e-'));
+  // A real SMTP server for the mail the site sends (bug reports, password resets): messages land in mailDir.
+  const mailDir = path.join(dataDir, 'received-mail');
+  fs.mkdirSync(mailDir);
+  let mailCount = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const to = session.envelope.rcptTo.map((r) => r.address).join(', ');
+        fs.writeFileSync(path.join(mailDir, `${++mailCount}.eml`), `X-Envelope-To: ${to}\r\n${Buffer.concat(chunks).toString('utf8')}`);
+        done();
+      });
+    },
+  });
+  const smtpPort = await freePort();
+  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', () => resolve()));
+  project.provide('mailDir', mailDir);
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -91,6 +114,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL || 'warn',
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    PUBLIC_URL: baseUrl,
   };
   const tsxCli = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   const child = spawn(
@@ -117,6 +142,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await waitForServer(baseUrl, child, () => out);
   } catch (e) {
     killGroup(child, 'SIGKILL');
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
     fs.rmSync(dataDir, { recursive: true, force: true });
     throw e;
   }
@@ -133,6 +159,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5000);
     await exited;
     clearTimeout(timer);
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

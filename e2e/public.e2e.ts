@@ -1,7 +1,9 @@
 // The public face around the catalogue (issue 5): the map of the libraries (offline basemap, markers,
 // cards, the list in view), the library overview and details, the author search, a footer page and a
 // bug report; axe-core on each screen. Expectations come from the API of the demo catalogue.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AgentsResponse, LibraryPublic, PageSummary } from '@uc/shared';
 import { foldText } from '../packages/shared/src/text.ts';
@@ -51,6 +53,12 @@ async function librariesOnMap(page: Page): Promise<number> {
 async function inViewCount(page: Page): Promise<number> {
   const text = await page.getByRole('heading', { level: 2, name: /in this view$/ }).innerText();
   return Number(/^(\d+)/.exec(text)?.[1] ?? NaN);
+}
+
+const mailDir = inject('mailDir');
+/** Every message the test SMTP server has received so far. */
+function receivedMail(): string[] {
+  return fs.readdirSync(mailDir).map((f) => fs.readFileSync(path.join(mailDir, f), 'utf8'));
 }
 
 describe.skipIf(!hasChromium)('map, libraries, authors, pages and bug reports', () => {
@@ -229,7 +237,7 @@ describe.skipIf(!hasChromium)('map, libraries, authors, pages and bug reports', 
     await waitForH1(page, 'Libraries');
   });
 
-  it("a bug report: Send appears with sender and message, then 'Report Sent'", async () => {
+  it("a bug report: Send appears with sender and message, then 'Report Sent', and the mail reaches the SMTP server", async () => {
     const { page } = session();
     await page.goto('/library');
     await waitForH1(page, 'Libraries');
@@ -250,5 +258,12 @@ describe.skipIf(!hasChromium)('map, libraries, authors, pages and bug reports', 
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await footer.getByRole('button', { name: 'Report Sent' }).waitFor();
+
+    // The site mailed it to its contact address through the real SMTP server of the test run.
+    const general = await api<{ contact_email: string }>('/general');
+    const mail = await waitUntil(() => receivedMail().find((m) => m.includes('The e2e test reports a harmless bug.')), 'the bug report in the SMTP server');
+    expect(mail).toContain(`X-Envelope-To: ${general.contact_email}`);
+    expect(mail).toContain(`${baseUrl}/library`);
+    expect(mail).toMatch(/Reply-To: reader@example\.org/i);
   });
 });
