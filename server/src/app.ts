@@ -169,7 +169,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await api.register(reportRoutes(services.reports, {
       rateLimit: config.reportRateLimit, rateWindowSeconds: config.reportRateWindowSeconds, emailOf: (viewer) => viewer.email || null,
     }));
-    await api.register(pageRoutes(services.pages));
+    await api.register(pageRoutes(services.pages, { tileUrl: config.tileUrl, tileAttribution: config.tileAttribution }));
     await api.register(bookbuilderRoutes(services.bookbuilder, services.fonts));
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/collector/api' });

@@ -18,6 +18,9 @@ export interface Config {
   /** Public address of the site (links in e-mails), without a trailing slash; '' = paths only. */
   publicUrl: string;
   /** Sessions last this many days; reset links this many minutes; passwords have at least this length. */
+  /** Map tiles: a Leaflet URL template ({z}/{x}/{y}); empty = the built-in basemap, no third-party request. */
+  tileUrl: string;
+  tileAttribution: string;
   sessionDays: number;
   passwordResetMinutes: number;
   passwordMinLength: number;
@@ -86,6 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bookBuildTimeoutSeconds: Math.max(1, envInt(env, 'BOOK_BUILD_TIMEOUT', 600)),
     bookSessionMaxAgeDays: envInt(env, 'BOOK_SESSION_MAX_AGE_DAYS', 7),
     jobMaxAgeDays: envInt(env, 'JOB_MAX_AGE_DAYS', 7),
+    tileUrl: env.TILE_URL || '',
+    tileAttribution: env.TILE_ATTRIBUTION || '',
     sessionDays: Math.max(1, envInt(env, 'SESSION_DAYS', 14)),
     passwordResetMinutes: Math.max(1, envInt(env, 'PASSWORD_RESET_MINUTES', 30)),
     passwordMinLength: Math.max(8, envInt(env, 'PASSWORD_MIN_LENGTH', 10)),

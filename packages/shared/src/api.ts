@@ -14,6 +14,9 @@ export const generalSchema = z.object({
   site_logo: z.string(),
   description: z.string(),
   contact_email: z.string(),
+  /** Map basemap: a tile server template when configured (TILE_URL), else '' = the built-in basemap. */
+  tile_url: z.string().optional(),
+  tile_attribution: z.string().optional(),
 });
 export type General = z.infer<typeof generalSchema>;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entrySchema, generalSchema, librariesResponseSchema, pagesResponseSchema } from '@uc/shared';
+import { entrySchema, librariesResponseSchema, pagesResponseSchema } from '@uc/shared';
 import { entryId, fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
 
 let t: TestApp;
@@ -119,11 +119,7 @@ describe('full text, files and downloads', () => {
   });
 });
 
-describe('general, libraries, agents and pages', () => {
-  it('returns the site settings', async () => {
-    expect(generalSchema.parse((await get('/general')).json())).toEqual({ site_name: 'Test Catalogue', site_logo: '', description: '', contact_email: 'info@example.org' });
-  });
-
+describe('libraries, agents and pages', () => {
   it('lists active visible libraries only', async () => {
     const { libraries } = librariesResponseSchema.parse((await get('/libraries')).json());
     expect(libraries.map((l) => l.name)).toEqual(['Archive Two', 'Biblioteca Uno']);

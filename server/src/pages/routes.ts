@@ -6,8 +6,13 @@ import { viewerOf } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { sanitizeHtml } from '../http/sanitize.ts';
 
-export const pageRoutes = (pages: PagesService): FastifyPluginAsyncZod => async (app) => {
-  app.get('/general', { schema: { response: { 200: generalSchema } } }, async () => pages.general());
+/** The map's tile server, when one is configured (the built-in basemap otherwise). */
+export interface MapSettings { tileUrl: string; tileAttribution: string }
+
+export const pageRoutes = (pages: PagesService, map: MapSettings = { tileUrl: '', tileAttribution: '' }): FastifyPluginAsyncZod => async (app) => {
+  app.get('/general', { schema: { response: { 200: generalSchema } } }, async () => ({
+    ...pages.general(), tile_url: map.tileUrl, tile_attribution: map.tileAttribution,
+  }));
 
   app.get('/pages/:id', {
     schema: { params: idParamSchema, response: { 200: pageResponseSchema, 404: errorSchema } },
