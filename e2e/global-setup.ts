@@ -1,6 +1,6 @@
 // Starts ONE server for every e2e file: a fresh temporary DATA_DIR (so the demo catalogue is loaded),
 // a free port on 127.0.0.1, the built web app from web/dist. Stopped (and the data removed) in teardown.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -18,7 +18,26 @@ declare module 'vitest' {
     chromiumPath: string;
     /** Folder where the test SMTP server writes every message it receives (one .eml file each). */
     mailDir: string;
+    /** Accounts created for the run, by role: username, password, e-mail (and the library of the library admin). */
+    users: Record<'superuser' | 'librarian' | 'curator' | 'reader', E2eUser>;
   }
+}
+
+export interface E2eUser { username: string; password: string; email: string; libraryId?: number }
+
+/** One account per role, created through the real admin command (password on standard input). */
+const E2E_USERS: Record<'superuser' | 'librarian' | 'curator' | 'reader', E2eUser & { flags: string[] }> = {
+  superuser: { username: 'e2e-root', password: 'e2e superuser password', email: 'root@e2e.example.org', flags: ['--superuser'] },
+  librarian: { username: 'e2e-librarian', password: 'e2e librarian password', email: 'librarian@e2e.example.org', libraryId: 1, flags: ['--library-admin', '1'] },
+  curator: { username: 'e2e-curator', password: 'e2e curator password', email: 'curator@e2e.example.org', flags: ['--can-merge', '--can-set-exclusions'] },
+  reader: { username: 'e2e-reader', password: 'e2e reader password', email: 'reader@e2e.example.org', flags: [] },
+};
+
+function createUser(env: NodeJS.ProcessEnv, tsxCli: string, u: E2eUser & { flags: string[] }): void {
+  const res = spawnSync(process.execPath, [tsxCli, 'server/src/main.ts', 'admin', 'create-user', '--username', u.username, '--email', u.email, ...u.flags], {
+    cwd: repoRoot, env, input: `${u.password}\n`, encoding: 'utf8', timeout: 60_000,
+  });
+  if (res.status !== 0) throw new Error(`creating the e2e user ${u.username} failed: ${res.stderr || res.stdout}`);
 }
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -148,6 +167,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   console.log(`[e2e] server ready at ${baseUrl} in ${((Date.now() - started) / 1000).toFixed(1)} s (DATA_DIR ${dataDir})`);
   project.provide('baseUrl', baseUrl);
+  // The server has migrated the database by now; the accounts go in beside it.
+  for (const u of Object.values(E2E_USERS)) createUser(env, tsxCli, u);
+  project.provide('users', Object.fromEntries(Object.entries(E2E_USERS).map(([role, { flags: _flags, ...u }]) => [role, u])) as Record<keyof typeof E2E_USERS, E2eUser>);
 
   return async () => {
     process.removeListener('exit', onExit);
