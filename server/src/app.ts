@@ -36,6 +36,8 @@ import { bookbuilderRoutes } from './bookbuilder/routes.ts';
 import { AccountService } from './accounts/service.ts';
 import { accountRoutes, installSessions } from './accounts/routes.ts';
 import { installCsrf } from './http/csrf.ts';
+import { AdminService } from './admin/service.ts';
+import { adminRoutes } from './admin/routes.ts';
 import { BOOKBUILDER_MAX_SESSION_BYTES, BOOKBUILDER_MAX_TEXTS } from '@uc/shared';
 
 export interface Services {
@@ -57,6 +59,7 @@ export interface Services {
   bookbuilder: BookBuilderService;
   buildRunner: BuildRunner;
   accounts: AccountService;
+  admin: AdminService;
 }
 
 /** Settings the services read (the rest of Config is for the HTTP layer). */
@@ -98,7 +101,8 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   }, async (m) => {
     await mail.send({ kind: 'password-reset', to: [m.to], subject: m.subject, text: m.text });
   });
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts };
+  const admin = new AdminService(db, libraries, pages, accounts);
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts, admin };
 }
 
 /**
@@ -171,6 +175,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     }));
     await api.register(pageRoutes(services.pages, { tileUrl: config.tileUrl, tileAttribution: config.tileAttribution }));
     await api.register(bookbuilderRoutes(services.bookbuilder, services.fonts));
+    await api.register(adminRoutes(services.admin), { prefix: '/admin' });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/collector/api' });
 
