@@ -62,6 +62,11 @@ export const routes: RouteObject[] = [
       { path: 'library/author/:id', element: <AuthorEntriesRedirect /> },
       { id: 'contact', path: 'contact', element: <ContactPage /> },
       { id: 'page_view', path: 'page/:id', element: <StaticPage /> },
+      {
+        id: 'reset_password',
+        path: 'reset-password/:username/:token',
+        lazy: async () => ({ Component: (await import('./features/account/ResetPasswordPage')).default }),
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -277,3 +277,24 @@ export type PageSummary = z.infer<typeof pageSummarySchema>;
 export type Page = z.infer<typeof pageSchema>;
 export const pagesResponseSchema = z.object({ pages: z.array(pageSummarySchema) });
 export const pageResponseSchema = z.object({ page: pageSchema });
+
+// ---------- accounts ----------
+/** GET /auth/user, and the answer of a successful login or password reset (spec §7). */
+export const authUserSchema = z.object({
+  /** The username when logged in, null otherwise. */
+  logged_in: z.string().nullable(),
+  message: z.string().nullable(),
+  email: z.string(),
+  is_superuser: z.boolean(),
+  is_library_admin: z.boolean(),
+  can_merge: z.boolean(),
+  can_set_exclusions: z.boolean(),
+  libraries: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+export type AuthUser = z.infer<typeof authUserSchema>;
+export const loginBodySchema = z.object({ username: z.string().min(1), password: z.string().min(1) });
+export type LoginBody = z.infer<typeof loginBodySchema>;
+export type ResetPasswordBody =
+  | { operation: 'send-link'; username: string }
+  | { operation: 'reset'; username: string; token: string; password: string };
+export type DataSourceReportBody = z.infer<typeof dataSourceReportBodySchema>;

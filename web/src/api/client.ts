@@ -11,16 +11,20 @@ import type {
 } from '../lib/shared';
 import type { AgentSearchResponse, BugReportBody, ReportAnswer, WikidataResponse } from './types';
 import type { BookbuilderRequest, BookbuilderResponse } from '@uc/shared';
+import type { AuthUser, DataSourceReportBody, LoginBody, ResetPasswordBody } from '@uc/shared';
 
 export const API_BASE = '/collector/api';
 
 /** An HTTP failure: `status` is the HTTP status (0 for a network failure), `message` the server's `error`. */
 export class ApiError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  /** The server's own `error` text, when the answer carried one (else undefined). */
+  readonly serverError?: string;
+  constructor(status: number, message: string, serverError?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.serverError = serverError;
   }
 }
 
@@ -102,11 +106,11 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
     }
   }
   if (!res.ok) {
-    const msg =
-      data && typeof data === 'object' && 'error' in data && typeof data.error === 'string'
+    const serverError =
+      data && typeof data === 'object' && 'error' in data && typeof data.error === 'string' && data.error
         ? data.error
-        : res.statusText || `HTTP ${res.status}`;
-    throw new ApiError(res.status, msg);
+        : undefined;
+    throw new ApiError(res.status, serverError ?? (res.statusText || `HTTP ${res.status}`), serverError);
   }
   if (data === undefined) throw new ApiError(res.status, 'Invalid JSON response');
   return data as T;
@@ -157,6 +161,17 @@ export const api = {
   /** POST /bookbuilder with one of the actions of spec §7. */
   bookbuilder: (body: BookbuilderRequest, signal?: AbortSignal) =>
     request<BookbuilderResponse>('/bookbuilder', { method: 'POST', body, signal }),
+  // ---------- accounts (spec §7 Authentication) ----------
+  authUser: (signal?: AbortSignal) => request<AuthUser>('/auth/user', { signal }),
+  login: (body: LoginBody) => request<AuthUser>('/auth/login', { method: 'POST', body }),
+  logout: () => request<{ ok: string }>('/auth/logout'),
+  /** send-link answers { message }; reset answers the logged-in user. */
+  resetPassword: <B extends ResetPasswordBody>(body: B) =>
+    request<B extends { operation: 'reset' } ? AuthUser : { message: string }>('/auth/reset-password', { method: 'POST', body }),
+  userMenuPages: (lang: string, signal?: AbortSignal) =>
+    request<{ pages: PageSummary[] }>(`/pages/user_menu/${encodeURIComponent(lang)}`, { signal }),
+  reportDataSourceError: (dataSourceId: number, body: DataSourceReportBody) =>
+    request<ReportAnswer>(`/report/data-source-error/${encodeURIComponent(dataSourceId)}`, { method: 'POST', body }),
 };
 
 /** URL of a session's built PDF; `job` makes each build's address distinct (no stale cached copy). */

@@ -5,6 +5,7 @@ import type { DataSource } from '../../lib/shared';
 import { downloadUrl } from '../../api/client';
 import { FullText } from './FullText';
 import { AddToBookBuilder } from '../bookbuilder/AddToBookBuilder';
+import { ReportError, useCanReportError } from '../account/ReportError';
 
 type View = 'none' | 'text' | 'pdf';
 
@@ -37,6 +38,7 @@ export function DataSourceBox({ ds, anchorId }: { ds: DataSource; anchorId?: str
   const uri = safeHref(ds.uri);
   const opac = safeHref(ds.koha_url);
   const pdf = ds.downloads.find((d) => d.ext.replace(/^\./, '').toLowerCase() === 'pdf');
+  const canReport = useCanReportError(ds);
 
   const toggle = (v: Exclude<View, 'none'>) => {
     if (v === 'text') setTextRequested(true);
@@ -122,7 +124,7 @@ export function DataSourceBox({ ds, anchorId }: { ds: DataSource; anchorId?: str
           </ul>
         )}
 
-        {(ds.has_full_text || (ds.has_pdf && pdf) || ds.can_add_to_bookbuilder) && (
+        {(ds.has_full_text || (ds.has_pdf && pdf) || ds.can_add_to_bookbuilder || canReport) && (
           <div className="mt-4 flex flex-wrap justify-center gap-2">
             {ds.has_full_text && (
               <button
@@ -147,6 +149,7 @@ export function DataSourceBox({ ds, anchorId }: { ds: DataSource; anchorId?: str
               </button>
             )}
             {ds.can_add_to_bookbuilder && <AddToBookBuilder dataSourceId={ds.data_source_id} />}
+            {canReport && <ReportError ds={ds} />}
           </div>
         )}
 

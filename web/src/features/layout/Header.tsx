@@ -5,6 +5,7 @@ import { UI_LANGUAGES, type UiLanguage } from '../../lib/shared';
 import { useGeneral } from '../../api/hooks';
 import { LANGUAGE_NAMES, changeLanguage, isUiLanguage } from '../../i18n';
 import { BookBuilderLink } from '../bookbuilder/BookBuilderLink';
+import { UserArea } from '../account/UserArea';
 
 export function LanguageSelector() {
   const { t, i18n } = useTranslation();
@@ -77,6 +78,7 @@ export function Header() {
           </ul>
         </nav>
         <LanguageSelector />
+        <UserArea />
       </div>
     </header>
   );
