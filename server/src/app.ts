@@ -36,6 +36,9 @@ import { bookbuilderRoutes } from './bookbuilder/routes.ts';
 import { AccountService } from './accounts/service.ts';
 import { accountRoutes, installSessions } from './accounts/routes.ts';
 import { installCsrf } from './http/csrf.ts';
+import { LibraryAdminService } from './libraryadmin/service.ts';
+import { SpreadsheetService, SPREADSHEET_JOB } from './libraryadmin/spreadsheets.ts';
+import { libraryAdminRoutes } from './libraryadmin/routes.ts';
 import { AdminService } from './admin/service.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { BOOKBUILDER_MAX_SESSION_BYTES, BOOKBUILDER_MAX_TEXTS } from '@uc/shared';
@@ -60,6 +63,8 @@ export interface Services {
   buildRunner: BuildRunner;
   accounts: AccountService;
   admin: AdminService;
+  libraryAdmin: LibraryAdminService;
+  spreadsheets: SpreadsheetService;
 }
 
 /** Settings the services read (the rest of Config is for the HTTP layer). */
@@ -102,7 +107,9 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
     await mail.send({ kind: 'password-reset', to: [m.to], subject: m.subject, text: m.text });
   });
   const admin = new AdminService(db, libraries, pages, accounts);
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts, admin };
+  const libraryAdmin = new LibraryAdminService(db, libraries, accounts);
+  const spreadsheets = new SpreadsheetService(db, ingest, jobs);
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts, admin, libraryAdmin, spreadsheets };
 }
 
 /**
@@ -116,6 +123,7 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
       concurrency: Math.min(concurrency, config.bookBuildConcurrency ?? 1),
       timeoutMs: (config.bookBuildTimeoutSeconds ?? 600) * 1000,
     }),
+    [SPREADSHEET_JOB]: services.spreadsheets.jobHandler(),
   }, { concurrency, log });
   const maintain = () => {
     try {
@@ -175,6 +183,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     }));
     await api.register(pageRoutes(services.pages, { tileUrl: config.tileUrl, tileAttribution: config.tileAttribution }));
     await api.register(bookbuilderRoutes(services.bookbuilder, services.fonts));
+    await api.register(libraryAdminRoutes(services.libraryAdmin, services.spreadsheets, services.libraries));
     await api.register(adminRoutes(services.admin), { prefix: '/admin' });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/collector/api' });

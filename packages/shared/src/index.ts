@@ -2,3 +2,4 @@ export * from './api.ts';
 export * from './constants.ts';
 export * from './text.ts';
 export * from './bookbuilder.ts';
+export * from './libraryadmin.ts';

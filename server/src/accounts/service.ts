@@ -172,10 +172,7 @@ export class AccountService {
     const recent = this.db.sqlite.prepare('SELECT 1 FROM password_resets WHERE user_id = ? AND used = 0 AND created > ?')
       .get(user.id, new Date(Date.now() - 60_000).toISOString());
     if (recent) return; // one mail a minute at most
-    const token = randomBytes(32).toString('base64url');
-    const expires = new Date(Date.now() + this.settings.resetMinutes * 60_000).toISOString();
-    this.db.sqlite.prepare('INSERT INTO password_resets (token_hash, user_id, expires) VALUES (?, ?, ?)').run(sha256(token), user.id, expires);
-    const link = `${this.settings.publicUrl.replace(/\/$/, '')}/reset-password/${encodeURIComponent(user.username)}/${token}`;
+    const link = this.resetLink(user, this.settings.resetMinutes);
     await this.sendMail({
       to: user.email,
       subject: 'Password reset',
@@ -183,6 +180,33 @@ export class AccountService {
         `Open this link within ${this.settings.resetMinutes} minutes to choose a new password:\n${link}\n\n` +
         'If you did not ask for it, ignore this message: your password stays as it is.',
     });
+  }
+
+  /** A new single-use reset token for the user, valid for `minutes`; returns the link that uses it. */
+  private resetLink(user: UserRow, minutes: number): string {
+    const token = randomBytes(32).toString('base64url');
+    const expires = new Date(Date.now() + minutes * 60_000).toISOString();
+    this.db.sqlite.prepare('INSERT INTO password_resets (token_hash, user_id, expires) VALUES (?, ?, ?)').run(sha256(token), user.id, expires);
+    return `${this.settings.publicUrl.replace(/\/$/, '')}/reset-password/${encodeURIComponent(user.username)}/${token}`;
+  }
+
+  /**
+   * The welcome mail of an account created without a password (library admins add users): a
+   * set-your-password link, valid for `days` (not the 10 minutes of the old product).
+   */
+  async sendWelcome(userId: number, libraryName: string, days = 7): Promise<boolean> {
+    const user = this.byId(userId);
+    if (!user || !user.email || !user.active) return false;
+    const link = this.resetLink(user, days * 24 * 60);
+    const expiry = user.expiration ? `\n\nThis account will expire on ${user.expiration.slice(0, 10)}.` : '';
+    await this.sendMail({
+      to: user.email,
+      subject: `Your account "${user.username}" (${libraryName})`,
+      text: `An account "${user.username}" has been created for you by the administrators of ${libraryName}.\n\n` +
+        `Open this link within ${days} days to choose your password:\n${link}\n\n` +
+        `After that, you can always ask for a new link with "Reset password" on the login form.${expiry}`,
+    });
+    return true;
   }
 
   /** Sets a new password with a valid single-use token; returns a new session token. */

@@ -39,6 +39,11 @@ export interface LinkRequest {
 }
 
 const TITLE_MAX = 250;
+const DS_FIELDS = [
+  'title', 'subtitle', 'authors', 'languages', 'year_edition', 'year_first_edition', 'description', 'publisher', 'isbn',
+  'shelf_location_code', 'material_description', 'edition_statement', 'place_date_of_publication_distribution', 'uri',
+  'uri_label', 'content_type', 'downloads', 'full_text', 'datestamp',
+] as const;
 const clip = (s: string | null | undefined, max = 10000) => (s == null ? null : s.length > max ? s.slice(0, max) + '...' : s);
 
 export class IngestService {
@@ -49,12 +54,13 @@ export class IngestService {
   constructor(private db: Db, private indexer: Indexer) {
     const s = db.sqlite;
     this.q = {
-      dsByKey: s.prepare('SELECT id, entry_id FROM data_sources WHERE site_id = ? AND identifier = ?'),
+      dsByKey: s.prepare('SELECT * FROM data_sources WHERE site_id = ? AND identifier = ?'),
       entryByKey: s.prepare('SELECT id, canonical_entry_id FROM entries WHERE grouping_key = ? ORDER BY id LIMIT 1'),
       insertEntry: s.prepare('INSERT INTO entries (title, subtitle, grouping_key, datestamp) VALUES (?, ?, ?, ?)'),
       updateEntry: s.prepare(`UPDATE entries SET title = ?, subtitle = ?, grouping_key = ?, datestamp = max(datestamp, ?),
         last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
       bumpEntry: s.prepare(`UPDATE entries SET datestamp = max(datestamp, ?), last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
+      entryOf: s.prepare('SELECT id, canonical_entry_id FROM entries WHERE id = ?'),
       agentByName: s.prepare('SELECT id FROM agents WHERE name = ?').pluck(),
       insertAgent: s.prepare('INSERT INTO agents (name, normalized_name) VALUES (?, ?)'),
       insertLanguage: s.prepare('INSERT OR IGNORE INTO languages (code) VALUES (?)'),
@@ -110,9 +116,16 @@ export class IngestService {
     const authors = [...new Set(r.authors.map(normaliseAuthorName).filter(Boolean))];
     const languages = [...new Set(r.languages.map(normaliseLanguage).filter((l): l is string => !!l))];
     const key = groupingKey(title, authors, languages);
-    const datestamp = r.datestamp || now;
-
-    const existing = q.dsByKey.get(r.siteId, r.identifier) as { id: number; entry_id: number | null } | undefined;
+    const existing = q.dsByKey.get(r.siteId, r.identifier) as (Record<string, unknown> & { id: number; entry_id: number | null; datestamp: string }) | undefined;
+    // The datestamp is the acquisition date: a record already held keeps it unless the source gives one.
+    const datestamp = r.datestamp || existing?.datestamp || now;
+    const row = this.dataSourceRow(r, title, subtitle, authors, languages, datestamp);
+    // A record stored again unchanged changes nothing (no datestamp bump, no reindex): re-uploading the
+    // same spreadsheet or re-running an import does not make old records "new".
+    if (existing && existing.entry_id !== null && DS_FIELDS.every((f) => (existing[f] ?? null) === row[f])) {
+      const owner = q.entryOf.get(existing.entry_id) as { id: number; canonical_entry_id: number | null } | undefined;
+      if (owner) return { entryId: owner.canonical_entry_id ?? owner.id, dataSourceId: existing.id };
+    }
     let entryId: number;
     const found = q.entryByKey.get(key) as { id: number; canonical_entry_id: number | null } | undefined;
     if (found) {
@@ -130,10 +143,20 @@ export class IngestService {
     touched.add(entryId);
     if (existing?.entry_id && existing.entry_id !== entryId) touched.add(existing.entry_id);
 
-    const row = {
-      site_id: r.siteId,
-      identifier: r.identifier,
-      entry_id: found && found.canonical_entry_id ? found.id : entryId,
+    const entryRow = { ...row, site_id: r.siteId, identifier: r.identifier, entry_id: found && found.canonical_entry_id ? found.id : entryId };
+    let dataSourceId: number;
+    if (existing) {
+      q.updateDs.run({ ...entryRow, id: existing.id });
+      dataSourceId = existing.id;
+    } else {
+      dataSourceId = Number(q.insertDs.run(entryRow).lastInsertRowid);
+    }
+    return { entryId, dataSourceId };
+  }
+
+  /** The stored columns of a data source (those compared to decide whether a record changed). */
+  private dataSourceRow(r: IngestRecord, title: string, subtitle: string | null, authors: string[], languages: string[], datestamp: string) {
+    return {
       title,
       subtitle,
       authors: JSON.stringify(authors),
@@ -154,14 +177,6 @@ export class IngestService {
       full_text: r.full_text ?? null,
       datestamp,
     };
-    let dataSourceId: number;
-    if (existing) {
-      q.updateDs.run({ ...row, id: existing.id });
-      dataSourceId = existing.id;
-    } else {
-      dataSourceId = Number(q.insertDs.run(row).lastInsertRowid);
-    }
-    return { entryId, dataSourceId };
   }
 
   private setAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]) {

@@ -1,0 +1,39 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
+
+/** Library administration: the spreadsheet format of csv sites, and uploaded spreadsheets. */
+export const libraryAdminMigrations: Record<string, Migration> = {
+  '2026-11-21-0700-libraryadmin': {
+    async up(db: Kysely<any>) {
+      const cols = await sql<{ name: string }>`PRAGMA table_info(sites)`.execute(db);
+      if (!cols.rows.some((c) => c.name === 'csv_type')) {
+        await db.schema.alterTable('sites').addColumn('csv_type', 'text').execute();
+      }
+      // The file is kept in the row (a few MB at most) until processed: nothing reaches the catalogue
+      // before the uploader confirms.
+      await db.schema.createTable('spreadsheet_uploads')
+        .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+        .addColumn('library_id', 'integer', (c) => c.notNull().references('libraries.id').onDelete('cascade'))
+        .addColumn('site_id', 'integer', (c) => c.notNull().references('sites.id').onDelete('cascade'))
+        .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('filename', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('format', 'text', (c) => c.notNull())
+        .addColumn('content', 'blob')
+        .addColumn('comment', 'text', (c) => c.notNull().defaultTo(''))
+        .addColumn('replace_all', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('number_of_records', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('bad_rows', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('status', 'text', (c) => c.notNull().defaultTo('uploaded'))
+        .addColumn('job_id', 'integer')
+        .addColumn('done', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('stored', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('removed', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('error', 'text')
+        .addColumn('created', 'text', (c) => c.notNull().defaultTo(now))
+        .addColumn('processed', 'text')
+        .execute();
+      await db.schema.createIndex('spreadsheet_uploads_site').on('spreadsheet_uploads').column('site_id').execute();
+    },
+  },
+};

@@ -1,0 +1,164 @@
+// Spreadsheet uploads of csv sites: upload (validate, parse, keep the file, answer a sample), then
+// process as a job through the one ingestion path, with progress kept on the upload row.
+import type { Db } from '../db/index.ts';
+import type { Viewer } from '../http/viewer.ts';
+import { HttpError } from '../http/errors.ts';
+import type { LibraryRow } from '../libraries/service.ts';
+import type { IngestService } from '../ingest/service.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { JobHandler } from '../jobs/worker.ts';
+import type { RowError, SpreadsheetSite, SpreadsheetStatus, SpreadsheetUploadResponse } from '@uc/shared';
+import { columnNames, detectFormat, mapRows, readRows, SpreadsheetError, type ParsedSheet, type SheetFormat } from './spreadsheet.ts';
+
+export const SPREADSHEET_JOB = 'spreadsheet-process';
+const BATCH = 500;
+
+export class UploadRefused extends HttpError {
+  constructor(message: string, public badRows?: RowError[]) {
+    super(400, message);
+  }
+}
+
+interface UploadRow {
+  id: number; library_id: number; site_id: number; user_id: number | null; filename: string; format: SheetFormat;
+  content: Buffer | null; comment: string; replace_all: number; number_of_records: number; bad_rows: number;
+  status: SpreadsheetStatus['status']; job_id: number | null; done: number; stored: number; removed: number; error: string | null;
+}
+
+interface SiteRow { id: number; library_id: number; title: string; csv_type: string | null; active: number }
+
+export class SpreadsheetService {
+  constructor(private db: Db, private ingest: IngestService, private jobs: JobQueue) {}
+
+  /** The active csv sites of a library, with the column names their format expects. */
+  sites(libraryId: number): SpreadsheetSite[] {
+    const rows = this.db.sqlite.prepare("SELECT * FROM sites WHERE library_id = ? AND site_type = 'csv' AND active = 1 ORDER BY title, id").all(libraryId) as SiteRow[];
+    return rows.map((s) => ({ id: s.id, title: s.title, csv_type: s.csv_type || 'generic', column_names: columnNames(s.csv_type || 'generic') }));
+  }
+
+  private parse(buf: Uint8Array, format: SheetFormat, site: SpreadsheetSite): ParsedSheet {
+    try {
+      return mapRows(readRows(buf, format), site.csv_type, site.id);
+    } catch (e) {
+      if (e instanceof SpreadsheetError) throw new UploadRefused(e.message);
+      throw e;
+    }
+  }
+
+  /**
+   * Checks and parses the whole file and keeps it (nothing reaches the catalogue yet). A file without
+   * any good row is refused with the line of each bad row; otherwise the bad rows are reported and only
+   * processed (skipped) when the uploader says so.
+   */
+  upload(lib: LibraryRow, viewer: Viewer, input: { content: Buffer; filename: string; siteId: number; comment: string; replaceAll: boolean }): SpreadsheetUploadResponse {
+    const site = this.sites(lib.id).find((s) => s.id === input.siteId);
+    if (!site) throw new HttpError(400, 'Please choose one of the spreadsheet sites of this library');
+    let format: SheetFormat;
+    try {
+      format = detectFormat(input.content);
+    } catch (e) {
+      if (e instanceof SpreadsheetError) throw new UploadRefused(e.message);
+      throw e;
+    }
+    const parsed = this.parse(input.content, format, site);
+    if (parsed.records.length === 0) {
+      throw new UploadRefused(`No row can be stored: ${parsed.errors.length} row(s) with errors`, parsed.errors.slice(0, 1000));
+    }
+    const id = Number(this.db.sqlite.prepare(`INSERT INTO spreadsheet_uploads (library_id, site_id, user_id, filename, format, content, comment,
+        replace_all, number_of_records, bad_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+      lib.id, site.id, viewer.userId, input.filename.slice(0, 255), format, input.content, input.comment.slice(0, 5000),
+      input.replaceAll ? 1 : 0, parsed.records.length, parsed.errors.length,
+    ).lastInsertRowid);
+    return {
+      success: 'Spreadsheet uploaded',
+      uploaded: id,
+      sample: parsed.sample,
+      number_of_records: parsed.records.length,
+      bad_rows: parsed.errors.slice(0, 1000),
+      replace_all: input.replaceAll,
+    };
+  }
+
+  /** The upload row, for the permission check of its library. */
+  get(id: number): UploadRow | undefined {
+    return this.db.sqlite.prepare('SELECT * FROM spreadsheet_uploads WHERE id = ?').get(id) as UploadRow | undefined;
+  }
+
+  /** Queues the processing job; an upload is processed once. */
+  process(up: UploadRow, skipBadRows: boolean): SpreadsheetStatus {
+    if (up.status !== 'uploaded') throw new HttpError(409, up.status === 'cancelled' ? 'This upload was cancelled' : 'This upload is already processed or being processed');
+    if (up.bad_rows > 0 && !skipBadRows) {
+      throw new HttpError(400, `The file has ${up.bad_rows} row(s) with errors: fix them and upload the file again, or process the good rows only`);
+    }
+    const jobId = this.jobs.enqueue(SPREADSHEET_JOB, { upload_id: up.id }, { maxAttempts: 1 });
+    this.db.sqlite.prepare("UPDATE spreadsheet_uploads SET status = 'queued', job_id = ? WHERE id = ? AND status = 'uploaded'").run(jobId, up.id);
+    return this.status(up.id);
+  }
+
+  cancel(up: UploadRow): void {
+    if (up.status !== 'uploaded') throw new HttpError(409, 'Only an upload that was not processed can be cancelled');
+    this.db.sqlite.prepare("UPDATE spreadsheet_uploads SET status = 'cancelled', content = NULL WHERE id = ?").run(up.id);
+  }
+
+  status(id: number): SpreadsheetStatus {
+    const up = this.get(id)!;
+    return {
+      id: up.id, status: up.status, job_id: up.job_id, total: up.number_of_records, done: up.done, stored: up.stored,
+      removed: up.removed, error: up.error,
+    };
+  }
+
+  /** The job: store the good rows in batches (progress after each), remove what replace_all drops, reindex. */
+  jobHandler(): JobHandler {
+    return {
+      timeoutMs: 30 * 60_000,
+      run: async (raw, ctx) => {
+        const { upload_id } = raw as { upload_id: number };
+        const up = this.get(upload_id);
+        if (!up || !up.content) throw new Error('The upload no longer exists');
+        const set = (sql: string, ...args: unknown[]) => this.db.sqlite.prepare(`UPDATE spreadsheet_uploads SET ${sql} WHERE id = ?`).run(...args, up.id);
+        try {
+          set("status = 'working', done = 0, error = NULL");
+          const site = this.db.sqlite.prepare('SELECT * FROM sites WHERE id = ?').get(up.site_id) as SiteRow | undefined;
+          if (!site) throw new Error('The site no longer exists');
+          const csvType = site.csv_type || 'generic';
+          const parsed = mapRows(readRows(up.content, up.format), csvType, site.id);
+          const touched = new Set<number>();
+          let done = 0;
+          let stored = 0;
+          for (let i = 0; i < parsed.records.length; i += BATCH) {
+            if (ctx.signal.aborted) throw new Error('Stopped');
+            const batch = parsed.records.slice(i, i + BATCH).map((r) => r.record);
+            const res = this.ingest.store(batch);
+            for (const t of res.touched) touched.add(t);
+            done += batch.length;
+            stored += batch.length;
+            set('done = ?, stored = ?', done, stored);
+            await new Promise((r) => setImmediate(r)); // let status requests through between batches
+          }
+          let removed = 0;
+          if (up.replace_all) {
+            // The sheet is the whole catalogue of the site: its other records go (their entries are reindexed).
+            const keep = new Set(parsed.records.map((r) => r.record.identifier));
+            const all = this.db.sqlite.prepare('SELECT id, identifier, entry_id FROM data_sources WHERE site_id = ?').all(site.id) as { id: number; identifier: string; entry_id: number | null }[];
+            const gone = all.filter((d) => !keep.has(d.identifier));
+            const del = this.db.sqlite.prepare('DELETE FROM data_sources WHERE id = ?');
+            this.db.sqlite.transaction(() => {
+              for (const d of gone) {
+                del.run(d.id);
+                if (d.entry_id) touched.add(d.entry_id);
+              }
+            })();
+            removed = gone.length;
+          }
+          this.ingest.reindex(touched);
+          set("status = 'finished', removed = ?, content = NULL, processed = strftime('%Y-%m-%dT%H:%M:%fZ','now')", removed);
+          return { stored, removed, reindexed: touched.size };
+        } catch (e) {
+          set("status = 'failed', error = ?", (e as Error).message.slice(0, 2000));
+          throw e;
+        }
+      },
+    };
+  }
+}
