@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSRF_HEADERS, testApp, type TestApp } from '../test/fixture.ts';
+import { testApp, type TestApp } from '../test/fixture.ts';
+import { loginCookie, TEST_PASSWORD as PASSWORD } from './test-helpers.ts';
 
 let t: TestApp;
-const PASSWORD = 'a long test password';
 const cookies: Record<string, string> = {};
-
-export async function loginCookie(t: TestApp, username: string): Promise<string> {
-  const res = await t.app.inject({
-    method: 'POST', url: '/collector/api/auth/login', headers: { ...CSRF_HEADERS, 'content-type': 'application/json' },
-    payload: { username, password: PASSWORD },
-  });
-  const sid = res.cookies.find((c) => c.name === 'sessionid')?.value;
-  if (!sid) throw new Error(`login failed for ${username}: ${res.body}`);
-  return `csrftoken=test-csrf-token; sessionid=${sid}`;
-}
 
 beforeAll(async () => {
   t = await testApp();
