@@ -58,6 +58,12 @@ export const routes: RouteObject[] = [
         path: 'coverbuilder',
         lazy: async () => ({ Component: (await import('./features/bookbuilder/BookBuilderPage')).CoverBuilderPage }),
       },
+      {
+        id: 'admin',
+        path: 'admin',
+        // Superusers only (the server decides); its own chunk.
+        lazy: async () => ({ Component: (await import('./features/admin/AdminPage')).default }),
+      },
       { path: 'library/entries/:id', element: <LibraryEntriesRedirect /> },
       { path: 'library/author/:id', element: <AuthorEntriesRedirect /> },
       { id: 'contact', path: 'contact', element: <ContactPage /> },

@@ -1,0 +1,122 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import i18n from '../../i18n';
+import adminEn from '../../i18n/admin/en.json';
+import { mockApi, renderApp } from '../../test/utils';
+import type { AdminLibrary, AdminPage } from './api';
+
+beforeAll(() => {
+  i18n.addResourceBundle('en', 'translation', adminEn, true, true);
+});
+
+const settings = { site_name: 'Test Catalogue', site_logo: '', description: '', contact_email: 'info@example.org' };
+const lib = (id: number, name: string, extra: Partial<AdminLibrary> = {}): AdminLibrary => ({
+  id, name, url: null, logo_url: null, library_type: 'digital', public: true, active: true, email_public: null, email_internal: null,
+  description: null, short_desc: null, address_city: null, address_country: null, latitude: null, longitude: null, languages: null,
+  region: null, sites: 1, data_sources: 0, ...extra,
+});
+const method = (init?: RequestInit) => init?.method ?? 'GET';
+
+describe('/admin', () => {
+  it('tells a logged-in non-superuser they are not allowed', async () => {
+    mockApi({ '/admin/': () => ({ status: 403, body: { error: 'Only superusers may use the admin area' } }) });
+    renderApp('/admin');
+    expect(await screen.findByRole('alert')).toHaveTextContent('You are not allowed to use the admin area: it is for superusers only.');
+    expect(screen.queryByRole('navigation', { name: 'Admin sections' })).toBeNull();
+  });
+
+  it('asks an anonymous visitor to log in', async () => {
+    mockApi({ '/admin/': () => ({ status: 401, body: { error: 'Please log in' } }) });
+    renderApp('/admin?section=users');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please log in as a superuser to use the admin area.');
+  });
+
+  it('lists the libraries; deleting asks first, and the server refusal is shown', async () => {
+    const user = userEvent.setup();
+    const deletes: string[] = [];
+    mockApi({
+      '/admin/settings': () => ({ body: { settings } }),
+      '/admin/libraries': (url, init) => {
+        if (method(init) === 'DELETE') {
+          deletes.push(url.pathname);
+          return { status: 409, body: { error: 'The library "Uno" still holds 3 data sources' } };
+        }
+        return { body: { libraries: [lib(1, 'Uno', { data_sources: 3 }), lib(2, 'Due', { public: false })] } };
+      },
+      '/auth/user': () => ({ body: { logged_in: 'root' } }),
+    });
+    renderApp('/admin');
+    const table = await screen.findByRole('table', { name: 'Libraries' });
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(within(screen.getByRole('navigation', { name: 'Admin sections' })).getByRole('link', { name: 'Libraries' })).toHaveAttribute('aria-current', 'page');
+
+    await user.click(screen.getByRole('button', { name: 'Delete Uno' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete Uno?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(deletes).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Delete Uno' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('still holds 3 data sources');
+    expect(deletes).toEqual(['/collector/api/admin/libraries/1']);
+  });
+
+  it('saves the general settings and refreshes the site name', async () => {
+    const user = userEvent.setup();
+    let saved: Record<string, string> | null = null;
+    const api = mockApi({
+      '/admin/settings': (_url, init) => {
+        if (method(init) === 'PUT') {
+          saved = JSON.parse(String(init?.body));
+          return { body: { settings: { ...settings, ...saved } } };
+        }
+        return { body: { settings } };
+      },
+    });
+    renderApp('/admin?section=settings');
+    const name = await screen.findByLabelText('Site name');
+    await user.clear(name);
+    await user.type(name, 'New Name');
+    const before = api.calls('/general').length;
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('The settings were saved')).toBeInTheDocument();
+    expect(saved).toMatchObject({ site_name: 'New Name', contact_email: 'info@example.org' });
+    await waitFor(() => expect(api.calls('/general').length).toBeGreaterThan(before));
+  });
+
+  it('creates a page with the HTML typed in a textarea and shows the server error', async () => {
+    const user = userEvent.setup();
+    const posted: unknown[] = [];
+    const pages: AdminPage[] = [];
+    mockApi({
+      '/admin/settings': () => ({ body: { settings } }),
+      '/admin/pages': (_url, init) => {
+        if (method(init) === 'POST') {
+          const body = JSON.parse(String(init?.body));
+          posted.push(body);
+          if (!body.summary) return { status: 400, body: { error: 'Invalid request (summary: required here)' } };
+          pages.push({ ...body, id: 5, last_modified: '' });
+          return { body: { page: pages[0] } };
+        }
+        return { body: { pages } };
+      },
+    });
+    renderApp('/admin?section=pages');
+    await user.click(await screen.findByRole('button', { name: 'Add a page' }));
+    const form = screen.getByRole('form', { name: 'New page' });
+    await user.type(within(form).getByLabelText('Title'), 'About');
+    const content = within(form).getByLabelText('Content (HTML)');
+    expect(content.tagName).toBe('TEXTAREA');
+    await user.type(content, '<p>Hello</p>');
+    await user.selectOptions(within(form).getByLabelText('Location'), 'footer');
+    await user.click(within(form).getByLabelText('Published'));
+    await user.click(within(form).getByRole('button', { name: 'Save page' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('summary: required here');
+    await user.type(within(form).getByLabelText('Summary'), 'Who we are');
+    await user.click(within(form).getByRole('button', { name: 'Save page' }));
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'New page' })).toBeNull());
+    expect(posted[1]).toMatchObject({ title: 'About', summary: 'Who we are', content: '<p>Hello</p>', location: 'footer', published: true, language: 'en' });
+    expect(await screen.findByRole('cell', { name: 'About' })).toBeInTheDocument();
+  });
+});
