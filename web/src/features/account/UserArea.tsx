@@ -199,7 +199,19 @@ export function UserArea() {
       >
         <UserIcon />
       </button>
-      <div id={areaId} hidden={!open} className="order-last basis-full border-t border-stone-200 pt-3">
+      <div
+        id={areaId}
+        hidden={!open}
+        className="order-last basis-full border-t border-stone-200 pt-3"
+        onKeyDown={(e) => {
+          // Escape closes the area and returns to the user button.
+          if (e.key === 'Escape') {
+            e.preventDefault();
+            setView('hidden');
+            toggleRef.current?.focus();
+          }
+        }}
+      >
         {view === 'login' && (
           <LoginForm
             onReset={() => setView('reset')}

@@ -71,6 +71,13 @@ describe('header user area', () => {
     await u.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     expect(banner().queryByLabelText('Username')).toBeNull();
+
+    // Escape closes the open area and returns to the user button.
+    await u.click(toggle);
+    expect(banner().getByLabelText('Username')).toHaveFocus();
+    await u.keyboard('{Escape}');
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(toggle).toHaveFocus();
   });
 
   it("shows the server's error, else 'Failed login'", async () => {
