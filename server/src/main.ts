@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadConfig } from './config.ts';
 import { buildApp, createJobWorker, createServices, type Services } from './app.ts';
 import { importJsonl, ImportError } from './ingest/jsonl.ts';
+import { createDemoAccounts } from './admin/demo.ts';
 
 export async function loadDemoIfEmpty(services: Services, demoDir: string, log: (msg: string) => void): Promise<boolean> {
   const hasData = services.db.sqlite.prepare('SELECT (SELECT count(*) FROM libraries) + (SELECT count(*) FROM entries)').pluck().get() as number;
@@ -12,6 +13,7 @@ export async function loadDemoIfEmpty(services: Services, demoDir: string, log: 
   log(`Loading the demo catalogue from ${file}...`);
   const s = await importJsonl(file, services);
   log(`Demo catalogue loaded: ${s.libraries} libraries, ${s.entries} entries in ${s.seconds.toFixed(1)} s`);
+  await createDemoAccounts(services, log);
   return true;
 }
 

@@ -69,6 +69,10 @@ describe('libraries and sites', () => {
     expect(updated.json().library).toMatchObject({ name: 'Renamed', public: true, active: false, library_type: 'digital', email_internal: 'staff@example.org' });
     // The public directory follows at once.
     expect(t.services.libraries.get(lib.id)!.name).toBe('Renamed');
+    const closed = await call('superuser', 'PUT', `/libraries/${lib.id}`, { name: 'Renamed', library_type: 'closed', region: 'Europe' });
+    expect(closed.json().library).toMatchObject({ library_type: 'closed', region: 'Europe' });
+    expect((await call('superuser', 'PUT', `/libraries/${lib.id}`, { name: 'Renamed', region: '' })).json().library.region).toBeNull();
+    expect((await call('superuser', 'PUT', `/libraries/${lib.id}`, { name: 'Renamed', region: 'Atlantis' })).statusCode).toBe(400);
     const bad = await call('superuser', 'PUT', `/libraries/${lib.id}`, { name: '', latitude: 100 });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatch(/name|latitude/);

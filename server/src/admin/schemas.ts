@@ -1,5 +1,6 @@
 // Request and response shapes of the admin area (/collector/api/admin/...), superusers only.
 import { z } from 'zod';
+import { LIBRARY_TYPES, REGIONS, SITE_TYPES } from '@uc/shared';
 
 const text = (max: number) => z.string().trim().max(max);
 const optText = (max: number) => z.string().trim().max(max).nullable().optional();
@@ -7,8 +8,6 @@ const optText = (max: number) => z.string().trim().max(max).nullable().optional(
 const email = z.string().trim().max(254).refine((s) => s === '' || /^[^\s@<>(),;:"\\]+@[^\s@<>(),;:"\\]+\.[^\s@<>(),;:"\\]+$/.test(s), 'Invalid e-mail address');
 const isoDate = z.string().trim().refine((s) => !Number.isNaN(Date.parse(s)), 'Invalid date');
 
-export const LIBRARY_TYPES = ['digital', 'physical'] as const;
-export const SITE_TYPES = ['amusewiki', 'calibretree', 'generic', 'others'] as const;
 export const PAGE_LOCATIONS = ['footer', 'user_menu', 'draft'] as const;
 export const PAGE_LANGUAGES = ['ALL', 'en', 'de', 'el', 'fr', 'hr', 'it'] as const;
 
@@ -28,7 +27,7 @@ export const adminLibraryBody = z.object({
   latitude: z.number().min(-90).max(90).nullable().optional(),
   longitude: z.number().min(-180).max(180).nullable().optional(),
   languages: optText(255),
-  region: optText(255),
+  region: z.union([z.enum(REGIONS), z.literal(''), z.null()]).optional().transform((v) => (v === '' ? null : v)),
 });
 export type AdminLibraryBody = z.infer<typeof adminLibraryBody>;
 

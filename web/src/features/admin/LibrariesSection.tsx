@@ -1,20 +1,26 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { adminApi, adminKeys, LIBRARY_TYPES, SITE_TYPES, type AdminLibrary, type AdminLibraryInput, type AdminSite, type AdminSiteInput } from './api';
+import { adminApi, adminKeys, LIBRARY_TYPES, REGIONS, SITE_TYPES, type AdminLibrary, type AdminLibraryInput, type AdminSite, type AdminSiteInput } from './api';
 import { CheckField, ConfirmDelete, ErrorAlert, SelectField, TextField, yesNo } from './ui';
 
-const EMPTY: AdminLibraryInput = { name: '', url: '', library_type: 'digital', public: true, active: true, email_internal: '', email_public: '' };
+function useTypeLabel() {
+  const { t } = useTranslation();
+  return (v: string) => (v === 'physical' ? t('Physical') : v === 'closed' ? t('Closed') : t('Digital'));
+}
+
+const EMPTY: AdminLibraryInput = { name: '', url: '', library_type: 'digital', public: true, active: true, email_internal: '', email_public: '', region: '' };
 
 function LibraryForm({ initial, onDone }: { initial: AdminLibrary | null; onDone: () => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const [form, setForm] = useState<AdminLibraryInput>(() =>
     initial
-      ? { name: initial.name, url: initial.url ?? '', library_type: initial.library_type, public: initial.public, active: initial.active, email_internal: initial.email_internal ?? '', email_public: initial.email_public ?? '' }
+      ? { name: initial.name, url: initial.url ?? '', library_type: initial.library_type, public: initial.public, active: initial.active, email_internal: initial.email_internal ?? '', email_public: initial.email_public ?? '', region: initial.region ?? '' }
       : EMPTY,
   );
   const set = <K extends keyof AdminLibraryInput>(k: K) => (v: AdminLibraryInput[K]) => setForm((f) => ({ ...f, [k]: v }));
+  const typeLabel = useTypeLabel();
   const save = useMutation({
     mutationFn: (body: AdminLibraryInput) => (initial ? adminApi.updateLibrary(initial.id, body) : adminApi.createLibrary(body)),
     onSuccess: async () => {
@@ -36,7 +42,13 @@ function LibraryForm({ initial, onDone }: { initial: AdminLibrary | null; onDone
         label={t('Library type')}
         value={form.library_type ?? 'digital'}
         onChange={set('library_type')}
-        options={LIBRARY_TYPES.map((v) => ({ value: v, label: v === 'digital' ? t('Digital') : t('Physical') }))}
+        options={LIBRARY_TYPES.map((v) => ({ value: v, label: typeLabel(v) }))}
+      />
+      <SelectField
+        label={t('Region')}
+        value={form.region ?? ''}
+        onChange={set('region')}
+        options={[{ value: '', label: t('None') }, ...REGIONS.map((r) => ({ value: r, label: r }))]}
       />
       <TextField label={t('Internal e-mail')} type="email" value={form.email_internal ?? ''} onChange={set('email_internal')} />
       <TextField label={t('Public e-mail')} type="email" value={form.email_public ?? ''} onChange={set('email_public')} />
@@ -160,6 +172,7 @@ export function LibrariesSection() {
     onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.libraries }),
   });
   const sitesLibrary = data?.libraries.find((l) => l.id === sitesOf);
+  const typeLabel = useTypeLabel();
   return (
     <div>
       {isPending && <p role="status">{t('Loading...')}</p>}
@@ -184,7 +197,7 @@ export function LibrariesSection() {
               {data.libraries.map((l) => (
                 <tr key={l.id} className="border-t border-stone-200">
                   <td>{l.name}</td>
-                  <td>{l.library_type === 'physical' ? t('Physical') : t('Digital')}</td>
+                  <td>{typeLabel(l.library_type)}</td>
                   <td>{yesNo(t, l.public)}</td>
                   <td>{yesNo(t, l.active)}</td>
                   <td>{l.sites}</td>

@@ -26,8 +26,8 @@ export interface OutboxMessage {
 }
 export interface OutboxPage { messages: OutboxMessage[]; total: number; page: number; page_size: number }
 
-export const SITE_TYPES = ['amusewiki', 'calibretree', 'generic', 'others'] as const;
-export const LIBRARY_TYPES = ['digital', 'physical'] as const;
+// The shared constants (imported directly: the package entry would bring zod into the bundle).
+export { LIBRARY_TYPES, REGIONS, SITE_TYPES } from '../../../../packages/shared/src/constants.ts';
 export const PAGE_LOCATIONS = ['footer', 'user_menu', 'draft'] as const;
 export const PAGE_LANGUAGES = ['ALL', 'en', 'de', 'el', 'fr', 'hr', 'it'] as const;
 
