@@ -64,6 +64,11 @@ export const routes: RouteObject[] = [
         // Superusers only (the server decides); its own chunk.
         lazy: async () => ({ Component: (await import('./features/admin/AdminPage')).default }),
       },
+      {
+        id: 'library_admin',
+        path: 'library/admin/:id',
+        lazy: async () => ({ Component: (await import('./features/libraryadmin/LibraryAdminPage')).default }),
+      },
       { path: 'library/entries/:id', element: <LibraryEntriesRedirect /> },
       { path: 'library/author/:id', element: <AuthorEntriesRedirect /> },
       { id: 'contact', path: 'contact', element: <ContactPage /> },

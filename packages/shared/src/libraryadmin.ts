@@ -135,6 +135,7 @@ export type CsvType = (typeof CSV_TYPES)[number];
 
 export const spreadsheetSiteSchema = z.object({ id: z.number().int(), title: z.string(), csv_type: z.string(), column_names: z.array(z.string()) });
 export type SpreadsheetSite = z.infer<typeof spreadsheetSiteSchema>;
+export const spreadsheetSiteBodySchema = z.object({ title: z.string().trim().min(1, 'The title is required').max(255), csv_type: z.enum(CSV_TYPES).default('generic') });
 export const spreadsheetSitesResponseSchema = z.object({ sites: z.array(spreadsheetSiteSchema), max_bytes: z.number().int() });
 
 export const rowErrorSchema = z.object({ line: z.number().int(), message: z.string() });

@@ -8,6 +8,7 @@ import {
   libraryEditBodySchema,
   removeLibraryUserBodySchema,
   spreadsheetProcessBodySchema,
+  spreadsheetSiteBodySchema,
 } from '@uc/shared';
 import { viewerOf } from '../http/context.ts';
 import { HttpError } from '../http/errors.ts';
@@ -65,6 +66,11 @@ export function libraryAdminRoutes(
     app.get('/spreadsheet/:id', { schema: params }, async (req) => {
       const lib = assertLibraryAdmin(viewerOf(req), req.params.id, libraries);
       return { sites: sheets.sites(lib.id), max_bytes: maxBytes };
+    });
+
+    app.post('/spreadsheet/site/:id', { schema: { ...params, body: spreadsheetSiteBodySchema } }, async (req) => {
+      const lib = assertLibraryAdmin(viewerOf(req), req.params.id, libraries);
+      return { site: sheets.createSite(lib.id, req.body.title, req.body.csv_type) };
     });
 
     app.post('/spreadsheet/:id', { schema: params }, async (req, reply) => {

@@ -247,6 +247,13 @@ describe('bad, huge and wrongly typed files', () => {
     expect((await post(`/spreadsheet/process/${up.json().uploaded}`)).statusCode).toBe(409);
   });
 
+  it('lets the library admin add a spreadsheet site to their library only', async () => {
+    const res = await post('/spreadsheet/site/1', { title: 'More uploads', csv_type: 'calibre' });
+    expect(res.json().site).toMatchObject({ title: 'More uploads', csv_type: 'calibre' });
+    expect((await post('/spreadsheet/site/2', { title: 'Not mine' })).statusCode).toBe(403);
+    expect((await post('/spreadsheet/site/1', { title: '' })).statusCode).toBe(400);
+  });
+
   it('keeps uploads and their status to the library admins', async () => {
     const up = await upload(GOOD);
     await t.services.accounts.createUser({ username: 'admin2', email: 'a2@example.org', password: 'a long test password', library_admin: true, libraryIds: [2] });

@@ -36,6 +36,12 @@ export class SpreadsheetService {
     return rows.map((s) => ({ id: s.id, title: s.title, csv_type: s.csv_type || 'generic', column_names: columnNames(s.csv_type || 'generic') }));
   }
 
+  /** A library admin adds a spreadsheet site to their library (other site types stay with superusers). */
+  createSite(libraryId: number, title: string, csvType: string): SpreadsheetSite {
+    const id = Number(this.db.sqlite.prepare("INSERT INTO sites (library_id, title, site_type, csv_type) VALUES (?, ?, 'csv', ?)").run(libraryId, title, csvType).lastInsertRowid);
+    return this.sites(libraryId).find((s) => s.id === id)!;
+  }
+
   private parse(buf: Uint8Array, format: SheetFormat, site: SpreadsheetSite): ParsedSheet {
     try {
       return mapRows(readRows(buf, format), site.csv_type, site.id);

@@ -1,0 +1,47 @@
+import { useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { isApiError } from '../../api/client';
+import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { libraryAdminApi } from './api';
+import { LibraryForm } from './LibraryForm';
+import { AddUserForm, LibraryUsers } from './LibraryUsers';
+import { SpreadsheetUpload } from './SpreadsheetUpload';
+
+/** /library/admin/{id} (spec §2 Library admin screen): edit form, record upload, add-user form, 'Library Users'. */
+export default function LibraryAdminPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const query = useQuery({
+    queryKey: ['libraryadmin', 'details', id],
+    queryFn: ({ signal }) => libraryAdminApi.details(id, signal),
+    retry: false,
+    staleTime: 0,
+  });
+  const lib = query.data?.library;
+  useDocumentTitle(lib ? t('Administration of {{name}}', { name: lib.name }) : t('Library administration'));
+
+  if (query.isPending) return <p role="status">{t('Loading…')}</p>;
+  if (query.error || !query.data) {
+    const text = isApiError(query.error, 401) ? t('Please log in to administer this library.')
+      : isApiError(query.error, 403) ? t('You cannot administer this library.')
+        : isApiError(query.error, 404) ? t('This library does not exist.') : query.error?.message;
+    return (
+      <div className="flex flex-col gap-2">
+        <h1 className="text-2xl font-bold">{t('Library administration')}</h1>
+        <p role="alert" className="text-red-800">{text}</p>
+      </div>
+    );
+  }
+  const library = query.data.library;
+  const refresh = () => void query.refetch();
+  return (
+    <div className="flex flex-col gap-10">
+      <h1 className="text-2xl font-bold">{t('Administration of {{name}}', { name: library.name })}</h1>
+      <LibraryForm key={library.last_modified} library={library} />
+      <SpreadsheetUpload libraryId={library.id} />
+      <AddUserForm libraryId={library.id} onAdded={refresh} />
+      <LibraryUsers libraryId={library.id} users={query.data.users} onChange={refresh} />
+    </div>
+  );
+}
