@@ -1,0 +1,96 @@
+// Library administration in the browser (spec §2 Library admin screen, §4 Spreadsheet, §8): the library
+// admin of library 1 logs in (through the API), edits the library, adds a user, uploads a small CSV,
+// processes it and finds the new entries in the search. axe finds no serious or critical violation.
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { baseUrl, formatViolations, hasChromium, seriousAxeViolations, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+
+const users = inject('users');
+
+/** Logs in through the API in the page's context (page.request shares the context's cookies). */
+async function apiLogin(page: Page, username: string, password: string): Promise<void> {
+  await page.request.get(`${baseUrl}/collector/api/auth/user`);
+  const csrf = (await page.context().cookies(baseUrl)).find((c) => c.name === 'csrftoken')?.value;
+  expect(csrf).toBeTruthy();
+  const res = await page.request.post(`${baseUrl}/collector/api/auth/login`, {
+    headers: { 'X-CSRFToken': csrf!, 'Content-Type': 'application/json' },
+    data: { username, password },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  expect((await res.json()).logged_in).toBe(username);
+}
+
+async function expectAxeClean(page: Page, where: string): Promise<void> {
+  const vs = await seriousAxeViolations(page);
+  expect(vs, formatViolations(where, vs)).toEqual([]);
+}
+
+/** Letters only, so the search tokenizer keeps it as one word. */
+const uniqueWord = () => 'Zorblax' + Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
+
+describe.skipIf(!hasChromium)('library administration', () => {
+  const session = useBrowserSessions({ beforeAll, afterAll, beforeEach, afterEach, expect });
+
+  it('a library admin edits the library, adds a user, uploads and processes a CSV, and finds the entries', async () => {
+    const { page } = session();
+    const { librarian } = users;
+    await apiLogin(page, librarian.username, librarian.password);
+    await page.goto(`${baseUrl}/library/admin/${librarian.libraryId}`);
+    await waitForH1(page, /^Administration of /);
+
+    // Edit a field ('The library was updated').
+    const internal = page.getByLabel('Internal e-mail');
+    if (!(await internal.inputValue())) await internal.fill('staff@library.e2e.example.org');
+    await page.getByLabel('Opening hours').fill('Tuesday 17-20 (e2e)');
+    await page.getByRole('button', { name: 'Update library' }).click();
+    await page.getByText('The library was updated').waitFor();
+    await expectAxeClean(page, 'library admin page');
+
+    // Add a new user: created and mailed.
+    const newUser = `e2e-added-${Date.now().toString(36)}`;
+    const addForm = page.getByRole('form', { name: 'Add user' });
+    await addForm.getByLabel('Username').fill(newUser);
+    await addForm.getByLabel('Email').fill(`${newUser}@e2e.example.org`);
+    await addForm.getByLabel('First name').fill('Ada');
+    await addForm.getByRole('button', { name: 'Add user' }).click();
+    await addForm.getByText('The user was created and will receive an e-mail to set the password.').waitFor();
+    await page.getByRole('region', { name: 'Library Users' }).getByRole('cell', { name: newUser, exact: true }).waitFor();
+    // The existing-username warning.
+    await addForm.getByLabel('Username').fill(newUser);
+    await addForm.getByText('This username already exist. You are going to add it to this library.').waitFor();
+    await addForm.getByLabel('Username').fill('');
+
+    // Upload a small CSV (creating the library's spreadsheet source when it has none).
+    const upload = page.getByRole('region', { name: 'Upload records' });
+    await waitUntil(async () => (await upload.getByLabel('Title of the new spreadsheet source').count()) > 0
+      || (await upload.getByText('Expected column headers:').count()) > 0 || (await upload.getByLabel('Site').count()) > 0, 'the upload form');
+    if (await upload.getByLabel('Title of the new spreadsheet source').count()) {
+      await upload.getByLabel('Title of the new spreadsheet source').fill('E2E shelf list');
+      await upload.getByRole('button', { name: 'Create' }).click();
+    }
+    const site = upload.getByLabel('Site');
+    if (await site.count()) await site.selectOption({ index: 1 });
+    await upload.getByText('Expected column headers:').waitFor();
+    const word = uniqueWord();
+    const csv = `identifier;title;authors;languages;year_edition\n${word}-1;${word} first pamphlet;Ada Uploader;en;1921\n${word}-2;"${word} second pamphlet";"Ada Uploader; Bo Helper";it;1922\n`;
+    await upload.getByLabel('Spreadsheet file (CSV UTF-8 or XLSX)').setInputFiles({ name: 'records.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await upload.getByLabel('Comment').fill('e2e upload');
+    await upload.getByRole('button', { name: 'Upload' }).click();
+    await upload.getByText('Records in the file: 2').waitFor();
+    await upload.getByRole('cell', { name: `${word} first pamphlet` }).waitFor();
+    await expectAxeClean(page, 'spreadsheet preview');
+    await upload.getByRole('button', { name: 'Process File' }).click();
+    await upload.getByText('The file was processed: 2 records stored, 0 removed.').waitFor({ timeout: 30_000 });
+
+    // The new entries are in the search.
+    await page.goto(`${baseUrl}/search?query=${word}`);
+    await page.getByText(`${word} first pamphlet`).first().waitFor({ timeout: 20_000 });
+    await page.getByText(`${word} second pamphlet`).first().waitFor();
+  });
+
+  it('an anonymous visitor is asked to log in (accounts shared with other files are left alone)', async () => {
+    const { page } = session();
+    await page.goto(`${baseUrl}/library/admin/1`);
+    await page.getByText('Please log in to administer this library.').waitFor();
+  });
+});
