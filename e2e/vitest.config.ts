@@ -13,9 +13,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     teardownTimeout: 20_000,
-    // One browser per file; two files side by side is what a 2-core machine handles well.
-    fileParallelism: true,
-    maxWorkers: 2,
+    // One file at a time: the files share one server, and some change shared state (site name, passwords).
+    fileParallelism: false,
+    maxWorkers: 1,
     reporters: ['default'],
   },
 });
