@@ -1,0 +1,102 @@
+// Every route of the API, called as each role (spec §6): who gets 401, 403, or through.
+// The routes come from the OpenAPI document, so a new route cannot escape this table.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSRF_HEADERS, testApp, type TestApp } from '../test/fixture.ts';
+
+const ROLES = ['anonymous', 'reader', 'curator', 'librarian', 'other_librarian', 'superuser'] as const;
+type Role = (typeof ROLES)[number];
+type Expect = 'public' | 'login' | 'library_admin_of_1' | 'superuser' | 'library_admin_any';
+
+/** Who may call a route. Everything not listed is public (no 401/403 for anyone). */
+function ruleOf(method: string, path: string): Expect {
+  if (path.startsWith('/collector/api/admin/')) return 'superuser';
+  if (/^\/collector\/api\/(library|spreadsheet)\//.test(path)) return 'library_admin_of_1';
+  if (path === '/collector/api/auth/user-check/{username}') return 'library_admin_any';
+  if (path === '/collector/api/report/data-source-error/{id}') return 'login';
+  return 'public';
+}
+
+const ALLOWED: Record<Expect, Role[]> = {
+  public: [...ROLES],
+  login: ['reader', 'curator', 'librarian', 'other_librarian', 'superuser'],
+  library_admin_of_1: ['librarian', 'superuser'],
+  library_admin_any: ['librarian', 'other_librarian', 'superuser'],
+  superuser: ['superuser'],
+};
+
+const PARAMS: Record<string, string> = {
+  id: '1', data_source_id: '1', filename: 'picture.png', target: '1.pdf', language: 'en', location: 'footer',
+  username: 'reader', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', file: 'x.pdf', site_id: '1',
+};
+
+let t: TestApp;
+const cookies: Partial<Record<Role, string>> = {};
+let routes: { method: string; path: string }[] = [];
+
+beforeAll(async () => {
+  t = await testApp();
+  const a = t.services.accounts;
+  const password = 'a long enough password';
+  await a.createUser({ username: 'reader', email: 'reader@example.org', password });
+  await a.createUser({ username: 'curator', email: 'curator@example.org', password, can_merge: true, can_set_exclusions: true });
+  await a.createUser({ username: 'librarian', email: 'lib@example.org', password, library_admin: true, libraryIds: [1] });
+  await a.createUser({ username: 'other_librarian', email: 'other@example.org', password, library_admin: true, libraryIds: [2] });
+  await a.createUser({ username: 'superuser', email: 'root@example.org', password, is_superuser: true });
+  for (const role of ROLES.slice(1)) {
+    const login = (await a.login(role, password)) as { token: string };
+    cookies[role] = `sessionid=${login.token}`;
+  }
+  const doc = (await t.app.inject('/collector/api/openapi.json')).json() as { paths: Record<string, Record<string, unknown>> };
+  routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path })));
+  // Logging out ends the role's session: call it last.
+  routes.sort((a, b) => Number(a.path.endsWith('/auth/logout')) - Number(b.path.endsWith('/auth/logout')));
+}, 60_000);
+afterAll(async () => t.close());
+
+async function call(role: Role, method: string, path: string) {
+  const url = path.replace(/\{(\w+)\}/g, (_, p: string) => PARAMS[p] ?? '1');
+  const headers: Record<string, string> = { ...CSRF_HEADERS };
+  if (cookies[role]) headers.cookie = `${CSRF_HEADERS.cookie}; ${cookies[role]}`;
+  const payload = method === 'GET' || method === 'DELETE' ? undefined : {};
+  return t.app.inject({ method: method as 'GET', url, headers, payload, remoteAddress: `10.20.${ROLES.indexOf(role)}.1` });
+}
+
+describe('the permission table (every route × every role)', () => {
+  it('knows the API routes', () => {
+    expect(routes.length).toBeGreaterThan(30);
+  });
+
+  it('lets the GET routes of protected areas through for the right roles (200)', async () => {
+    for (const [role, path] of [
+      ['superuser', '/collector/api/admin/libraries'], ['superuser', '/collector/api/admin/users'], ['superuser', '/collector/api/admin/outbox'],
+      ['librarian', '/collector/api/library/details/{id}'], ['librarian', '/collector/api/library/list-users/{id}'],
+      ['librarian', '/collector/api/spreadsheet/{id}'], ['other_librarian', '/collector/api/auth/user-check/{username}'],
+    ] as [Role, string][]) {
+      expect((await call(role, 'GET', path)).statusCode, `${role} ${path}`).toBe(200);
+    }
+  });
+
+  for (const role of ROLES) {
+    it(`as ${role}`, async () => {
+      const problems: string[] = [];
+      for (const { method, path } of routes) {
+        const rule = ruleOf(method, path);
+        const res = await call(role, method, path);
+        const allowed = ALLOWED[rule].includes(role);
+        const where = `${method} ${path} (${rule}) as ${role}: ${res.statusCode} ${res.body.slice(0, 100)}`;
+        if (res.statusCode >= 500) problems.push(`server error: ${where}`);
+        else if (allowed && (res.statusCode === 401 || res.statusCode === 403)) problems.push(`refused: ${where}`);
+        else if (!allowed) {
+          // Refused callers get 401 (not logged in) or 403 (logged in without the right); some routes
+          // validate the body first and answer 400, which reveals and changes nothing.
+          const expected = role === 'anonymous' ? 401 : 403;
+          // Routes addressing an upload by its own id answer 404 when it does not exist, whoever asks.
+          const missingUpload = /\/spreadsheet\/(process|cancel|status)\//.test(path) && res.statusCode === 404 && role !== 'anonymous';
+          if (res.statusCode !== expected && !missingUpload && !(method !== 'GET' && res.statusCode === 400)) problems.push(`expected ${expected}: ${where}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+
+});
