@@ -2,6 +2,7 @@
 // shared by the server routes and the web client (spec §3 Library, User creation, Spreadsheet upload; §5).
 import { z } from 'zod';
 import { LIBRARY_TYPES, REGIONS } from './constants.ts';
+import { libraryPublicSchema } from './api.ts';
 
 const EMAIL_RE = /^[^\s@<>(),;:"\\]+@[^\s@<>(),;:"\\]+\.[^\s@<>(),;:"\\]+$/;
 const text = (max: number) => z.string().trim().max(max);
@@ -59,33 +60,9 @@ export const libraryEditBodySchema = z.object({
 });
 export type LibraryEditBody = z.input<typeof libraryEditBodySchema>;
 
-export const adminLibrarySchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  url: z.string().nullable(),
-  logo_url: z.string().nullable(),
-  library_type: z.string(),
-  public: z.boolean(),
-  active: z.boolean(),
-  year_established: z.string().nullable(),
-  established: z.string().nullable(),
-  languages: z.string().nullable(),
-  description: z.string().nullable(),
-  short_desc: z.string().nullable(),
-  opening_hours: z.string().nullable(),
-  email_public: z.string().nullable(),
+/** What a library admin sees of their library: the public view plus the internal address and dates. */
+export const adminLibrarySchema = libraryPublicSchema.omit({ entries_count: true }).extend({
   email_internal: z.string().nullable(),
-  address_line_1: z.string().nullable(),
-  address_line_2: z.string().nullable(),
-  address_zip: z.string().nullable(),
-  address_city: z.string().nullable(),
-  address_state: z.string().nullable(),
-  address_country: z.string().nullable(),
-  pgp_public_key: z.string().nullable(),
-  latitude: z.number().nullable(),
-  longitude: z.number().nullable(),
-  region: z.string().nullable(),
-  catalog_is_accessible: z.boolean(),
   created: z.string(),
   last_modified: z.string(),
 });
