@@ -1,18 +1,16 @@
-import { useId, useRef, useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DataSource } from '../../lib/shared';
 import { api } from '../../api/client';
 import { useCurrentUser } from '../../api/account';
 import { Dialog } from '../../components/Dialog';
+import { ReportOutcome, useReportSender } from '../../components/ReportSender';
 
 /** The Report Error button shows for logged-in users with an e-mail address, when the library takes reports. */
 export function useCanReportError(ds: Pick<DataSource, 'report_error'>): boolean {
   const { user } = useCurrentUser();
   return !!(ds.report_error && user && user.email.trim());
 }
-
-class ReportFailure extends Error {}
 
 /**
  * 'Report Error' on a data source box (spec §2 Entry page): a modal with the message; Send enabled only
@@ -23,21 +21,10 @@ export function ReportError({ ds }: { ds: Pick<DataSource, 'data_source_id' | 't
   const ids = { message: useId(), note: useId() };
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
-  const [sentOnce, setSentOnce] = useState(false);
-  const statusRef = useRef<HTMLParagraphElement>(null);
-
-  const send = useMutation({
-    mutationFn: async (message: string) => {
-      const res = await api.reportDataSourceError(ds.data_source_id, { message, report_type: 'error' });
-      if (res.error || !res.success) throw new ReportFailure(res.error || '');
-      return res;
-    },
-    onSuccess: () => {
-      setSentOnce(true);
-      setText('');
-      setTimeout(() => statusRef.current?.focus(), 0);
-    },
-  });
+  const { mutation: send, sentOnce, statusRef } = useReportSender(
+    (message: string) => api.reportDataSourceError(ds.data_source_id, { message, report_type: 'error' }),
+    () => setText(''),
+  );
 
   const canSend = text.trim() !== '';
 
@@ -86,19 +73,7 @@ export function ReportError({ ds }: { ds: Pick<DataSource, 'data_source_id' | 't
               {t('The library receives your message and your e-mail address, to answer you.')}
             </p>
           </div>
-          <div role="status" aria-live="polite">
-            {send.isSuccess && (
-              <p ref={statusRef} tabIndex={-1} className="font-semibold text-emerald-900 outline-none">
-                {t('Report Sent!')}
-              </p>
-            )}
-          </div>
-          {send.isError && (
-            <div role="alert" className="text-red-800">
-              <p>{t('Failure sending the report. Please contact us by email!')}</p>
-              <p>{send.error.message || t('Error')}</p>
-            </div>
-          )}
+          <ReportOutcome mutation={send} statusRef={statusRef} />
           <div className="flex flex-wrap gap-2">
             <button type="submit" className="btn btn-primary" disabled={!canSend || send.isPending}>
               {send.isPending ? t('Sending...') : t('Send')}

@@ -1,17 +1,14 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useLocation } from 'react-router';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { api } from '../../api/client';
-import type { ReportAnswer } from '../../api/types';
+import { ReportOutcome, useReportSender } from '../../components/ReportSender';
 
 /** The message body of spec §7: page address, sender and text combined. */
 export function bugReportMessage(page: string, from: string, text: string): string {
   return `On ${page}\n\nFrom ${from}\n\n${text}`;
 }
-
-class ReportFailure extends Error {}
 
 /**
  * The footer's Bug Report button and its dialog (spec §2 Bug report dialog): From, Page (read-only,
@@ -26,25 +23,11 @@ export function BugReport() {
   const [page, setPage] = useState('');
   const [from, setFrom] = useState('');
   const [text, setText] = useState('');
-  const [sentOnce, setSentOnce] = useState(false);
-  const statusRef = useRef<HTMLParagraphElement>(null);
-
-  const send = useMutation({
-    mutationFn: async (vars: { page: string; from: string; text: string }) => {
-      const res: ReportAnswer = await api.reportBug({
-        message: bugReportMessage(vars.page, vars.from, vars.text),
-        email_from: vars.from,
-      });
-      if (res.error || !res.success) throw new ReportFailure(res.error || 'Error');
-      return res;
-    },
-    onSuccess: () => {
-      setSentOnce(true);
-      setText('');
-      // The Send button is gone: the confirmation takes the focus.
-      setTimeout(() => statusRef.current?.focus(), 0);
-    },
-  });
+  const { mutation: send, sentOnce, statusRef } = useReportSender(
+    (vars: { page: string; from: string; text: string }) =>
+      api.reportBug({ message: bugReportMessage(vars.page, vars.from, vars.text), email_from: vars.from }),
+    () => setText(''),
+  );
 
   const openDialog = () => {
     // The page being reported: the full current address, captured now.
@@ -117,19 +100,7 @@ export function BugReport() {
             </p>
           </div>
 
-          <div role="status" aria-live="polite">
-            {sentNow && (
-              <p ref={statusRef} tabIndex={-1} className="font-semibold text-emerald-900 outline-none">
-                {t('Report Sent!')}
-              </p>
-            )}
-          </div>
-          {send.isError && (
-            <div role="alert" className="text-red-800">
-              <p>{t('Failure sending the report. Please contact us by email!')}</p>
-              <p>{send.error.message || t('Error')}</p>
-            </div>
-          )}
+          <ReportOutcome mutation={send} statusRef={statusRef} />
 
           <div className="flex flex-wrap gap-2">
             {sentNow ? (
