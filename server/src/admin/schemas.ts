@@ -1,6 +1,6 @@
 // Request and response shapes of the admin area (/collector/api/admin/...), superusers only.
 import { z } from 'zod';
-import { LIBRARY_TYPES, REGIONS, SITE_TYPES } from '@uc/shared';
+import { LIBRARY_TYPES, REGIONS, SITE_TYPES, libraryPublicSchema } from '@uc/shared';
 
 const text = (max: number) => z.string().trim().max(max);
 const optText = (max: number) => z.string().trim().max(max).nullable().optional();
@@ -31,24 +31,13 @@ export const adminLibraryBody = z.object({
 });
 export type AdminLibraryBody = z.infer<typeof adminLibraryBody>;
 
-export const adminLibrarySchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  url: z.string().nullable(),
-  logo_url: z.string().nullable(),
-  library_type: z.string(),
-  public: z.boolean(),
-  active: z.boolean(),
-  email_public: z.string().nullable(),
+/** A library row of the admin list: the public fields it shows, the internal address, and counts. */
+export const adminLibrarySchema = libraryPublicSchema.pick({
+  id: true, name: true, url: true, logo_url: true, library_type: true, public: true, active: true, email_public: true,
+  description: true, short_desc: true, address_city: true, address_country: true, latitude: true, longitude: true,
+  languages: true, region: true,
+}).extend({
   email_internal: z.string().nullable(),
-  description: z.string().nullable(),
-  short_desc: z.string().nullable(),
-  address_city: z.string().nullable(),
-  address_country: z.string().nullable(),
-  latitude: z.number().nullable(),
-  longitude: z.number().nullable(),
-  languages: z.string().nullable(),
-  region: z.string().nullable(),
   sites: z.number().int(),
   data_sources: z.number().int(),
 });
