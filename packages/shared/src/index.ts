@@ -3,3 +3,4 @@ export * from './constants.ts';
 export * from './text.ts';
 export * from './bookbuilder.ts';
 export * from './libraryadmin.ts';
+export * from './curation.ts';
