@@ -41,6 +41,10 @@ import { SpreadsheetService, SPREADSHEET_JOB } from './libraryadmin/spreadsheets
 import { libraryAdminRoutes } from './libraryadmin/routes.ts';
 import { AdminService } from './admin/service.ts';
 import { adminRoutes } from './admin/routes.ts';
+import { AuthorResolver } from './agents/resolve.ts';
+import { ExclusionStore } from './curation/exclusions.ts';
+import { CurationService } from './curation/service.ts';
+import { curationRoutes } from './curation/routes.ts';
 import { BOOKBUILDER_MAX_SESSION_BYTES, BOOKBUILDER_MAX_TEXTS } from '@uc/shared';
 
 export interface Services {
@@ -65,6 +69,7 @@ export interface Services {
   admin: AdminService;
   libraryAdmin: LibraryAdminService;
   spreadsheets: SpreadsheetService;
+  curation: CurationService;
 }
 
 /** Settings the services read (the rest of Config is for the HTTP layer). */
@@ -81,9 +86,10 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const agents = new AgentService(db);
   const pages = new PagesService(db);
   const indexer = new Indexer(db);
-  const search = new SearchService(db, libraries, agents);
+  const authorResolver = new AuthorResolver(db);
+  const search = new SearchService(db, libraries, agents, new ExclusionStore(db), authorResolver);
   const files = new FileStore(db, config.dataDir);
-  const catalogue = new CatalogueService(db, libraries, files);
+  const catalogue = new CatalogueService(db, libraries, files, authorResolver);
   const fullText = new FullTextService(files);
   const ingest = new IngestService(db, indexer);
   const wikidata = new WikidataService(db, config);
@@ -109,7 +115,8 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const admin = new AdminService(db, libraries, pages, accounts);
   const libraryAdmin = new LibraryAdminService(db, libraries, accounts);
   const spreadsheets = new SpreadsheetService(db, ingest, jobs);
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts, admin, libraryAdmin, spreadsheets };
+  const curation = new CurationService(db, indexer, agents, libraries);
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts, admin, libraryAdmin, spreadsheets, curation };
 }
 
 /**
@@ -185,6 +192,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await api.register(bookbuilderRoutes(services.bookbuilder, services.fonts));
     await api.register(libraryAdminRoutes(services.libraryAdmin, services.spreadsheets, services.libraries));
     await api.register(adminRoutes(services.admin), { prefix: '/admin' });
+    await api.register(curationRoutes(services.curation));
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/collector/api' });
 

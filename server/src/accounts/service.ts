@@ -143,7 +143,8 @@ export class AccountService {
       isLibraryAdmin: !!row.library_admin,
       // Spec §6: library admins may also curate; superusers may do everything.
       canMerge: superuser || !!row.can_merge || !!row.library_admin,
-      canSetExclusions: superuser || !!row.can_set_exclusions,
+      // Exclusions are a user's own view of the catalogue: every logged-in user may set them (anchor §2.1).
+      canSetExclusions: true,
       libraryIds,
     };
   }

@@ -41,7 +41,8 @@ describe('demo accounts', () => {
     expect(viewers.get('demo-admin')).toMatchObject({ isSuperuser: true });
     expect(viewers.get('demo-librarian')).toMatchObject({ isSuperuser: false, isLibraryAdmin: true, libraryIds: [1] });
     expect(viewers.get('demo-curator')).toMatchObject({ isSuperuser: false, isLibraryAdmin: false, canMerge: true, canSetExclusions: true });
-    expect(viewers.get('demo-reader')).toMatchObject({ isSuperuser: false, isLibraryAdmin: false, canMerge: false, canSetExclusions: false, libraryIds: [] });
+    // Any logged-in user may hide things from their own searches (exclusions); only mergers curate.
+    expect(viewers.get('demo-reader')).toMatchObject({ isSuperuser: false, isLibraryAdmin: false, canMerge: false, canSetExclusions: true, libraryIds: [] });
 
     // The next start finds data: nothing is loaded or created again.
     const again: string[] = [];

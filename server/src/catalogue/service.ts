@@ -5,6 +5,7 @@ import type { Viewer } from '../http/viewer.ts';
 import type { LibraryService } from '../libraries/service.ts';
 import { languageName } from '../search/indexer.ts';
 import type { FileStore } from './files.ts';
+import type { AuthorResolver } from '../agents/resolve.ts';
 
 interface EntryRow { id: number; title: string; subtitle: string | null; canonical_entry_id: number | null; original_entry_id: number | null }
 interface DsRow {
@@ -23,7 +24,7 @@ const IDS = '(SELECT value FROM json_each(?))';
 export class CatalogueService {
   private q;
 
-  constructor(private db: Db, private libraries: LibraryService, private files: FileStore) {
+  constructor(private db: Db, private libraries: LibraryService, private files: FileStore, private authors: AuthorResolver) {
     const s = db.sqlite;
     this.q = {
       entry: s.prepare('SELECT id, title, subtitle, canonical_entry_id, original_entry_id FROM entries WHERE id = ?'),
@@ -37,9 +38,11 @@ export class CatalogueService {
       visibleLibrariesOf: s.prepare(`SELECT d.entry_id, s.library_id FROM data_sources d JOIN sites s ON s.id = d.site_id
         WHERE d.entry_id IN (SELECT id FROM entries WHERE id IN ${IDS} OR canonical_entry_id IN ${IDS})`),
       variantsOf: s.prepare(`SELECT id, canonical_entry_id FROM entries WHERE canonical_entry_id IN ${IDS}`),
-      authors: s.prepare(`SELECT ea.entry_id, coalesce(c.id, a.id) AS id, coalesce(c.name, a.name) AS value
-        FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id LEFT JOIN agents c ON c.id = a.canonical_agent_id
-        WHERE ea.entry_id IN ${IDS} ORDER BY ea.entry_id, ea.position`),
+      // A curated aggregation holds no record itself: it is visible through the libraries holding its parts.
+      partLibrariesOf: s.prepare(`SELECT DISTINCT l.aggregation_entry_id AS entry_id, s.library_id FROM aggregation_links l
+        JOIN entries c ON c.id = l.aggregated_entry_id OR c.canonical_entry_id = l.aggregated_entry_id
+        JOIN data_sources d ON d.entry_id = c.id JOIN sites s ON s.id = d.site_id
+        WHERE l.aggregation_entry_id IN ${IDS} AND NOT EXISTS (SELECT 1 FROM data_sources o WHERE o.entry_id = l.aggregation_entry_id)`),
       languages: s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS} ORDER BY entry_id, position`),
       translationsOf: s.prepare('SELECT id FROM entries WHERE original_entry_id = ? AND canonical_entry_id IS NULL ORDER BY id').pluck(),
       parents: s.prepare(`SELECT DISTINCT coalesce(p.canonical_entry_id, p.id) FROM aggregation_links l JOIN entries p ON p.id = l.aggregation_entry_id
@@ -67,6 +70,9 @@ export class CatalogueService {
     for (const r of this.q.visibleLibrariesOf.all(json, json) as { entry_id: number; library_id: number }[]) {
       if (visible.has(r.library_id)) out.add(variants.get(r.entry_id) ?? r.entry_id);
     }
+    for (const r of this.q.partLibrariesOf.all(json) as { entry_id: number; library_id: number }[]) {
+      if (visible.has(r.library_id)) out.add(r.entry_id);
+    }
     return out;
   }
 
@@ -76,13 +82,13 @@ export class CatalogueService {
     if (shown.length === 0) return [];
     const json = JSON.stringify(shown);
     const rows = this.q.entries.all(json) as EntryRow[];
-    const authors = groupBy(this.q.authors.all(json) as { entry_id: number; id: number; value: string }[]);
+    const authors = this.authors.resolve(shown);
     const langs = groupBy(this.q.languages.all(json) as { entry_id: number; language_code: string }[]);
     const list = rows.map((r) => ({
       entry_id: r.id,
       title: r.title,
       subtitle: r.subtitle,
-      authors: (authors.get(r.id) ?? []).map((a) => ({ id: a.id, value: a.value })),
+      authors: authors.get(r.id)?.shown ?? [],
       languages: (langs.get(r.id) ?? []).map((l) => ({ id: l.language_code, value: languageName(l.language_code) })),
     }));
     const pos = (id: number) => order?.get(id) ?? Number.MAX_SAFE_INTEGER;
@@ -97,11 +103,12 @@ export class CatalogueService {
     const membersJson = JSON.stringify(members);
     const visibleLibs = this.libraries.visibleIds(viewer);
     const dsRows = (q.dataSources.all(membersJson) as DsRow[]).filter((d) => visibleLibs.has(d.library_id));
-    // Nothing visible: the entry is private or gone; do not leak its bibliographic data.
-    if (dsRows.length === 0) return null;
+    // Nothing visible: the entry is private or gone; do not leak its bibliographic data. A curated
+    // aggregation (no record of its own) is shown when a part of it is visible.
+    if (dsRows.length === 0 && !this.visibleEntries([entry.id], viewer).has(entry.id)) return null;
 
     const selfJson = JSON.stringify([entry.id]);
-    const authors = (q.authors.all(selfJson) as { id: number; value: string }[]).map((a) => ({ id: a.id, value: a.value }));
+    const authors = this.authors.resolve([entry.id]).get(entry.id)?.shown ?? [];
     const languages = (q.languages.all(selfJson) as { language_code: string }[]).map((l) => ({ id: l.language_code, value: languageName(l.language_code) }));
 
     // Translation group: the original and its other translations, each only if visible.

@@ -5,7 +5,7 @@ import { CSRF_HEADERS, testApp, type TestApp } from '../test/fixture.ts';
 
 const ROLES = ['anonymous', 'reader', 'curator', 'librarian', 'other_librarian', 'superuser'] as const;
 type Role = (typeof ROLES)[number];
-type Expect = 'public' | 'login' | 'library_admin_of_1' | 'superuser' | 'library_admin_any';
+type Expect = 'public' | 'login' | 'merge' | 'library_admin_of_1' | 'superuser' | 'library_admin_any';
 
 /** Who may call a route. Everything not listed is public (no 401/403 for anyone). */
 function ruleOf(method: string, path: string): Expect {
@@ -13,12 +13,20 @@ function ruleOf(method: string, path: string): Expect {
   if (/^\/collector\/api\/(library|spreadsheet)\//.test(path)) return 'library_admin_of_1';
   if (path === '/collector/api/auth/user-check/{username}') return 'library_admin_any';
   if (path === '/collector/api/report/data-source-error/{id}') return 'login';
+  // Curation (spec §6): merging rights for every change of the shared catalogue; exclusions and the
+  // change log (own exclusions, or everything for mergers) for any logged-in user.
+  if (/^\/collector\/api\/(merge|create|revert)\/|^\/collector\/api\/(split-author|set-translations|set-aggregated|curation\/duplicates)$/.test(path)) return 'merge';
+  if (method === 'POST' && path === '/collector/api/agents/{id}') return 'merge';
+  // Listings are called here with a mergers' type (merged-agents); /listing/exclusions is for everyone logged in (curation tests).
+  if (path === '/collector/api/listing/{type}') return 'merge';
+  if (/^\/collector\/api\/(exclusions|changes|changes\/\{id\}\/undo)$/.test(path)) return 'login';
   return 'public';
 }
 
 const ALLOWED: Record<Expect, Role[]> = {
   public: [...ROLES],
   login: ['reader', 'curator', 'librarian', 'other_librarian', 'superuser'],
+  merge: ['curator', 'librarian', 'other_librarian', 'superuser'],
   library_admin_of_1: ['librarian', 'superuser'],
   library_admin_any: ['librarian', 'other_librarian', 'superuser'],
   superuser: ['superuser'],
@@ -54,7 +62,9 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function call(role: Role, method: string, path: string) {
-  const url = path.replace(/\{(\w+)\}/g, (_, p: string) => PARAMS[p] ?? '1');
+  const special: Record<string, string> = path.includes('/merge/') ? { target: 'author' } : path.includes('/create/') ? { target: 'agent' }
+    : path.includes('/listing/') || path.includes('/revert/') ? { type: 'merged-agents' } : {};
+  const url = path.replace(/\{(\w+)\}/g, (_, p: string) => special[p] ?? PARAMS[p] ?? '1');
   const headers: Record<string, string> = { ...CSRF_HEADERS };
   if (cookies[role]) headers.cookie = `${CSRF_HEADERS.cookie}; ${cookies[role]}`;
   const payload = method === 'GET' || method === 'DELETE' ? undefined : {};

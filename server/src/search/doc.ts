@@ -15,4 +15,6 @@ export interface IndexDoc {
   /** Acquisition date (ISO) and transliterated title sort key. */
   datestamp: string;
   sort_title: string;
+  /** Agent ids an author exclusion can name (AuthorResolver keys); absent in snapshots written before curation. */
+  agent_keys?: number[];
 }

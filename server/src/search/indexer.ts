@@ -4,6 +4,7 @@ import anyAscii from 'any-ascii';
 import { foldText, FILTER_NAMES, type FilterName } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import type { IndexDoc } from './doc.ts';
+import { AuthorResolver } from '../agents/resolve.ts';
 
 const TEXT_FORMATS = new Set(['muse', 'txt', 'epub', 'html', 'zip', 'tex']);
 const RAW_FORMATS = new Set(['pdf', 'djvu']);
@@ -40,18 +41,21 @@ const IDS = '(SELECT value FROM json_each(?))';
 
 export class Indexer {
   private q;
+  private authors: AuthorResolver;
 
   constructor(private db: Db) {
     const s = db.sqlite;
+    this.authors = new AuthorResolver(db);
     this.q = {
       entries: s.prepare(`SELECT id, title, subtitle, canonical_entry_id, original_entry_id, datestamp FROM entries WHERE id IN ${IDS}`),
       variants: s.prepare(`SELECT id, canonical_entry_id FROM entries WHERE canonical_entry_id IN ${IDS}`),
       dataSources: s.prepare(`SELECT d.id, d.entry_id, s.library_id, d.title, d.subtitle, d.authors, d.year_edition,
           d.year_first_edition, d.description, d.publisher, d.isbn, d.material_description, d.downloads, d.full_text, d.datestamp
         FROM data_sources d JOIN sites s ON s.id = d.site_id WHERE d.entry_id IN ${IDS} ORDER BY d.id`),
-      agents: s.prepare(`SELECT ea.entry_id, coalesce(c.id, a.id) AS id, coalesce(c.name, a.name) AS name
-        FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id LEFT JOIN agents c ON c.id = a.canonical_agent_id
-        WHERE ea.entry_id IN ${IDS} ORDER BY ea.entry_id, ea.position`),
+      // A curated aggregation holds no record itself: libraries holding its parts make it visible.
+      partLibraries: s.prepare(`SELECT DISTINCT l.aggregation_entry_id AS id, s.library_id FROM aggregation_links l
+        JOIN entries c ON c.id = l.aggregated_entry_id OR c.canonical_entry_id = l.aggregated_entry_id
+        JOIN data_sources d ON d.entry_id = c.id JOIN sites s ON s.id = d.site_id WHERE l.aggregation_entry_id IN ${IDS}`),
       languages: s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS} ORDER BY entry_id, position`),
       translated: s.prepare(`SELECT DISTINCT original_entry_id AS id FROM entries WHERE original_entry_id IN ${IDS} AND canonical_entry_id IS NULL`),
       parents: s.prepare(`SELECT l.aggregated_entry_id AS child, coalesce(p.canonical_entry_id, p.id) AS parent
@@ -93,30 +97,33 @@ export class Indexer {
     const memberJson = JSON.stringify([...memberOf.keys()]);
 
     const dsBy = groupBy(q.dataSources.all(memberJson) as DsRow[], (d) => memberOf.get(d.entry_id)!);
-    const agentsBy = groupBy(q.agents.all(canonJson) as { entry_id: number; id: number; name: string }[], (a) => a.entry_id);
+    const authorsBy = this.authors.resolve(canonIds);
     const langsBy = groupBy(q.languages.all(canonJson) as { entry_id: number; language_code: string }[], (l) => l.entry_id);
     const translated = new Set((q.translated.all(canonJson) as { id: number }[]).map((r) => r.id));
     const parentsBy = groupBy(q.parents.all(memberJson) as { child: number; parent: number }[], (p) => memberOf.get(p.child)!);
     const hasParts = new Set((q.hasParts.all(memberJson) as { id: number }[]).map((r) => memberOf.get(r.id)!));
+    const partLibs = groupBy((q.partLibraries.all(JSON.stringify(canonIds.filter((id) => !dsBy.has(id) && hasParts.has(id)))) as { id: number; library_id: number }[]), (r) => r.id);
 
     let seq = q.maxSeq.get() as number;
     const missing = new Set(ids);
     for (const e of canon) {
       missing.delete(e.id);
       const ds = dsBy.get(e.id) ?? [];
+      const viaParts = partLibs.get(e.id) ?? [];
       q.ftsDelete.run(e.id);
-      if (ds.length === 0) {
+      if (ds.length === 0 && viaParts.length === 0) {
         q.putDoc.run(e.id, ++seq, null);
         continue;
       }
-      const creator = dedupeBy(agentsBy.get(e.id) ?? [], (a) => a.id).map((a) => ({ id: a.id, value: a.name }));
+      const resolved = authorsBy.get(e.id);
+      const creator = resolved?.shown ?? [];
       const language = (langsBy.get(e.id) ?? []).map((l) => ({ id: l.language_code, value: languageName(l.language_code) }));
       const translate: IndexDoc['translate'] = [];
       if (e.original_entry_id) translate.push('translation');
       if (translated.has(e.id)) translate.push('translated');
       const years = new Set<number>();
       const downloadTypes = new Set<string>();
-      const libraries = new Set<number>();
+      const libraries = new Set<number>(viaParts.map((p) => p.library_id));
       let datestamp = e.datestamp;
       for (const d of ds) {
         if (d.year_edition) years.add(d.year_edition);
@@ -153,6 +160,7 @@ export class Indexer {
         data_sources: ds.map((d) => ({ data_source_id: d.id, library_id: d.library_id, year_edition: d.year_edition })),
         datestamp,
         sort_title: titleSortKey(e.title, e.subtitle),
+        agent_keys: resolved?.keys ?? [],
       };
       q.putDoc.run(e.id, ++seq, JSON.stringify(doc));
       const dsTitles = ds.flatMap((d) => [d.title, d.subtitle ?? '']).filter((t) => t && t !== e.title && t !== e.subtitle);
@@ -183,9 +191,4 @@ function groupBy<T>(rows: T[], key: (r: T) => number): Map<number, T[]> {
     else m.set(k, [r]);
   }
   return m;
-}
-
-function dedupeBy<T>(rows: T[], key: (r: T) => number): T[] {
-  const seen = new Set<number>();
-  return rows.filter((r) => (seen.has(key(r)) ? false : (seen.add(key(r)), true)));
 }

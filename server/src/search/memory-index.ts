@@ -93,6 +93,8 @@ export class MemoryIndex {
   titleKey: string[] = [];
   readonly columns = {} as Record<FilterName, FacetColumn>;
   readonly dicts = {} as Record<FilterName, Dictionary>;
+  /** Agent ids per entry that an author exclusion may name (plain ids, no dictionary). */
+  readonly agentKeys = new FacetColumn();
   private byDate: Int32Array | null = null;
   private byTitle: Int32Array | null = null;
   count = 0;
@@ -114,6 +116,7 @@ export class MemoryIndex {
     d.set(this.dateKey);
     this.dateKey = d;
     for (const f of FILTER_NAMES) this.columns[f].ensure(cap);
+    this.agentKeys.ensure(cap);
   }
 
   put(doc: IndexDoc) {
@@ -129,6 +132,7 @@ export class MemoryIndex {
       const dict = this.dicts[f];
       this.columns[f].set(id, doc.values[f].map((v) => dict.intern(v, terms[f]?.get(v) ?? '')));
     }
+    this.agentKeys.set(id, doc.agent_keys ?? doc.creator.map((c) => c.id));
     this.byDate = this.byTitle = null;
   }
 
@@ -137,6 +141,7 @@ export class MemoryIndex {
     this.present[id] = 0;
     this.count--;
     for (const f of FILTER_NAMES) this.columns[f].clear(id);
+    this.agentKeys.clear(id);
     this.byDate = this.byTitle = null;
   }
 

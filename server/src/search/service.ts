@@ -10,6 +10,8 @@ import type { Viewer } from '../http/viewer.ts';
 import type { LibraryService } from '../libraries/service.ts';
 import type { AgentService } from '../agents/service.ts';
 import type { IndexDoc } from './doc.ts';
+import type { ExclusionStore, ViewerExclusions } from '../curation/exclusions.ts';
+import type { AuthorResolver } from '../agents/resolve.ts';
 import { FTS_WEIGHTS, isPureText, toFtsMatch } from './fts.ts';
 import { MemoryIndex } from './memory-index.ts';
 import { buildPager } from './pager.ts';
@@ -31,7 +33,10 @@ export class SearchService {
   private q;
   private countCache: { key: string; value: { counts: Map<string, number>; total: number } } | null = null;
 
-  constructor(private db: Db, private libraries: LibraryService, private agents: AgentService) {
+  constructor(
+    private db: Db, private libraries: LibraryService, private agents: AgentService,
+    private exclusions: ExclusionStore, private resolver: AuthorResolver,
+  ) {
     const s = db.sqlite;
     this.q = {
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
@@ -77,7 +82,7 @@ export class SearchService {
     const filters: Record<string, string[]> = {};
     const active: { name: FilterName; codes: Uint8Array; facetIndex: number }[] = [];
     for (const [name, raw] of Object.entries(params.filters) as [FilterName, string[]][]) {
-      const values = [...new Set(raw.map((v) => normaliseFilterValue(name, v)).filter((v): v is string => v !== null))];
+      const values = [...new Set(raw.map((v) => this.filterValue(name, normaliseFilterValue(name, v))).filter((v): v is string => v !== null))];
       if (values.length === 0) continue;
       filters[name] = values;
       const dict = index.dicts[name];
@@ -90,11 +95,8 @@ export class SearchService {
     }
     if (active.length > 30) throw new Error('too many filters');
 
-    // 3. One pass: visibility, filter failures, facet counts.
-    const visibleLibs = this.libraries.visibleIds(viewer);
-    const libDict = index.dicts.library;
-    const libVisible = new Uint8Array(libDict.size + 1);
-    for (let c = 0; c < libDict.size; c++) if (visibleLibs.has(Number(libDict.ids[c]))) libVisible[c] = 1;
+    // 3. One pass: visibility (the viewer's exclusions included), filter failures, facet counts.
+    const { visibleLibs, libVisible, hidden } = this.scope(viewer);
 
     const counts = FACET_NAMES.map((f) => new Int32Array(index.dicts[f].size + 1));
     const cols = FACET_NAMES.map((f) => index.columns[f]);
@@ -108,6 +110,7 @@ export class SearchService {
     const partial: number[][] = FACET_NAMES.map(() => []);
     for (let id = 0; id < cap; id++) {
       if (!present[id] || (candidates && !candidates[id])) continue;
+      if (hidden && hidden(id)) continue;
       // Visible when at least one holding library is visible to the viewer.
       let vis = false;
       {
@@ -169,8 +172,8 @@ export class SearchService {
       page_number: page,
       page_size: pageSize,
       sort_by: sortBy,
-      can_merge: false,
-      can_set_exclusions: false,
+      can_merge: viewer.canMerge,
+      can_set_exclusions: viewer.canSetExclusions,
       is_authenticated: viewer.userId !== null,
       pretty_query: this.prettyQuery(query),
       querystring: query,
@@ -186,12 +189,9 @@ export class SearchService {
   countVisible(name: 'library' | 'creator', values: string[] | null, viewer: Viewer): { counts: Map<string, number>; total: number } {
     this.sync();
     const index = this.index;
-    const visibleLibs = this.libraries.visibleIds(viewer);
-    const key = values === null ? `${name}|${index.seq}|${[...visibleLibs].join(',')}` : null;
+    const { visibleLibs, libVisible, hidden, signature } = this.scope(viewer);
+    const key = values === null ? `${name}|${index.seq}|${[...visibleLibs].join(',')}|${signature}` : null;
     if (key !== null && this.countCache?.key === key) return this.countCache.value;
-    const libDict = index.dicts.library;
-    const libVisible = new Uint8Array(libDict.size + 1);
-    for (let c = 0; c < libDict.size; c++) if (visibleLibs.has(Number(libDict.ids[c]))) libVisible[c] = 1;
     const dict = index.dicts[name];
     const wanted = new Uint8Array(dict.size + 1);
     if (values === null) wanted.fill(1);
@@ -208,6 +208,7 @@ export class SearchService {
       if (!index.present[id]) continue;
       const n = col.len[id];
       if (!n) continue;
+      if (hidden && hidden(id)) continue;
       let vis = false;
       for (let i = libCol.start[id], e = i + libCol.len[id]; i < e; i++) if (libVisible[libCol.pool[i]]) { vis = true; break; }
       if (!vis) continue;
@@ -228,6 +229,39 @@ export class SearchService {
     return value;
   }
 
+  /**
+   * What the viewer may see: the visible libraries minus those they excluded, and a test for the entries
+   * their author and entry exclusions hide (null when they have none).
+   */
+  private scope(viewer: Viewer): { visibleLibs: Set<number>; libVisible: Uint8Array; hidden: ((id: number) => boolean) | null; signature: string } {
+    const ex = this.exclusions.ofViewer(viewer);
+    const visibleLibs = this.libraries.visibleIds(viewer);
+    if (ex) for (const l of ex.libraries) visibleLibs.delete(l);
+    const libDict = this.index.dicts.library;
+    const libVisible = new Uint8Array(libDict.size + 1);
+    for (let c = 0; c < libDict.size; c++) if (visibleLibs.has(Number(libDict.ids[c]))) libVisible[c] = 1;
+    return { visibleLibs, libVisible, hidden: ex ? this.hiddenTest(ex) : null, signature: ex?.signature ?? '' };
+  }
+
+  private hiddenTest(ex: ViewerExclusions): ((id: number) => boolean) | null {
+    if (ex.entries.size === 0 && ex.agents.size === 0) return null;
+    const keys = this.index.agentKeys;
+    return (id) => {
+      if (ex.entries.has(id)) return true;
+      if (ex.agents.size) {
+        for (let i = keys.start[id], e = i + keys.len[id]; i < e; i++) if (ex.agents.has(keys.pool[i])) return true;
+      }
+      return false;
+    };
+  }
+
+  /** A merged author is searched as its canonical (`creator:<alias>` finds what its 'See all entries' link shows). */
+  private filterValue(name: FilterName, value: string | null): string | null {
+    if (value === null || name !== 'creator') return value;
+    const id = this.resolver.canonicalId(Number(value));
+    return id === null ? value : String(id);
+  }
+
   /** Evaluates the AST to a membership array over entry ids, adding text scores (higher = better). */
   private evaluate(node: QueryNode, scores: Float64Array | null): Uint8Array {
     const cap = this.index.capacity;
@@ -235,7 +269,8 @@ export class SearchService {
     switch (node.type) {
       case 'filter': {
         const bits = new Uint8Array(cap);
-        this.index.markValue(node.name, node.value, bits);
+        const value = this.filterValue(node.name, node.value);
+        if (value !== null) this.index.markValue(node.name, value, bits);
         return bits;
       }
       case 'empty':
