@@ -43,7 +43,9 @@ export const curationRoutes = (curation: CurationService): FastifyPluginAsyncZod
 
   app.get('/listing/:type', { ...loggedIn, schema: { params: listingTypeParamSchema, response: { 200: listingResponseSchema, ...errors } } },
     async (req) => curation.listing(viewerOf(req), req.params.type));
-  app.post('/revert/:type', { ...merger, schema: { params: revertTypeParamSchema, body: revertBodySchema, response: reply } },
+  app.post('/revert/:type', {
+    // A user's own exclusions are theirs to restore; every other relation needs the merge right.
+    onRequest: async (req) => ((req.params as { type?: string }).type === 'exclusions' ? assertCanSetExclusions : assertCanMerge)(viewerOf(req)), schema: { params: revertTypeParamSchema, body: revertBodySchema, response: reply } },
     async (req) => curation.revert(viewerOf(req), req.params.type, req.body.id, req.body.item));
 
   app.get('/changes', { ...loggedIn, schema: { querystring: changesQuerySchema, response: { 200: changesResponseSchema, ...errors } } },

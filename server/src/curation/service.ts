@@ -73,7 +73,7 @@ export class CurationService {
       entryAuthors: s.prepare(`SELECT group_concat(name, '; ') FROM (SELECT coalesce(c.name, a.name) AS name FROM entry_agents ea
         JOIN agents a ON a.id = ea.agent_id LEFT JOIN agents c ON c.id = a.canonical_agent_id WHERE ea.entry_id = ? ORDER BY ea.position)`).pluck(),
       parentsOf: s.prepare(`SELECT DISTINCT coalesce(p.canonical_entry_id, p.id) FROM aggregation_links l JOIN entries p ON p.id = l.aggregation_entry_id
-        WHERE l.aggregated_entry_id IN (SELECT id FROM entries WHERE id = ?1 OR canonical_entry_id = ?1)`).pluck(),
+        WHERE l.aggregated_entry_id IN (SELECT id FROM entries WHERE id = @id OR canonical_entry_id = @id)`).pluck(),
       maxPosition: s.prepare('SELECT max(position) FROM aggregation_links WHERE aggregation_entry_id = ?').pluck(),
       linksOf: s.prepare('SELECT aggregated_entry_id AS item, position FROM aggregation_links WHERE aggregation_entry_id = ? ORDER BY position, aggregated_entry_id'),
       nextId: (table: string) => s.prepare(`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '${table}'), 0),
@@ -83,9 +83,9 @@ export class CurationService {
         UNION SELECT agent_id FROM agent_children WHERE child_id IN ${IDS} OR child_id IN (SELECT id FROM agents WHERE canonical_agent_id IN ${IDS})`).pluck(),
       entriesOfAgents: s.prepare(`SELECT DISTINCT entry_id FROM entry_agents WHERE agent_id IN ${IDS}`).pluck(),
       entryLibraries: s.prepare(`SELECT DISTINCT s.library_id FROM data_sources d JOIN sites s ON s.id = d.site_id
-        WHERE d.entry_id IN (SELECT id FROM entries WHERE id = ?1 OR canonical_entry_id = ?1)
+        WHERE d.entry_id IN (SELECT id FROM entries WHERE id = @id OR canonical_entry_id = @id)
         UNION SELECT s.library_id FROM aggregation_links l JOIN entries c ON c.id = l.aggregated_entry_id OR c.canonical_entry_id = l.aggregated_entry_id
-        JOIN data_sources d ON d.entry_id = c.id JOIN sites s ON s.id = d.site_id WHERE l.aggregation_entry_id = ?1`).pluck(),
+        JOIN data_sources d ON d.entry_id = c.id JOIN sites s ON s.id = d.site_id WHERE l.aggregation_entry_id = @id`).pluck(),
       exclusionOf: s.prepare('SELECT id FROM exclusions WHERE user_id = ? AND type = ? AND target_id = ?').pluck(),
       myExclusions: s.prepare('SELECT id, type, target_id, comment, created FROM exclusions WHERE user_id = ? ORDER BY created DESC, id DESC'),
       exclusionRow: s.prepare('SELECT id, user_id, type, target_id, comment, created FROM exclusions WHERE id = ?'),
@@ -362,7 +362,7 @@ export class CurationService {
     for (let depth = 0; frontier.length && depth < 50; depth++) {
       const next: number[] = [];
       for (const x of frontier) {
-        for (const p of this.q.parentsOf.all(x) as number[]) if (!seen.has(p)) { seen.add(p); next.push(p); }
+        for (const p of this.q.parentsOf.all({ id: x }) as number[]) if (!seen.has(p)) { seen.add(p); next.push(p); }
       }
       frontier = next;
     }
@@ -436,7 +436,7 @@ export class CurationService {
     if (!row) return null;
     if (viewer) {
       const visible = this.libraries.visibleIds(viewer);
-      if (!(this.q.entryLibraries.all(row.canonical_entry_id ?? row.id) as number[]).some((l) => visible.has(l))) return null;
+      if (!(this.q.entryLibraries.all({ id: row.canonical_entry_id ?? row.id }) as number[]).some((l) => visible.has(l))) return null;
     }
     const authors = this.q.entryAuthors.get(row.id) as string | null;
     return authors ? `${row.title} (${authors})` : row.title;

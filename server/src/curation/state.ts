@@ -46,12 +46,12 @@ export class CurationState {
       putExclusion: s.prepare(`INSERT INTO exclusions (id, user_id, type, target_id, comment, created) VALUES (?, ?, ?, ?, ?, ?)
         ON CONFLICT (id) DO UPDATE SET comment = excluded.comment`),
       deleteExclusion: s.prepare('DELETE FROM exclusions WHERE id = ?'),
-      agentUse: s.prepare(`SELECT (SELECT count(*) FROM entry_agents WHERE agent_id = ?1) + (SELECT count(*) FROM agents WHERE canonical_agent_id = ?1)
-        + (SELECT count(*) FROM agent_children WHERE agent_id = ?1 OR child_id = ?1)
-        + (SELECT count(*) FROM exclusions WHERE type = 'author' AND target_id = ?1)`).pluck(),
-      entryUse: s.prepare(`SELECT (SELECT count(*) FROM data_sources WHERE entry_id = ?1) + (SELECT count(*) FROM aggregation_links
-          WHERE aggregation_entry_id = ?1 OR aggregated_entry_id = ?1) + (SELECT count(*) FROM entries WHERE canonical_entry_id = ?1 OR original_entry_id = ?1)
-        + (SELECT count(*) FROM exclusions WHERE type = 'entry' AND target_id = ?1)`).pluck(),
+      agentUse: s.prepare(`SELECT (SELECT count(*) FROM entry_agents WHERE agent_id = @id) + (SELECT count(*) FROM agents WHERE canonical_agent_id = @id)
+        + (SELECT count(*) FROM agent_children WHERE agent_id = @id OR child_id = @id)
+        + (SELECT count(*) FROM exclusions WHERE type = 'author' AND target_id = @id)`).pluck(),
+      entryUse: s.prepare(`SELECT (SELECT count(*) FROM data_sources WHERE entry_id = @id) + (SELECT count(*) FROM aggregation_links
+          WHERE aggregation_entry_id = @id OR aggregated_entry_id = @id) + (SELECT count(*) FROM entries WHERE canonical_entry_id = @id OR original_entry_id = @id)
+        + (SELECT count(*) FROM exclusions WHERE type = 'entry' AND target_id = @id)`).pluck(),
     };
   }
 
@@ -127,8 +127,8 @@ export class CurationState {
   deletionBlocker(key: string): string | null {
     const [kind, a, b] = key.split(':');
     if (b !== 'exists') return null;
-    if (kind === 'agent' && (this.q.agentUse.get(Number(a)) as number) > 0) return `Author ${a} is in use (entries, merges, splits or exclusions refer to it)`;
-    if (kind === 'entry' && (this.q.entryUse.get(Number(a)) as number) > 0) return `Entry ${a} is in use (it has records, parts, merges or translations)`;
+    if (kind === 'agent' && (this.q.agentUse.get({ id: Number(a) }) as number) > 0) return `Author ${a} is in use (entries, merges, splits or exclusions refer to it)`;
+    if (kind === 'entry' && (this.q.entryUse.get({ id: Number(a) }) as number) > 0) return `Entry ${a} is in use (it has records, parts, merges or translations)`;
     return null;
   }
 }
