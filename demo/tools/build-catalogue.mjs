@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { LIBRARIES } from './data/libraries.mjs';
 import { LOCAL_DESCRIPTIONS, WORKS } from './data/works.mjs';
 import { MUSE_TEXTS, PDF_TEXTS } from './data/own-texts.mjs';
+import { FOR_CURATORS } from './data/for-curators.mjs';
 import { PAGES, SETTINGS } from './data/pages.mjs';
 import { PDFS } from './make-pdfs.mjs';
 
@@ -40,6 +41,7 @@ const TRANSLIT = Object.fromEntries([
 ].map((p) => p.split(':')));
 const slugify = (s) => [...fold(s).replace(/['’]/g, '')].map((ch) => TRANSLIT[ch] ?? ch).join('').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 const lastName = (name) => {
+  if (name.includes(',')) return name.split(',')[0].trim(); // "Surname, Forename", as library catalogues write it
   const parts = name.replace(/[«»"]/g, '').split(/\s+/);
   return parts[parts.length - 1];
 };
@@ -217,7 +219,7 @@ const LENGTH_OF = new Map(Object.values(LENGTH_CLASSES).flatMap(([range, keys]) 
 function workLength(work) {
   const key = work.kind === 'translation' ? work.of : work.key;
   const rnd = prng('length:' + key);
-  const [lo, hi] = LENGTH_OF.get(key) ?? TOPIC_PAGES[work.topic] ?? [100, 400];
+  const [lo, hi] = LENGTH_OF.get(key) ?? LENGTH_CLASSES[work.length]?.[0] ?? TOPIC_PAGES[work.topic] ?? [100, 400];
   return int(rnd, lo, hi);
 }
 function materialDescription(lib, baseLen, yearEdition, topic, rnd) {
@@ -455,6 +457,34 @@ for (const t of [...MUSE_TEXTS].reverse()) {
     aggregation_id: null, translation_of: null, data_sources: dss, fulltext: museToPlain(src) });
 }
 
+// ---------------------------------------------------------------- records for curators
+// After the texts written for the demo, so that no other id moves; their data sources carry an older
+// acquisition date (`datestamp`), so that the user guide stays the newest acquisition.
+const curatorEntries = [];
+for (const c of FOR_CURATORS) {
+  const entryId = ownId++;
+  if (c.translationOf && !byKey.has(c.translationOf)) throw new Error(`${c.key}: unknown original ${c.translationOf}`);
+  const work = { ...c, kind: c.translationOf ? 'translation' : 'work', of: c.translationOf };
+  const rnd = prng('curation:' + c.key);
+  const datestamp = `${c.acquired}T10:00:00Z`;
+  const dss = c.libraries.map((libId, i) => {
+    const lib = LIB.get(libId);
+    if (!c.issue) return { ...buildDataSource(work, lib, rnd, i, entryId), datestamp };
+    // An article described in the bound volume of its periodical.
+    const is = c.issue;
+    const ds = {
+      library_id: lib.id, identifier: identifierFor(lib, { ...work, id: entryId }, rnd), year_edition: is.year, publisher: is.publisher,
+      isbn: null, description: `${is.name}, ${is.volume} (${is.date}), p. ${is.pages}. ${c.d}`, shelf_location_code: is.shelf, downloads: [],
+      material_description: `p. ${is.pages} ; ${is.height} cm`, place_date_of_publication_distribution: `${is.place} : ${is.publisher}, ${is.year}`,
+    };
+    const [uri, label] = uriFor(lib, ds.identifier);
+    if (uri) { ds.uri = uri; ds.uri_label = label; }
+    return { ...ds, datestamp };
+  });
+  curatorEntries.push({ type: 'entry', id: entryId, title: c.title, subtitle: c.subtitle, authors: c.authors, languages: [c.lang], year: c.year,
+    aggregation_id: null, translation_of: null, data_sources: dss, fulltext: null });
+}
+
 // ---------------------------------------------------------------- output
 const GENERATOR_ONLY = ['holds', 'topics', 'shelf', 'ident'];
 const lines = [];
@@ -466,7 +496,8 @@ for (const l of LIBRARIES) {
 }
 for (const e of entries) lines.push(e);
 for (const e of ownEntries) lines.push(e);
+for (const e of curatorEntries) lines.push(e);
 for (const p of PAGES) lines.push({ type: 'page', ...p });
 
 writeFileSync(join(demoDir, 'catalogue.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-console.log(`wrote demo/catalogue.jsonl: ${LIBRARIES.length} libraries, ${entries.length + ownEntries.length} entries, ${PAGES.length} pages`);
+console.log(`wrote demo/catalogue.jsonl: ${LIBRARIES.length} libraries, ${entries.length + ownEntries.length + curatorEntries.length} entries, ${PAGES.length} pages`);

@@ -140,6 +140,10 @@ function checkEntry(where, e) {
       if (k in ds && !isStrOrNull(ds[k])) fail(w, `${k} must be a string or null`);
     }
     if (ds.uri && !exampleHost(ds.uri)) fail(w, 'uri must be under example.org or example.net');
+    if ('datestamp' in ds && !(isStr(ds.datestamp) && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(ds.datestamp) && validDate(ds.datestamp.slice(0, 10)))) {
+      fail(w, `datestamp ${JSON.stringify(ds.datestamp)} must be an ISO date-time in UTC (YYYY-MM-DDThh:mm:ssZ)`);
+    }
+    if (isStr(ds.datestamp) && Date.parse(ds.datestamp) > Date.now()) fail(w, `datestamp ${ds.datestamp} in the future`);
     if (ds.muse_file !== undefined) {
       const path = join(baseDir, ds.muse_file);
       if (!/\.muse$/.test(ds.muse_file) || !existsSync(path)) fail(w, `muse_file ${ds.muse_file} does not exist`);
