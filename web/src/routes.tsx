@@ -69,6 +69,22 @@ export const routes: RouteObject[] = [
         path: 'library/admin/:id',
         lazy: async () => ({ Component: (await import('./features/libraryadmin/LibraryAdminPage')).default }),
       },
+      {
+        id: 'exclusions',
+        path: 'exclusions',
+        // The curation pages share one lazily loaded chunk.
+        lazy: async () => ({ Component: (await import('./features/curation/pages/ExclusionsPage')).default }),
+      },
+      {
+        id: 'dashboard',
+        path: 'dashboard/:type',
+        lazy: async () => ({ Component: (await import('./features/curation/pages/DashboardPage')).default }),
+      },
+      {
+        id: 'changes',
+        path: 'changes',
+        lazy: async () => ({ Component: (await import('./features/curation/pages/ChangeLogPage')).default }),
+      },
       { path: 'library/entries/:id', element: <LibraryEntriesRedirect /> },
       { path: 'library/author/:id', element: <AuthorEntriesRedirect /> },
       { id: 'contact', path: 'contact', element: <ContactPage /> },
