@@ -12,7 +12,21 @@ interface Item {
   onSelect?: () => void;
 }
 
-/** The items of spec §2 Header, in order: Admin, Exclusions, the user's libraries, user-menu pages, Logout. */
+/** The dashboards (spec §2 Dashboard) offered to users enabled for merging, in menu order. */
+export const DASHBOARD_LINKS: readonly (readonly [type: string, label: string])[] = [
+  ['merged-agents', 'Merged authors'],
+  ['merged-entries', 'Merged entries'],
+  ['translations', 'Translations'],
+  ['aggregations', 'Aggregations'],
+  ['split-agents', 'Split authors'],
+  ['changes', 'Change log'],
+  ['duplicates', 'Possible duplicates'],
+];
+
+/**
+ * The items of spec §2 Header, in order: Admin, Exclusions, the dashboards (users enabled for merging),
+ * the user's libraries, user-menu pages, Logout.
+ */
 export function menuItems(
   user: AuthUser,
   pages: { id: number; title: string }[],
@@ -22,6 +36,9 @@ export function menuItems(
   const items: Item[] = [];
   if (user.is_superuser) items.push({ key: 'admin', label: t('Admin'), to: '/admin' });
   items.push({ key: 'exclusions', label: t('Exclusions'), to: '/exclusions' });
+  if (user.can_merge) {
+    for (const [type, label] of DASHBOARD_LINKS) items.push({ key: `dashboard-${type}`, label: t(label), to: `/dashboard/${type}` });
+  }
   if (user.is_library_admin) {
     for (const l of user.libraries) items.push({ key: `library-${l.id}`, label: l.name, to: `/library/admin/${l.id}` });
   }

@@ -166,6 +166,50 @@ describe('header user area', () => {
     expect(within(menu).queryByRole('menuitem', { name: 'La Lanterna' })).toBeNull();
   });
 
+  it('offers the dashboards to users enabled for merging only, and Exclusions opens the exclusions page', async () => {
+    const u = userEvent.setup();
+    accountApi({
+      me: user({ can_merge: true }),
+      extra: { '/exclusions': () => ({ body: { exclusions: [] } }) },
+    });
+    const { router } = renderApp('/search');
+    await u.click(await banner().findByRole('button', { name: 'User menu' }));
+    const menu = banner().getByRole('menu');
+    await waitFor(() =>
+      expect(within(menu).getAllByRole('menuitem').map((i) => [i.textContent, i.getAttribute('href')])).toEqual([
+        ['Exclusions', '/exclusions'],
+        ['Merged authors', '/dashboard/merged-agents'],
+        ['Merged entries', '/dashboard/merged-entries'],
+        ['Translations', '/dashboard/translations'],
+        ['Aggregations', '/dashboard/aggregations'],
+        ['Split authors', '/dashboard/split-agents'],
+        ['Change log', '/dashboard/changes'],
+        ['Possible duplicates', '/dashboard/duplicates'],
+        ['Staff handbook', '/page/9'],
+        ['Logout', null],
+      ]),
+    );
+    // The keyboard still walks the longer menu.
+    await u.keyboard('{End}');
+    expect(within(menu).getByRole('menuitem', { name: 'Logout' })).toHaveFocus();
+    await u.keyboard('{Home}');
+    expect(within(menu).getByRole('menuitem', { name: 'Exclusions' })).toHaveFocus();
+    await u.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/exclusions'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Exclusions' })).toBeInTheDocument();
+    expect(screen.queryByText('Page not found')).toBeNull();
+  });
+
+  it('shows no dashboard links to users not enabled for merging', async () => {
+    const u = userEvent.setup();
+    accountApi({ me: user({ can_set_exclusions: true, is_superuser: true }) });
+    renderApp('/search');
+    await u.click(await banner().findByRole('button', { name: 'User menu' }));
+    const menu = banner().getByRole('menu');
+    await waitFor(() => expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['Admin', 'Exclusions', 'Staff handbook', 'Logout']));
+    expect(within(menu).queryByRole('menuitem', { name: 'Change log' })).toBeNull();
+  });
+
   it('logs out: back to the user button, the user and the results are fetched again', async () => {
     const u = userEvent.setup();
     const { api } = accountApi({ me: user() });
