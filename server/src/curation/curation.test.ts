@@ -344,6 +344,8 @@ describe('duplicate suggestions', () => {
     expect(personKey('Пётр Кропоткин')).toBe(personKey('Peter Kropotkin'));
     expect(personKey('Emma Goldman')).not.toBe(personKey('Errico Malatesta'));
     expect(titleKey('Conquest of Bread, The')).toBe(titleKey('The Conquest of Bread'));
+    expect(titleKey('Mutual Aid: A Factor of Evolution')).toBe(titleKey('Mutual Aid'));
+    expect(personKey('Ivana Brlić-Mažuranić')).not.toBe(personKey('Ivan Mažuranić'));
   });
 
   it('suggests the spellings of one author to curators only', async () => {

@@ -12,19 +12,25 @@ export const DUPLICATE_GROUP_LIMIT = 200;
 const ARTICLES = new Set(['the', 'a', 'an', 'la', 'le', 'les', 'l', 'il', 'lo', 'gli', 'i', 'el', 'los', 'las', 'der', 'die', 'das', 'un', 'une', 'una', 'uno', 'ein', 'eine', 'o', 'to', 'ta', 'oi', 'h']);
 
 const words = (s: string) => anyAscii(s).toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+/** Words of a name: a hyphenated surname stays one word ("Brlić-Mažuranić" is not "Mažuranić"). */
+const nameWords = (s: string) => anyAscii(s).toLowerCase().split(/\s+/).map((w) => w.replace(/[^a-z0-9]/g, '')).filter(Boolean);
 
 /** "surname initial" of a personal name; a single word stands for itself. */
 export function personKey(name: string): string {
   const [before, after] = anyAscii(name).split(',', 2);
-  if (after !== undefined && words(before).length && words(after).length) return `${words(before).join(' ')} ${words(after)[0][0]}`;
-  const w = words(name);
+  if (after !== undefined && nameWords(before).length && nameWords(after).length) return `${nameWords(before).join(' ')} ${nameWords(after)[0][0]}`;
+  const w = nameWords(name);
   if (w.length <= 1) return w.join('');
   return `${w[w.length - 1]} ${w[0][0]}`;
 }
 
-/** A title without case, accents, script, punctuation or articles ("Conquest of Bread, The" = "The Conquest of Bread"). */
+/**
+ * A title without case, accents, script, punctuation or articles ("Conquest of Bread, The" = "The Conquest
+ * of Bread"), and without a subtitle run into it ("Mutual Aid: A Factor of Evolution" = "Mutual Aid").
+ */
 export function titleKey(title: string): string {
-  return words(title).filter((w) => !ARTICLES.has(w)).join(' ');
+  const main = title.split(/\s*[:;—–]\s+|\s+-\s+/)[0];
+  return words(main || title).filter((w) => !ARTICLES.has(w)).join(' ');
 }
 
 export function findDuplicates(db: Db, kind: 'author' | 'entry'): DuplicateGroup[] {
