@@ -196,7 +196,7 @@ function ChangeItem({ change: c, label, disabled, onUndo }: { change: Change; la
   return (
     <li id={`change-${c.id}`} className="rounded border border-stone-300 bg-white p-3">
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <h3 className="font-semibold">
+        <h3 className="font-semibold break-words">
           {label} <span className="font-normal text-stone-700">#{c.id}</span>
         </h3>
         <span className="text-stone-800">
@@ -209,7 +209,7 @@ function ChangeItem({ change: c, label, disabled, onUndo }: { change: Change; la
       {c.objects.length > 0 && (
         <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1" aria-label={t('Objects')}>
           {c.objects.map((o) => (
-            <li key={`${o.type}-${o.id}`}>
+            <li key={`${o.type}-${o.id}`} className="min-w-0 break-words">
               <span className="text-stone-700">{t(OBJECT_TYPE_LABELS[o.type] ?? o.type)}: </span>
               <ObjectLink type={o.type} id={o.id}>
                 {o.label || `#${o.id}`}

@@ -58,6 +58,7 @@ describe('/dashboard/duplicates', () => {
     expect(entriesTab).toHaveFocus();
     expect(entriesTab).toHaveAttribute('aria-selected', 'true');
     expect(await screen.findByRole('link', { name: 'Anarchy — E. Malatesta' })).toHaveAttribute('href', '/entry/77');
+    expect(screen.getByText(/3 holdings/)).toBeInTheDocument();
     expect(api.calls('/curation/duplicates').at(-1)!.searchParams.get('kind')).toBe('entry');
   });
 

@@ -93,7 +93,7 @@ export function DuplicatesView() {
                     {item.label}
                   </Link>{' '}
                   <span className="text-stone-700">
-                    ({t('author_entries', { count: item.entries })}
+                    ({g.kind === 'author' ? t('author_entries', { count: item.entries }) : t('holdings_count', { count: item.entries })}
                     {i === 0 ? `, ${t('suggested canonical')}` : ''})
                   </span>
                 </li>
