@@ -38,67 +38,91 @@ export function findDuplicates(db: Db, kind: 'author' | 'entry'): DuplicateGroup
 }
 
 function authorDuplicates(db: Db): DuplicateGroup[] {
-  // Canonical, unsplit authors with their entries (their variants' entries included).
-  const rows = db.sqlite.prepare(`SELECT a.id, a.name, (SELECT count(DISTINCT ea.entry_id) FROM entry_agents ea JOIN agents v ON v.id = ea.agent_id
-      WHERE v.id = a.id OR v.canonical_agent_id = a.id) AS entries
-    FROM agents a WHERE a.canonical_agent_id IS NULL AND NOT EXISTS (SELECT 1 FROM agent_children ch WHERE ch.agent_id = a.id)`).all() as { id: number; name: string; entries: number }[];
-  const groups = new Map<string, { id: number; label: string; entries: number }[]>();
+  const s = db.sqlite;
+  // Entries per shown author (its variants' entries included), then the canonical, unsplit authors.
+  const counts = new Map((s.prepare(`SELECT coalesce(v.canonical_agent_id, v.id) AS id, count(DISTINCT ea.entry_id) AS n
+    FROM entry_agents ea JOIN agents v ON v.id = ea.agent_id GROUP BY 1`).raw().all() as [number, number][]));
+  const rows = s.prepare(`SELECT a.id, a.name FROM agents a WHERE a.canonical_agent_id IS NULL
+    AND NOT EXISTS (SELECT 1 FROM agent_children ch WHERE ch.agent_id = a.id)`).all() as { id: number; name: string }[];
+  const groups = new Map<string, Item[]>();
   for (const r of rows) {
-    if (r.entries === 0) continue;
-    const key = personKey(r.name);
-    if (!key) continue;
-    const list = groups.get(key);
-    const item = { id: r.id, label: r.name, entries: r.entries };
-    if (list) list.push(item);
-    else groups.set(key, [item]);
+    const entries = counts.get(r.id) ?? 0;
+    const key = entries ? personKey(r.name) : '';
+    if (key) push(groups, key, { id: r.id, label: r.name, entries });
   }
   return finish('author', groups);
 }
 
 function entryDuplicates(db: Db): DuplicateGroup[] {
-  const rows = db.sqlite.prepare(`SELECT e.id, e.title,
-      (SELECT group_concat(coalesce(c.name, a.name), '|') FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id
-        LEFT JOIN agents c ON c.id = a.canonical_agent_id WHERE ea.entry_id = e.id) AS authors,
-      (SELECT group_concat(language_code, '|') FROM entry_languages l WHERE l.entry_id = e.id) AS languages,
-      (SELECT count(*) FROM data_sources d WHERE d.entry_id IN (SELECT id FROM entries v WHERE v.id = e.id OR v.canonical_entry_id = e.id)) AS holdings
-    FROM entries e JOIN search_docs s ON s.entry_id = e.id AND s.doc IS NOT NULL WHERE e.canonical_entry_id IS NULL`).all() as
-    { id: number; title: string; authors: string | null; languages: string | null; holdings: number }[];
-  const byTitle = new Map<string, typeof rows>();
-  for (const r of rows) {
-    const key = titleKey(r.title);
-    if (!key) continue;
-    const list = byTitle.get(key);
-    if (list) list.push(r);
-    else byTitle.set(key, [r]);
+  const s = db.sqlite;
+  // Titles first (one cheap pass); authors, languages and holdings only for entries sharing a title.
+  const byTitle = new Map<string, number[]>();
+  for (const [id, title] of s.prepare(`SELECT e.id, e.title FROM entries e JOIN search_docs d ON d.entry_id = e.id AND d.doc IS NOT NULL
+    WHERE e.canonical_entry_id IS NULL`).raw().iterate() as Iterable<[number, string]>) {
+    const key = titleKey(title);
+    if (key) {
+      const list = byTitle.get(key);
+      if (list) list.push(id);
+      else byTitle.set(key, [id]);
+    }
   }
-  const groups = new Map<string, { id: number; label: string; entries: number }[]>();
-  for (const [key, list] of byTitle) {
-    if (list.length < 2) continue;
+  const candidates = [...byTitle.values()].filter((l) => l.length > 1).flat();
+  if (candidates.length === 0) return [];
+  const json = JSON.stringify(candidates);
+  const IDS = '(SELECT value FROM json_each(?))';
+  const info = new Map<number, { title: string; authors: string[]; languages: Set<string>; holdings: number }>();
+  for (const [id, title] of s.prepare(`SELECT id, title FROM entries WHERE id IN ${IDS}`).raw().all(json) as [number, string][]) {
+    info.set(id, { title, authors: [], languages: new Set(), holdings: 0 });
+  }
+  for (const [id, name] of s.prepare(`SELECT ea.entry_id, coalesce(c.name, a.name) FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id
+    LEFT JOIN agents c ON c.id = a.canonical_agent_id WHERE ea.entry_id IN ${IDS} ORDER BY ea.entry_id, ea.position`).raw().all(json) as [number, string][]) {
+    info.get(id)?.authors.push(name);
+  }
+  for (const [id, code] of s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS}`).raw().all(json) as [number, string][]) {
+    info.get(id)?.languages.add(code);
+  }
+  for (const [id, n] of s.prepare(`SELECT coalesce(e.canonical_entry_id, e.id), count(*) FROM data_sources d JOIN entries e ON e.id = d.entry_id
+    WHERE e.id IN ${IDS} OR e.canonical_entry_id IN ${IDS} GROUP BY 1`).raw().all(json, json) as [number, number][]) {
+    const i = info.get(id);
+    if (i) i.holdings = n;
+  }
+  const groups = new Map<string, Item[]>();
+  for (const [key, ids] of byTitle) {
+    if (ids.length < 2) continue;
     // Within one title: join entries sharing an author (or both anonymous) and a language (or one unknown).
-    const authorsOf = (r: (typeof rows)[number]) => new Set((r.authors ?? '').split('|').filter(Boolean).map(personKey));
-    const langsOf = (r: (typeof rows)[number]) => new Set((r.languages ?? '').split('|').filter(Boolean));
-    const clusters: (typeof rows)[] = [];
-    for (const r of list) {
-      const ra = authorsOf(r);
-      const rl = langsOf(r);
-      const home = clusters.find((c) => c.some((o) => {
-        const oa = authorsOf(o);
-        const ol = langsOf(o);
+    const clusters: number[][] = [];
+    for (const id of ids) {
+      const r = info.get(id)!;
+      const ra = new Set(r.authors.map(personKey));
+      const home = clusters.find((c) => c.some((other) => {
+        const o = info.get(other)!;
+        const oa = new Set(o.authors.map(personKey));
         const authorsMatch = ra.size === 0 && oa.size === 0 ? true : [...ra].some((a) => oa.has(a));
-        const langsMatch = rl.size === 0 || ol.size === 0 || [...rl].some((l) => ol.has(l));
+        const langsMatch = r.languages.size === 0 || o.languages.size === 0 || [...r.languages].some((l) => o.languages.has(l));
         return authorsMatch && langsMatch;
       }));
-      if (home) home.push(r);
-      else clusters.push([r]);
+      if (home) home.push(id);
+      else clusters.push([id]);
     }
     clusters.filter((c) => c.length > 1).forEach((c, i) => {
-      groups.set(`${key}#${i}`, c.map((r) => ({ id: r.id, label: r.authors ? `${r.title} — ${r.authors.split('|').join('; ')}` : r.title, entries: r.holdings })));
+      for (const id of c) {
+        const r = info.get(id)!;
+        push(groups, `${key}#${i}`, { id, label: r.authors.length ? `${r.title} — ${r.authors.join('; ')}` : r.title, entries: r.holdings });
+      }
     });
   }
   return finish('entry', groups);
 }
 
-function finish(kind: 'author' | 'entry', groups: Map<string, { id: number; label: string; entries: number }[]>): DuplicateGroup[] {
+interface Item { id: number; label: string; entries: number }
+
+function push(groups: Map<string, Item[]>, key: string, item: Item) {
+  const list = groups.get(key);
+  if (list) list.push(item);
+  else groups.set(key, [item]);
+}
+
+function finish(kind: 'author' | 'entry', groups: Map<string, Item[]>): DuplicateGroup[] {
   const out: DuplicateGroup[] = [];
   for (const [key, items] of groups) {
     if (items.length < 2) continue;
