@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ListingResponse } from '@uc/shared';
@@ -129,10 +129,21 @@ describe('/dashboard/:type', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(reverts).toEqual([]);
 
+    // The revert answers only when released, so the 'Working' state can be seen.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const answer = api.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).includes('/revert/')) await held;
+      return answer(input, init);
+    });
     await user.click(removeAnarchy);
     dialog = screen.getByRole('dialog', { name: 'Remove this record?' });
     await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Working')).toBeInTheDocument();
+    release();
     expect(await screen.findByText('Removed')).toBeInTheDocument();
+    expect(screen.queryByText('Working')).toBeNull();
     expect(reverts).toEqual([{ path: '/collector/api/revert/aggregations', body: { id: 100, item: 22 } }]);
     expect(api.calls('/listing/aggregations').length).toBeGreaterThanOrEqual(2);
     await waitFor(() => expect(column(3)).toEqual(['The Conquest of Bread']));

@@ -78,7 +78,7 @@ export const ResultLine = forwardRef<HTMLParagraphElement, { result: ResultState
   ref,
 ) {
   const { t } = useTranslation();
-  const cls = working ? 'animate-pulse text-stone-800' : result?.ok ? 'text-green-800' : 'text-red-800';
+  const cls = working ? 'motion-safe:animate-pulse text-stone-800' : result?.ok ? 'text-green-800' : 'text-red-800';
   return (
     <p ref={ref} tabIndex={-1} role="status" aria-live="polite" className={`min-h-6 outline-none ${cls}`}>
       {working ? t('Working') : result?.text ?? ''}
