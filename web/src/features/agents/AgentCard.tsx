@@ -3,15 +3,22 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Agent } from '../../lib/shared';
 
-type Props = { agent: Agent & { entries_count?: number | null } };
 import { LinkedData } from './LinkedData';
 import { wikidataItemUrl } from './linkedData';
+import { MergeHandles } from '../curation/AddToBox';
+import { AgentEdit } from '../curation/AgentEdit';
+
+type Props = {
+  agent: Agent & { entries_count?: number | null };
+  /** Users enabled for merging get the merge handles and 'Edit' (never on a merged author). */
+  canMerge?: boolean;
+};
 
 /**
  * An author card. A merged author (with a canonical) shows the author it was merged into, and its
  * 'See all entries' follows the canonical's id (search_link_id); it never has edit or merge handles.
  */
-export function AgentCard({ agent }: Props) {
+export function AgentCard({ agent, canMerge = false }: Props) {
   const { t, i18n } = useTranslation();
   const headingId = useId();
   const panelId = useId();
@@ -52,6 +59,12 @@ export function AgentCard({ agent }: Props) {
             <span className="sr-only">Wikidata </span>
             {agent.wikidata_id}
           </a>
+        )}
+        {canMerge && !agent.canonical && (
+          <>
+            <MergeHandles item={{ id: agent.id, label: agent.name, type: 'author' }} />
+            <AgentEdit agentId={agent.id} name={agent.name} />
+          </>
         )}
       </div>
       {open && <LinkedData id={panelId} agentId={agent.id} wikidataId={agent.wikidata_id} language={i18n.language || 'en'} />}

@@ -2,8 +2,12 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAgentSearch } from '../../api/hooks';
+import { useCurrentUser } from '../../api/account';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { AgentCard } from './AgentCard';
+import { MergeColumn } from '../curation/MergeBox';
+import { Notice } from '../curation/Notice';
+import { AGENT_BOXES } from '../curation/boxes';
 
 /** Typing waits this long before searching (the anchor searched on every keystroke). */
 export const TYPE_AHEAD_MS = 350;
@@ -39,6 +43,10 @@ export default function AgentsPage() {
   useDocumentTitle(hasSearch ? `${t('Authors')}: ${search}` : t('Authors'));
   const warning = data?.warning ? t(data.warning) : '';
   const agents = hasSearch && !error ? (data?.agents ?? []) : [];
+  // The merge and split boxes for users enabled for merging: the flag comes with the author search
+  // (before any search, from the user check, so the boxes' contents can be seen and committed).
+  const { user } = useCurrentUser();
+  const canMerge = data ? data.can_merge : !!user?.can_merge;
 
   return (
     <div className="mx-auto max-w-screen-2xl px-4 py-6">
@@ -93,15 +101,28 @@ export default function AgentsPage() {
         )}
       </div>
 
-      {agents.length > 0 && (
-        <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" aria-busy={isFetching}>
-          {agents.map((a) => (
-            <li key={a.id}>
-              <AgentCard agent={a} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <div className={canMerge ? 'mt-4 grid gap-4 lg:grid-cols-[minmax(0,1fr)_18rem]' : 'mt-4'}>
+        <div className="min-w-0">
+          {agents.length > 0 && (
+            <ul
+              className={`grid gap-4 sm:grid-cols-2 ${canMerge ? 'xl:grid-cols-3' : 'lg:grid-cols-3 xl:grid-cols-4'}`}
+              aria-busy={isFetching}
+            >
+              {agents.map((a) => (
+                <li key={a.id}>
+                  <AgentCard agent={a} canMerge={canMerge} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        {canMerge && (
+          <div className="lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto">
+            <MergeColumn kinds={AGENT_BOXES} />
+          </div>
+        )}
+      </div>
+      <Notice />
     </div>
   );
 }

@@ -2,17 +2,24 @@ import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Facet, FacetName } from '../../lib/shared';
 import { FACET_TITLES, SORTABLE_FACETS, facetValueLabel } from './labels';
+import { MergeHandles } from '../curation/AddToBox';
+import { OmitButton } from '../curation/OmitButton';
+import type { CurationRights } from './ResultCard';
 
 interface Props {
   name: FacetName;
   facet: Facet;
   isActive: (value: string) => boolean;
   onToggle: (value: string) => void;
+  /** Merge handles on author values, 'Omit' on library values. */
+  rights?: CurationRights;
 }
 
 type FacetSort = 'count' | 'term';
 
-export function FacetBox({ name, facet, isActive, onToggle }: Props) {
+const numericId = (id: string) => /^\d{1,10}$/.test(id) && Number(id) > 0;
+
+export function FacetBox({ name, facet, isActive, onToggle, rights }: Props) {
   const { t } = useTranslation();
   const [sort, setSort] = useState<FacetSort>('count');
   const headingId = useId();
@@ -68,6 +75,16 @@ export function FacetBox({ name, facet, isActive, onToggle }: Props) {
                   {label} <span className="text-stone-600">({v.count})</span>
                 </span>
               </label>
+              {numericId(v.id) && name === 'creator' && rights?.canMerge && (
+                <div className="mb-1 ml-6 flex flex-wrap items-baseline gap-1">
+                  <MergeHandles item={{ id: Number(v.id), label: v.term, type: 'author' }} />
+                </div>
+              )}
+              {numericId(v.id) && name === 'library' && rights?.canExclude && (
+                <div className="mb-1 ml-6 flex flex-wrap items-baseline gap-1">
+                  <OmitButton type="library" id={Number(v.id)} label={v.term} />
+                </div>
+              )}
             </li>
           );
         })}

@@ -4,8 +4,16 @@ import type { Match } from '../../lib/shared';
 import { LanguageTags } from '../../components/LanguageTags';
 import { LibraryBadge } from '../../components/LibraryBadge';
 import { contentLang } from '../../lib/lang';
+import { MergeHandles } from '../curation/AddToBox';
+import { OmitButton } from '../curation/OmitButton';
 
-export function ResultCard({ match }: { match: Match }) {
+/** What the viewer may do (spec §6): merge handles for can_merge, 'Omit' for can_set_exclusions. */
+export interface CurationRights {
+  canMerge: boolean;
+  canExclude: boolean;
+}
+
+export function ResultCard({ match, rights }: { match: Match; rights?: CurationRights }) {
   const { t } = useTranslation();
   const [title, subtitle] = match.title;
   const libraries = Array.from(new Map(match.data_sources.map((ds) => [ds.library_id, ds])).values());
@@ -19,7 +27,7 @@ export function ResultCard({ match }: { match: Match }) {
       {match.creator.length > 0 && (
         <ul className="mb-1 text-sm">
           {match.creator.map((c) => (
-            <li key={c.id} className="flex flex-wrap items-baseline gap-x-2">
+            <li key={c.id} className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
               <span>{c.value}</span>
               <Link
                 to={`/library/author/${c.id}`}
@@ -28,6 +36,8 @@ export function ResultCard({ match }: { match: Match }) {
               >
                 {t('See all entries')}
               </Link>
+              {rights?.canMerge && <MergeHandles item={{ id: c.id, label: c.value, type: 'author' }} />}
+              {rights?.canExclude && <OmitButton type="author" id={c.id} label={c.value} />}
             </li>
           ))}
         </ul>
@@ -42,6 +52,12 @@ export function ResultCard({ match }: { match: Match }) {
         <p className="italic" lang={contentLang(match.language)}>
           {subtitle}
         </p>
+      )}
+      {(rights?.canMerge || rights?.canExclude) && (
+        <div className="mt-1 flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
+          {rights.canMerge && <MergeHandles item={{ id: match.entry_id, label: title, type: 'entry' }} />}
+          {rights.canExclude && <OmitButton type="entry" id={match.entry_id} label={title} />}
+        </div>
       )}
       {libraries.length > 0 && (
         <ul className="mt-2 flex flex-wrap gap-1 font-sans" aria-label={t('Libraries')}>

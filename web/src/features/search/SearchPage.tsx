@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FACET_NAMES, type FacetName, type FilterName, type SortBy } from '../../lib/shared';
 import { useSearch } from '../../api/hooks';
+import { useCurrentUser } from '../../api/account';
 import { isApiError } from '../../api/client';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { SearchForm } from './SearchForm';
@@ -11,6 +12,9 @@ import { FilterChips } from './FilterChips';
 import { Pager } from './Pager';
 import { ResultCard } from './ResultCard';
 import { AgentFilterBox, LibraryFilterBox } from './SingleFilterBoxes';
+import { MergeColumn } from '../curation/MergeBox';
+import { Notice } from '../curation/Notice';
+import { SEARCH_BOXES } from '../curation/boxes';
 import {
   isFilterActive,
   parseSearch,
@@ -79,6 +83,17 @@ export default function SearchPage({ search, active = true }: Props) {
   const matches = error ? [] : (data?.matches ?? []);
   const facets = error ? undefined : data?.facets;
   const hrefFor = (page: number) => searchHref(withPage(state, page));
+  // Spec §6: merge handles and boxes for can_merge, 'Omit' for can_set_exclusions, from the search answer
+  // (from the user check while there is none, e.g. after an invalid query, so the boxes stay).
+  const { user } = useCurrentUser();
+  const rights = data
+    ? { canMerge: data.can_merge, canExclude: data.can_set_exclusions }
+    : { canMerge: !!user?.can_merge, canExclude: !!user?.can_set_exclusions };
+  // After an author merge the merged authors' filter values are gone: the filter goes too (spec §4).
+  const afterAuthorMerge = () => {
+    if (!state.filters.creator?.length) return;
+    navigate(searchHref({ ...state, page: 1, filters: { ...state.filters, creator: undefined } }), { replace: true });
+  };
 
   return (
     <div className="mx-auto max-w-screen-2xl px-4 py-4">
@@ -107,14 +122,14 @@ export default function SearchPage({ search, active = true }: Props) {
         <FilterChips filters={state.filters} facets={facets} onRemove={onToggle} />
       </div>
 
-      <div className="grid gap-4 md:grid-cols-[16rem_minmax(0,1fr)] lg:grid-cols-[16rem_minmax(0,1fr)_18rem]">
+      <div className="grid gap-4 md:grid-cols-[16rem_minmax(0,1fr)] lg:grid-cols-[16rem_minmax(0,1fr)_18rem] lg:grid-rows-[auto_1fr]">
         {hasSingles && (
           <div className="space-y-3 md:col-start-2 lg:col-start-3 lg:row-start-1">
             {singles.library.map((id) => (
               <LibraryFilterBox key={`l${id}`} id={id} />
             ))}
             {singles.creator.map((id) => (
-              <AgentFilterBox key={`c${id}`} id={id} />
+              <AgentFilterBox key={`c${id}`} id={id} canMerge={rights.canMerge} />
             ))}
           </div>
         )}
@@ -141,6 +156,7 @@ export default function SearchPage({ search, active = true }: Props) {
                   facet={facets[name]}
                   isActive={(v) => isFilterActive(state, name, v)}
                   onToggle={(v) => onToggle(name, v)}
+                  rights={rights}
                 />
               ))}
           </div>
@@ -150,7 +166,7 @@ export default function SearchPage({ search, active = true }: Props) {
           ref={resultsRef}
           tabIndex={-1}
           aria-label={t('Results')}
-          className="scroll-mt-4 outline-none md:col-start-2"
+          className="scroll-mt-4 outline-none md:col-start-2 lg:row-span-2 lg:row-start-1"
         >
           {data && !error && (
             <>
@@ -161,7 +177,7 @@ export default function SearchPage({ search, active = true }: Props) {
                 <ol className="space-y-3" aria-busy={isFetching}>
                   {matches.map((m) => (
                     <li key={m.entry_id}>
-                      <ResultCard match={m} />
+                      <ResultCard match={m} rights={rights} />
                     </li>
                   ))}
                 </ol>
@@ -170,7 +186,16 @@ export default function SearchPage({ search, active = true }: Props) {
             </>
           )}
         </section>
+
+        {rights.canMerge && (
+          <div
+            className={`md:col-start-2 lg:col-start-3 ${hasSingles ? 'lg:row-start-2' : 'lg:row-start-1'} lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto`}
+          >
+            <MergeColumn kinds={SEARCH_BOXES} onDone={{ 'merge-authors': afterAuthorMerge }} />
+          </div>
+        )}
       </div>
+      <Notice />
     </div>
   );
 }

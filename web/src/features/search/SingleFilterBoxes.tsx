@@ -2,6 +2,8 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAgent, useLibrary } from '../../api/hooks';
 import { LIBRARY_TYPE_LABELS } from './labels';
+import { MergeHandles } from '../curation/AddToBox';
+import { AgentEdit } from '../curation/AgentEdit';
 
 /** Library card for a `library:N` query. */
 export function LibraryFilterBox({ id }: { id: string }) {
@@ -26,11 +28,15 @@ export function LibraryFilterBox({ id }: { id: string }) {
   );
 }
 
-/** Author card for a `creator:N` query. */
-export function AgentFilterBox({ id }: { id: string }) {
+/**
+ * Author card for a `creator:N` query; users enabled for merging get the merge handles and the edit
+ * control (not for an author merged into another, spec §2 Author overview).
+ */
+export function AgentFilterBox({ id, canMerge = false }: { id: string; canMerge?: boolean }) {
   const { t } = useTranslation();
   const { data: agent } = useAgent(id);
   if (!agent) return null;
+  const curate = canMerge && !agent.canonical;
   return (
     <section className="rounded border border-stone-300 bg-white p-4" aria-label={t('Author')}>
       <h2 className="text-lg font-semibold">{agent.name}</h2>
@@ -39,6 +45,12 @@ export function AgentFilterBox({ id }: { id: string }) {
           {t('See all entries')}
         </Link>
       </p>
+      {curate && (
+        <div className="mt-2 flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
+          <MergeHandles item={{ id: agent.id, label: agent.name, type: 'author' }} />
+          <AgentEdit agentId={agent.id} name={agent.name} />
+        </div>
+      )}
     </section>
   );
 }
