@@ -60,13 +60,13 @@ export function AgentCard({ agent, canMerge = false }: Props) {
             {agent.wikidata_id}
           </a>
         )}
-        {canMerge && !agent.canonical && (
-          <>
-            <MergeHandles item={{ id: agent.id, label: agent.name, type: 'author' }} />
-            <AgentEdit agentId={agent.id} name={agent.name} />
-          </>
-        )}
       </div>
+      {canMerge && !agent.canonical && (
+        <div className="mt-2 flex flex-wrap items-center gap-2 text-sm">
+          <MergeHandles item={{ id: agent.id, label: agent.name, type: 'author' }} />
+          <AgentEdit agentId={agent.id} name={agent.name} />
+        </div>
+      )}
       {open && <LinkedData id={panelId} agentId={agent.id} wikidataId={agent.wikidata_id} language={i18n.language || 'en'} />}
     </article>
   );

@@ -130,33 +130,35 @@ export function AddToBoxMenu({ item, kinds = BOXES_FOR[item.type] }: { item: Box
         {t('Add to merge box')} <span aria-hidden="true">▾</span>
       </button>
       {open && (
-        <ul
-          ref={menuRef}
-          id={menuId}
-          role="menu"
-          aria-labelledby={buttonId}
-          onKeyDown={onMenuKey}
-          onBlur={(e) => {
-            const to = e.relatedTarget as Node | null;
-            if (to && (menuRef.current?.contains(to) || to === buttonRef.current)) return;
-            setOpen(false);
-          }}
-          className="my-1 basis-full rounded border border-stone-400 bg-white py-1 font-sans text-sm font-normal shadow-md"
-        >
-          {kinds.map((kind) => (
-            <li key={kind} role="none">
-              <button
-                type="button"
-                role="menuitem"
-                tabIndex={-1}
-                onClick={() => choose(kind)}
-                className="block w-full px-3 py-1 text-left hover:bg-stone-100 focus:bg-stone-100"
-              >
-                {t(BOXES[kind].menuLabel)}
-              </button>
-            </li>
-          ))}
-        </ul>
+        <div className="basis-full">
+          <ul
+            ref={menuRef}
+            id={menuId}
+            role="menu"
+            aria-labelledby={buttonId}
+            onKeyDown={onMenuKey}
+            onBlur={(e) => {
+              const to = e.relatedTarget as Node | null;
+              if (to && (menuRef.current?.contains(to) || to === buttonRef.current)) return;
+              setOpen(false);
+            }}
+            className="my-1 w-fit min-w-48 max-w-full rounded border border-stone-400 bg-white py-1 font-sans text-sm font-normal shadow-md"
+          >
+            {kinds.map((kind) => (
+              <li key={kind} role="none">
+                <button
+                  type="button"
+                  role="menuitem"
+                  tabIndex={-1}
+                  onClick={() => choose(kind)}
+                  className="block w-full px-3 py-1 text-left hover:bg-stone-100 focus:bg-stone-100"
+                >
+                  {t(BOXES[kind].menuLabel)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
     </>
   );

@@ -101,7 +101,7 @@ function LoadedForm({ agentId, onSaved, onCancel }: { agentId: number; onSaved: 
   return <EditForm agent={data.agent} onSaved={onSaved} onCancel={onCancel} />;
 }
 
-/** The 'Edit' button and, when open, the form under it. */
+/** The 'Edit' button and, when open, the form under it (for a flex-wrap row: the form takes a whole line). */
 export function AgentEdit({ agentId, name }: { agentId: number; name: string }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
@@ -114,31 +114,29 @@ export function AgentEdit({ agentId, name }: { agentId: number; name: string }) 
     buttonRef.current?.focus();
   };
   return (
-    <div className="basis-full">
-      <div className="flex flex-wrap items-center gap-2">
-        <button
-          ref={buttonRef}
-          type="button"
-          aria-expanded={open}
-          aria-controls={open ? formId : undefined}
-          aria-label={`${t('Edit')}: ${name}`}
-          onClick={() => {
-            setSaved(false);
-            setOpen((o) => !o);
-          }}
-          className="rounded border border-stone-400 bg-white px-1.5 py-0.5 font-sans text-xs text-stone-800 hover:bg-stone-100"
-        >
-          <span aria-hidden="true">✎</span> {t('Edit')}
-        </button>
-        <span role="status" className="text-sm text-teal-900">
-          {saved ? t('Saved') : ''}
-        </span>
-      </div>
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        aria-expanded={open}
+        aria-controls={open ? formId : undefined}
+        aria-label={`${t('Edit')}: ${name}`}
+        onClick={() => {
+          setSaved(false);
+          setOpen((o) => !o);
+        }}
+        className="rounded border border-stone-400 bg-white px-1.5 py-0.5 font-sans text-xs text-stone-800 hover:bg-stone-100"
+      >
+        <span aria-hidden="true">✎</span> {t('Edit')}
+      </button>
+      <span role="status" className="text-sm text-teal-900">
+        {saved ? t('Saved') : ''}
+      </span>
       {open && (
-        <div id={formId}>
+        <div id={formId} className="basis-full">
           <LoadedForm agentId={agentId} onSaved={() => hide(true)} onCancel={() => hide(false)} />
         </div>
       )}
-    </div>
+    </>
   );
 }
