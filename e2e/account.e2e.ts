@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { Entry } from '@uc/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { formatViolations, hasChromium, seriousAxeViolations, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+import { hasChromium, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+import { expectAxeClean } from './lib/session.ts';
 import { allTitles, api } from './lib/demo.ts';
 
 const users = inject('users');
@@ -32,10 +33,6 @@ async function waitForMail(before: string[], test: (text: string) => boolean, wh
   }, what, 20_000);
 }
 
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const vs = await seriousAxeViolations(page);
-  expect(vs, formatViolations(where, vs)).toEqual([]);
-}
 
 const header = (page: Page) => page.getByRole('banner');
 

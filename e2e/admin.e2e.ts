@@ -4,14 +4,11 @@
 // The server is shared with the other files: the site name is restored at once and the page is removed.
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { formatViolations, hasChromium, seriousAxeViolations, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+import { hasChromium, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+import { expectAxeClean } from './lib/session.ts';
 
 const users = inject('users');
 
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const vs = await seriousAxeViolations(page);
-  expect(vs, formatViolations(where, vs)).toEqual([]);
-}
 
 /** Logs in through the API inside the page (gets the csrftoken cookie first, then echoes it). */
 async function apiLogin(page: Page, username: string, password: string): Promise<void> {

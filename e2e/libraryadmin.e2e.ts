@@ -3,27 +3,12 @@
 // processes it and finds the new entries in the search. axe finds no serious or critical violation.
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { baseUrl, formatViolations, hasChromium, seriousAxeViolations, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+import { baseUrl, hasChromium, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+import { expectAxeClean, apiLogin } from './lib/session.ts';
 
 const users = inject('users');
 
-/** Logs in through the API in the page's context (page.request shares the context's cookies). */
-async function apiLogin(page: Page, username: string, password: string): Promise<void> {
-  await page.request.get(`${baseUrl}/collector/api/auth/user`);
-  const csrf = (await page.context().cookies(baseUrl)).find((c) => c.name === 'csrftoken')?.value;
-  expect(csrf).toBeTruthy();
-  const res = await page.request.post(`${baseUrl}/collector/api/auth/login`, {
-    headers: { 'X-CSRFToken': csrf!, 'Content-Type': 'application/json' },
-    data: { username, password },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  expect((await res.json()).logged_in).toBe(username);
-}
 
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const vs = await seriousAxeViolations(page);
-  expect(vs, formatViolations(where, vs)).toEqual([]);
-}
 
 /** Letters only, so the search tokenizer keeps it as one word. */
 const uniqueWord = () => 'Zorblax' + Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');

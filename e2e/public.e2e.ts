@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import type { Page } from 'playwright-core';
 import type { AgentsResponse, LibraryPublic, PageSummary } from '@uc/shared';
 import { foldText } from '../packages/shared/src/text.ts';
-import { baseUrl, formatViolations, hasChromium, seriousAxeViolations, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+import { baseUrl, hasChromium, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+import { expectAxeClean } from './lib/session.ts';
 import { api, resultsHeading, search } from './lib/demo.ts';
 import { waitForUrl } from './lib/search-page.ts';
 
@@ -32,10 +33,6 @@ function watchExternalRequests(page: Page): string[] {
   return external;
 }
 
-async function expectAxeClean(page: Page, where: string): Promise<void> {
-  const vs = await seriousAxeViolations(page);
-  expect(vs.length, formatViolations(where, vs)).toBe(0);
-}
 
 /** Libraries on the map: standalone markers plus the libraries inside cluster bubbles. */
 async function librariesOnMap(page: Page): Promise<number> {
