@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { ChangesResponse, Entry, SearchResponse } from '@uc/shared';
 import { baseUrl, hasChromium, launchBrowser, newSession, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
-import { apiLogin, expectAxeClean, pageApi } from './lib/session.ts';
+import { expectAxeClean, pageApi, sessionCookies } from './lib/session.ts';
 
 const { curator } = inject('users');
 
@@ -51,13 +51,19 @@ const agentId = async (page: Page, name: string) => {
 
 describe.skipIf(!hasChromium)('curation', () => {
   const session = useBrowserSessions({ beforeAll, afterAll, beforeEach, afterEach, expect });
+  let cookies: Awaited<ReturnType<typeof sessionCookies>>;
+  beforeAll(async () => {
+    cookies = await sessionCookies(curator.username, curator.password);
+  });
+  /** Logs the test's browser in as the curator (one login serves the whole file). */
+  const login = (page: Page) => page.context().addCookies(cookies);
 
   afterAll(async () => {
     // Undo what this file changed, newest first, so the next files see the demo unchanged.
     const browser = await launchBrowser();
     try {
       const { page, context } = await newSession(browser);
-      await apiLogin(page, curator.username, curator.password);
+      await login(page);
       const { body } = await pageApi<ChangesResponse>(page, 'GET', '/changes');
       for (const c of body.changes) {
         if (c.username === curator.username && c.can_undo && !c.undoes && !c.operation.includes('exclusion')) await pageApi(page, 'POST', `/changes/${c.id}/undo`);
@@ -70,7 +76,7 @@ describe.skipIf(!hasChromium)('curation', () => {
 
   it('merges two authors by dragging them onto the box', async () => {
     const { page } = session();
-    await apiLogin(page, curator.username, curator.password);
+    await login(page);
     await openSearch(page, 'bakunin');
     await expectAxeClean(page, 'search page with merge boxes');
     const target = box(page, 'merge-authors');
@@ -92,7 +98,7 @@ describe.skipIf(!hasChromium)('curation', () => {
 
   it('merges two authors with the keyboard only', async () => {
     const { page } = session();
-    await apiLogin(page, curator.username, curator.password);
+    await login(page);
     await openSearch(page, 'malatesta');
     const results = page.locator('main');
     await addByKeyboard(page, results, 'Errico Malatesta', 'Merge authors');
@@ -107,7 +113,7 @@ describe.skipIf(!hasChromium)('curation', () => {
 
   it('merges two entries, sets a translation and builds an aggregation', async () => {
     const { page } = session();
-    await apiLogin(page, curator.username, curator.password);
+    await login(page);
     // Entries: "Mutual Aid: A Factor of Evolution" (588) is the same work as "Mutual Aid" (135).
     await openSearch(page, '"mutual aid"');
     await addByKeyboard(page, card(page, 135), 'Mutual Aid', 'Merge entries');
@@ -142,7 +148,7 @@ describe.skipIf(!hasChromium)('curation', () => {
 
   it('omits a library from the curator’s own searches and restores it', async () => {
     const { page } = session();
-    await apiLogin(page, curator.username, curator.password);
+    await login(page);
     const count = async () => (await pageApi<SearchResponse>(page, 'GET', '/search?query=library:19')).body.total_entries;
     const before = await count();
     await openSearch(page, 'library:19');
@@ -171,7 +177,7 @@ describe.skipIf(!hasChromium)('curation', () => {
 
   it('opens the change log and undoes a merge', async () => {
     const { page } = session();
-    await apiLogin(page, curator.username, curator.password);
+    await login(page);
     const alias = await agentId(page, 'Michail Bakunin');
     await page.goto(`${baseUrl}/changes?${new URLSearchParams({ operation: 'add-merge-agent' })}`);
     await waitForH1(page, 'Change log');

@@ -15,6 +15,23 @@ export async function apiLogin(page: Page, username: string, password: string): 
   expect((await res.json()).logged_in).toBe(username);
 }
 
+/**
+ * Logs in once from the test process and gives the cookies of that session, for tests that open many
+ * browser contexts as one user (logins are throttled per address, so one login serves them all).
+ */
+export async function sessionCookies(username: string, password: string): Promise<{ name: string; value: string; url: string }[]> {
+  const csrf = 'e2e-session-csrf';
+  const res = await fetch(`${baseUrl}/collector/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-CSRFToken': csrf, cookie: `csrftoken=${csrf}` },
+    body: JSON.stringify({ username, password }),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  const sid = /sessionid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  expect(sid, 'session cookie').toBeTruthy();
+  return [{ name: 'sessionid', value: sid!, url: baseUrl }, { name: 'csrftoken', value: csrf, url: baseUrl }];
+}
+
 async function csrfOf(page: Page): Promise<string> {
   const csrf = (await page.context().cookies(baseUrl)).find((c) => c.name === 'csrftoken')?.value;
   expect(csrf).toBeTruthy();
