@@ -249,6 +249,9 @@ describe('exclusions', () => {
     expect(mine.facets.library.values.map((v) => v.id)).not.toContain('2');
     expect(mine.matches.find((m) => m.entry_id === libertà)!.data_sources.map((d) => d.library_id)).toEqual([1]);
     expect(mine.total_entries).toBeLessThan(all.total_entries);
+    // The library page counts what the user still sees there.
+    expect((await get<{ library: { entries_count: number } }>('/libraries/2', 'reader')).body.library.entries_count).toBe(0);
+    expect((await get<{ library: { entries_count: number } }>('/libraries/2', 'reader2')).body.library.entries_count).toBeGreaterThan(0);
     // Nobody else is affected.
     expect((await search('', 'reader2')).total_entries).toBe(all.total_entries);
     expect((await search('')).matches.map((m) => m.entry_id)).toContain(fields);
@@ -258,6 +261,9 @@ describe('exclusions', () => {
     const malatesta = agentId('Errico Malatesta');
     await post('/exclusions', { op: 'add', type: 'author', id: malatesta, comment: 'read already' }, 'reader');
     expect(titles(await search('query=libertà', 'reader'))).toEqual([]);
+    // The author search no longer counts (nor lists) the hidden author for this user.
+    expect((await get<{ agents: { name: string }[] }>('/agents?search=malatesta', 'reader')).body.agents).toEqual([]);
+    expect((await get<{ agents: { name: string }[] }>('/agents?search=malatesta', 'reader2')).body.agents.map((a) => a.name)).toEqual(['Errico Malatesta']);
     const zapata = await entryId('Zapata and the Land');
     await post('/exclusions', { op: 'add', type: 'entry', id: zapata, comment: 'duplicate' }, 'reader');
     expect((await search('query=zapata', 'reader')).total_entries).toBe(0);
