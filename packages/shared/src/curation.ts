@@ -117,6 +117,8 @@ export const revertTypeParamSchema = z.object({
 export const revertBodySchema = z.object({ id: looseId, item: looseId.optional() }).passthrough();
 
 // ---------- the change log ----------
+export const BLOCKED_REASONS = ['undone', 'not-allowed', 'nothing', 'later-change', 'changed-outside', 'in-use'] as const;
+export type BlockedReason = (typeof BLOCKED_REASONS)[number];
 export const CHANGE_OBJECT_TYPES = ['agent', 'entry', 'exclusion'] as const;
 export const changesQuerySchema = z.object({
   user: z.string().trim().max(150).optional(),
@@ -142,6 +144,10 @@ export const changeSchema = z.object({
   /** Whether the viewer may undo it now; when not, `blocked_by` says why. */
   can_undo: z.boolean(),
   blocked_by: z.string().nullable(),
+  /** Why it cannot be undone, as a code the UI translates (`blocked_by` is the English text). */
+  blocked_reason: z.enum(BLOCKED_REASONS).nullable().optional(),
+  /** The later change that blocks it (for 'later-change' and 'undone'). */
+  blocking_change_id: z.number().int().nullable().optional(),
 });
 export type Change = z.infer<typeof changeSchema>;
 export const CHANGES_PAGE_SIZE = 50;

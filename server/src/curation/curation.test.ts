@@ -317,7 +317,10 @@ describe('the change log and undo', () => {
     const second = await post(`/agents/${id}`, { wikidata_id: 'Q2' }, 'curator');
     const log = (await get<ChangesResponse>(`/changes?object_type=agent&object_id=${id}`, 'curator')).body.changes;
     const older = log.find((c) => c.id === first.body.change_id)!;
-    expect(older).toMatchObject({ can_undo: false, blocked_by: `Change #${second.body.change_id} changed this later: undo it first` });
+    expect(older).toMatchObject({
+      can_undo: false, blocked_by: `Change #${second.body.change_id} changed this later: undo it first`,
+      blocked_reason: 'later-change', blocking_change_id: second.body.change_id,
+    });
     expect((await post(`/changes/${older.id}/undo`, {}, 'curator'))).toMatchObject({ status: 400 });
     expect((await post(`/changes/${second.body.change_id}/undo`, {}, 'curator')).body.success).toBe('Undone');
     expect((await post(`/changes/${older.id}/undo`, {}, 'curator')).body.success).toBe('Undone');

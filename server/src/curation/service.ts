@@ -4,7 +4,7 @@
 // reindexes the touched entries before answering, so the next search already shows the change.
 import {
   CHANGES_PAGE_SIZE, LISTING_LIMIT,
-  type Agent, type Change, type ChangesResponse, type CreateReply, type CurationReply, type Exclusion, type ExclusionType,
+  type Agent, type BlockedReason, type Change, type ChangesResponse, type CreateReply, type CurationReply, type Exclusion, type ExclusionType,
   type ListingResponse, type ListingType, type RevertType,
 } from '@uc/shared';
 import type { Db } from '../db/index.ts';
@@ -599,22 +599,22 @@ export class CurationService {
     return row.private ? row.user_id === viewer.userId : viewer.canMerge;
   }
 
-  /** Why this change cannot be undone now, or null. */
-  private undoBlocker(viewer: Viewer, row: ChangeRow): string | null {
-    if (row.undone_by) return `Undone already (change #${row.undone_by})`;
-    if (row.private ? row.user_id !== viewer.userId : !viewer.canMerge) return 'Cannot do that';
+  /** Why this change cannot be undone now (English text, a code for the UI, the blocking change), or null. */
+  private undoBlocker(viewer: Viewer, row: ChangeRow): { text: string; reason: BlockedReason; change: number | null } | null {
+    if (row.undone_by) return { text: `Undone already (change #${row.undone_by})`, reason: 'undone', change: row.undone_by };
+    if (row.private ? row.user_id !== viewer.userId : !viewer.canMerge) return { text: 'Cannot do that', reason: 'not-allowed', change: null };
     const effects = JSON.parse(row.effects) as Effect[];
-    if (effects.length === 0) return 'Nothing to undo';
+    if (effects.length === 0) return { text: 'Nothing to undo', reason: 'nothing', change: null };
     for (const e of effects) {
       if (sameValue(this.state.get(e.key), e.after)) continue;
       const later = this.q.laterChange.get(e.key, row.id) as number | null;
       return later
-        ? `Change #${later} changed this later: undo it first`
-        : 'Changed since by an import or a removed record: it cannot be undone';
+        ? { text: `Change #${later} changed this later: undo it first`, reason: 'later-change', change: later }
+        : { text: 'Changed since by an import or a removed record: it cannot be undone', reason: 'changed-outside', change: null };
     }
     for (const e of effects) {
       const blocker = e.before === null ? this.state.deletionBlocker(e.key) : null;
-      if (blocker) return `${blocker}: undo the later changes first`;
+      if (blocker) return { text: `${blocker}: undo the later changes first`, reason: 'in-use', change: null };
     }
     return null;
   }
@@ -656,7 +656,8 @@ export class CurationService {
     return {
       id: r.id, created: r.created, username: r.username, operation: r.operation, comment: r.comment,
       objects: JSON.parse(r.objects) as ChangeObject[], undone_by: r.undone_by, undoes: r.undoes,
-      can_undo: blocked === null, blocked_by: blocked,
+      can_undo: blocked === null, blocked_by: blocked?.text ?? null,
+      blocked_reason: blocked?.reason ?? null, blocking_change_id: blocked?.change ?? null,
     };
   }
 
@@ -666,7 +667,7 @@ export class CurationService {
       const row = this.q.change.get(changeId) as ChangeRow | undefined;
       if (!this.visibleChange(viewer, row)) throw new HttpError(404, 'No such change');
       const blocked = this.undoBlocker(viewer, row);
-      if (blocked) throw bad(blocked);
+      if (blocked) throw bad(blocked.text);
       const effects = (JSON.parse(row.effects) as Effect[]).map((e) => ({ key: e.key, before: e.after, after: e.before })).reverse();
       return {
         op: 'undo', operation: 'undo', effects, objects: JSON.parse(row.objects) as ChangeObject[],

@@ -25,7 +25,7 @@ const page = (extra: Partial<ChangesResponse> = {}): ChangesResponse => ({
     change(7),
     change(6, {
       operation: 'add-translation', comment: 'original: Anarchy (21)\ntranslation: Anarchia (22)',
-      objects: [{ type: 'entry', id: 22, label: 'Anarchia' }], can_undo: false, blocked_by: 'Change #9 changed Anarchia later: undo it first',
+      objects: [{ type: 'entry', id: 22, label: 'Anarchia' }], can_undo: false, blocked_by: 'Change #9 changed Anarchia later: undo it first', blocked_reason: 'later-change', blocking_change_id: 9,
     }),
     change(5, { operation: 'undo', undoes: 3, can_undo: false, objects: [] }),
     change(3, { operation: 'frobnicate', undone_by: 5, can_undo: false, objects: [] }),
@@ -69,7 +69,7 @@ describe('change log', () => {
     expect(within(translation).getByRole('heading', { name: /Translation set/ })).toBeInTheDocument();
     expect(within(translation).getByRole('link', { name: 'Anarchia' })).toHaveAttribute('href', '/entry/22');
     expect(within(translation).queryByRole('button', { name: /Undo/ })).toBeNull();
-    expect(within(translation).getByText('Change #9 changed Anarchia later: undo it first')).toBeInTheDocument();
+    expect(within(translation).getByText('Change #9 changed this later: undo it first')).toBeInTheDocument();
 
     expect(within(undo).getByRole('heading', { name: /^Undo/ })).toBeInTheDocument();
     expect(within(undo).getByText('Undoes #3')).toBeInTheDocument();

@@ -238,11 +238,28 @@ function ChangeItem({ change: c, label, disabled, onUndo }: { change: Change; la
             {t('Undo')}
           </button>
         ) : c.blocked_by ? (
-          <p className="text-amber-900">{c.blocked_by}</p>
+          <p className="text-amber-900">{blockedText(t, c)}</p>
         ) : null}
       </div>
     </li>
   );
+}
+
+/** Why a change cannot be undone, in the reader's language (the server's English text for unknown codes). */
+function blockedText(t: (k: string, o?: Record<string, unknown>) => string, c: Change): string {
+  switch (c.blocked_reason) {
+    case 'later-change':
+      return t('Change #{{id}} changed this later: undo it first', { id: c.blocking_change_id });
+    case 'changed-outside':
+      return t('Changed since by an import or a removed record: it cannot be undone');
+    case 'in-use':
+      return t('Something made later still uses what this change created: undo the later changes first');
+    case 'undone':
+      // Already said by 'Undone by #N' above.
+      return '';
+    default:
+      return c.blocked_by ?? '';
+  }
 }
 
 function ObjectLink({ type, id, children }: { type: string; id: number; children: ReactNode }) {
