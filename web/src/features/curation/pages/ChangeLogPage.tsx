@@ -1,13 +1,12 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
 import { BackButton } from '../../entry/EntryPage';
 import { curationApi, type Change, type ChangeFilters } from '../api';
 import {
-  ConfirmDialog, LoadFailure, PageFrame, ResultLine, catalogueChanged, curationPageKeys, errorText, formatDate, inputClass,
-  type ResultState,
+  ConfirmDialog, LoadFailure, PageFrame, ResultLine, curationPageKeys, formatDate, inputClass, useCurationAction,
 } from './shared';
 
 /** The change log's operations with a readable label; others are shown as the server names them. */
@@ -81,7 +80,6 @@ export default function ChangeLogPage() {
 
 export function ChangeLogView() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const title = t('Change log');
   useDocumentTitle(title);
   const [params, setParams] = useSearchParams();
@@ -93,29 +91,14 @@ export function ChangeLogView() {
     staleTime: 0,
   });
   const [confirm, setConfirm] = useState<Change | null>(null);
-  const [working, setWorking] = useState(false);
-  const [result, setResult] = useState<ResultState | null>(null);
-  const resultRef = useRef<HTMLParagraphElement>(null);
+  const { working, result, resultRef, run } = useCurationAction();
   const listRef = useRef<HTMLHeadingElement>(null);
 
   const opLabel = (op: string) => (OPERATION_LABELS[op] ? t(OPERATION_LABELS[op]) : op);
 
-  const undo = async (c: Change) => {
+  const undo = (c: Change) => {
     setConfirm(null);
-    setWorking(true);
-    setResult(null);
-    try {
-      const res = await curationApi.undo(c.id);
-      if (res.error) throw new Error(res.error);
-      await catalogueChanged(queryClient);
-      setResult({ ok: true, text: t(res.success || 'Undone') });
-    } catch (e) {
-      setResult({ ok: false, text: errorText(e, t) });
-      void queryClient.invalidateQueries({ queryKey: curationPageKeys.all });
-    } finally {
-      setWorking(false);
-      resultRef.current?.focus();
-    }
+    void run(c.id, () => curationApi.undo(c.id), (res) => t(res.success || 'Undone'));
   };
 
   const goTo = (page: number) => {

@@ -1,6 +1,6 @@
-import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
 import { BackButton } from '../../entry/EntryPage';
@@ -10,8 +10,8 @@ import { ChangeLogView } from './ChangeLogPage';
 import { DuplicatesView } from './DuplicatesPage';
 import { EXCLUSION_TYPE_LABELS } from './ExclusionsPage';
 import {
-  ConfirmDialog, LoadFailure, PageFrame, ResultLine, TableScroll, catalogueChanged, curationPageKeys, errorText, formatDate, inputClass, tdClass,
-  thClass, type ResultState,
+  ConfirmDialog, LoadFailure, PageFrame, ResultLine, TableScroll, curationPageKeys, formatDate, inputClass, tdClass,
+  thClass, useCurationAction,
 } from './shared';
 
 /** The dashboards and their titles (spec §2 Dashboard); 'changes' and 'duplicates' have their own views. */
@@ -81,7 +81,6 @@ export default function DashboardPage() {
 
 function ListingView({ type }: { type: ListingType }) {
   const { t, i18n } = useTranslation();
-  const queryClient = useQueryClient();
   const title = t(DASHBOARD_TITLES[type]);
   useDocumentTitle(title);
   const query = useQuery({
@@ -93,9 +92,7 @@ function ListingView({ type }: { type: ListingType }) {
   const [filter, setFilter] = useState('');
   const [sort, setSort] = useState<SortState | null>(null);
   const [confirm, setConfirm] = useState<Row | null>(null);
-  const [working, setWorking] = useState(false);
-  const [result, setResult] = useState<ResultState | null>(null);
-  const resultRef = useRef<HTMLParagraphElement>(null);
+  const { working, result, resultRef, run } = useCurationAction();
   const removable = type !== 'changes';
 
   const fields = useMemo(() => query.data?.fields ?? [], [query.data]);
@@ -121,22 +118,10 @@ function ListingView({ type }: { type: ListingType }) {
   const toggleSort = (name: string) =>
     setSort((s) => (s?.name === name ? { name, dir: s.dir === 'ascending' ? 'descending' : 'ascending' } : { name, dir: 'ascending' }));
 
-  const remove = async (r: Row) => {
+  const remove = (r: Row) => {
     setConfirm(null);
-    setWorking(true);
-    setResult(null);
     const body = (r.revert as { id: number; item?: number } | undefined) ?? { id: Number(r.id) };
-    try {
-      const res = await curationApi.revert(type, body);
-      if (res.error) throw new Error(res.error);
-      await catalogueChanged(queryClient);
-      setResult({ ok: true, text: t(res.success || 'Done') });
-    } catch (e) {
-      setResult({ ok: false, text: errorText(e, t) });
-    } finally {
-      setWorking(false);
-      resultRef.current?.focus();
-    }
+    void run(body.id, () => curationApi.revert(type, body), (res) => t(res.success || 'Done'));
   };
 
   let body;

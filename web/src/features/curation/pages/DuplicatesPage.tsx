@@ -1,12 +1,12 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
 import { BackButton } from '../../entry/EntryPage';
 import { curationApi, type DuplicateGroup, type ItemType } from '../api';
 import {
-  ConfirmDialog, LoadFailure, PageFrame, ResultLine, catalogueChanged, curationPageKeys, errorText, type ResultState,
+  ConfirmDialog, LoadFailure, PageFrame, ResultLine, curationPageKeys, useCurationAction,
 } from './shared';
 
 const KINDS: ItemType[] = ['author', 'entry'];
@@ -21,7 +21,6 @@ export default function DuplicatesPage() {
 
 export function DuplicatesView() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const title = t('Possible duplicates');
   useDocumentTitle(title);
   const [params, setParams] = useSearchParams();
@@ -34,9 +33,7 @@ export function DuplicatesView() {
   const id = useId();
   const tabs = useRef(new Map<ItemType, HTMLButtonElement | null>());
   const [confirm, setConfirm] = useState<DuplicateGroup | null>(null);
-  const [working, setWorking] = useState(false);
-  const [result, setResult] = useState<ResultState | null>(null);
-  const resultRef = useRef<HTMLParagraphElement>(null);
+  const { working, result, setResult, resultRef, run } = useCurationAction();
 
   const select = (k: ItemType) => {
     setResult(null);
@@ -52,24 +49,10 @@ export function DuplicatesView() {
     tabs.current.get(k)?.focus();
   };
 
-  const merge = async (g: DuplicateGroup) => {
+  const merge = (g: DuplicateGroup) => {
     setConfirm(null);
-    setWorking(true);
-    setResult(null);
-    try {
-      const res = await curationApi.commit(
-        g.kind === 'author' ? 'merge-authors' : 'merge-entries',
-        g.items.map((i) => ({ id: i.id, label: i.label })),
-      );
-      if (res.error) throw new Error(res.error);
-      await catalogueChanged(queryClient);
-      setResult({ ok: true, text: t('Done. The changes will be visible soon.') });
-    } catch (e) {
-      setResult({ ok: false, text: errorText(e, t) });
-    } finally {
-      setWorking(false);
-      resultRef.current?.focus();
-    }
+    const kind = g.kind === 'author' ? 'merge-authors' : 'merge-entries';
+    void run(g.key, () => curationApi.commit(kind, g.items.map((i) => ({ id: i.id, label: i.label }))), () => t('Done. The changes will be visible soon.'));
   };
 
   let panel;

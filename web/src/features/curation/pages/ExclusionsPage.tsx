@@ -1,11 +1,9 @@
-import { useRef, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
 import { curationApi, type Exclusion, type ExclusionType } from '../api';
 import {
-  LoadFailure, PageFrame, ResultLine, TableScroll, catalogueChanged, curationPageKeys, errorText, formatDate, tdClass, thClass,
-  type ResultState,
+  LoadFailure, PageFrame, ResultLine, TableScroll, curationPageKeys, formatDate, tdClass, thClass, useCurationAction,
 } from './shared';
 
 export const EXCLUSION_TYPE_LABELS: Record<ExclusionType, string> = { library: 'Library', author: 'Author', entry: 'Entry' };
@@ -13,33 +11,16 @@ export const EXCLUSION_TYPE_LABELS: Record<ExclusionType, string> = { library: '
 /** /exclusions: the viewer's own exclusions (spec §2 Exclusions screen), each with a working Restore. */
 export default function ExclusionsPage() {
   const { t, i18n } = useTranslation();
-  const queryClient = useQueryClient();
   useDocumentTitle(t('My Exclusions'));
   const query = useQuery({
     queryKey: curationPageKeys.exclusions,
     queryFn: ({ signal }) => curationApi.exclusions(signal),
     staleTime: 0,
   });
-  const [busy, setBusy] = useState<number | null>(null);
-  const [result, setResult] = useState<ResultState | null>(null);
-  const resultRef = useRef<HTMLParagraphElement>(null);
+  const { busy, result, resultRef, run } = useCurationAction();
 
-  const restore = async (x: Exclusion) => {
-    setBusy(x.id);
-    setResult(null);
-    try {
-      await curationApi.removeExclusion(x.id);
-      // Refetches this table (a 'curation' query) and the searches the exclusion hid things from.
-      await catalogueChanged(queryClient);
-      setResult({ ok: true, text: t('Restored') });
-    } catch (e) {
-      setResult({ ok: false, text: errorText(e, t) });
-    } finally {
-      setBusy(null);
-      // The row is gone: keep the keyboard where the outcome is read.
-      resultRef.current?.focus();
-    }
-  };
+  // The row is gone afterwards: the result line takes the keyboard focus.
+  const restore = (x: Exclusion) => run(x.id, () => curationApi.removeExclusion(x.id), () => t('Restored'));
 
   let body;
   if (query.isPending) {

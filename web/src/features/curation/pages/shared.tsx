@@ -1,8 +1,9 @@
 // Pieces shared by the curation pages (exclusions, dashboards, change log, duplicates): query keys,
 // the access messages for 401/403, a confirmation dialog, the result line and date formatting.
-import { forwardRef, type ReactNode } from 'react';
+import { forwardRef, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { QueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { CurationReply } from '@uc/shared';
 import { isApiError } from '../../../api/client';
 import { Dialog } from '../../../components/Dialog';
 
@@ -67,6 +68,37 @@ export function LoadFailure({ error, loginText }: { error: unknown; loginText?: 
 export interface ResultState {
   ok: boolean;
   text: string;
+}
+
+/**
+ * One curation action at a time on a page: runs the call, refreshes what it changed, and puts its outcome
+ * (success text or the server's error) in the result line, which then takes focus. `busy` is the key of
+ * the running action (its row), null when idle.
+ */
+export function useCurationAction() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<string | number | null>(null);
+  const [result, setResult] = useState<ResultState | null>(null);
+  const resultRef = useRef<HTMLParagraphElement>(null);
+  const run = async (key: string | number, call: () => Promise<CurationReply>, success: (res: CurationReply) => string) => {
+    setBusy(key);
+    setResult(null);
+    try {
+      const res = await call();
+      if (res.error) throw new Error(res.error);
+      await catalogueChanged(queryClient);
+      setResult({ ok: true, text: success(res) });
+    } catch (e) {
+      setResult({ ok: false, text: errorText(e, t) });
+      // What the page shows may be stale (that is often why it failed): read it again.
+      void queryClient.invalidateQueries({ queryKey: curationPageKeys.all });
+    } finally {
+      setBusy(null);
+      resultRef.current?.focus();
+    }
+  };
+  return { busy, working: busy !== null, result, setResult, resultRef, run };
 }
 
 /**
