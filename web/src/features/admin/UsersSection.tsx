@@ -5,7 +5,8 @@ import { adminApi, adminKeys, type AdminUser, type AdminUserInput } from './api'
 import { CheckField, ErrorAlert, TextField, yesNo } from './ui';
 
 type Form = Required<Omit<AdminUserInput, 'expiration'>> & { expiration: string };
-const FLAGS = ['is_superuser', 'library_admin', 'can_merge', 'can_set_exclusions', 'active'] as const;
+// No 'may set exclusions' box: every logged-in user may hide things from their own searches (docs/curation.md).
+const FLAGS = ['is_superuser', 'library_admin', 'can_merge', 'active'] as const;
 
 function UserForm({ initial, selfId, onDone }: { initial: AdminUser | null; selfId?: number; onDone: () => void }) {
   const { t } = useTranslation();
@@ -20,7 +21,7 @@ function UserForm({ initial, selfId, onDone }: { initial: AdminUser | null; self
   const set = <K extends keyof Form>(k: K) => (v: Form[K]) => setForm((f) => ({ ...f, [k]: v }));
   const labels: Record<(typeof FLAGS)[number], string> = {
     is_superuser: t('Superuser'), library_admin: t('Library admin'), can_merge: t('Enabled for merging'),
-    can_set_exclusions: t('May set exclusions'), active: t('Active'),
+    active: t('Active'),
   };
   const save = useMutation({
     mutationFn: () => {
@@ -109,7 +110,6 @@ export function UsersSection({ selfUsername }: { selfUsername?: string }) {
                 <th scope="col">{t('Superuser')}</th>
                 <th scope="col">{t('Library admin')}</th>
                 <th scope="col">{t('Enabled for merging')}</th>
-                <th scope="col">{t('May set exclusions')}</th>
                 <th scope="col">{t('Active')}</th>
                 <th scope="col">{t('Expiration')}</th>
                 <th scope="col">{t('Libraries')}</th>
@@ -124,7 +124,6 @@ export function UsersSection({ selfUsername }: { selfUsername?: string }) {
                   <td>{yesNo(t, u.is_superuser)}</td>
                   <td>{yesNo(t, u.library_admin)}</td>
                   <td>{yesNo(t, u.can_merge)}</td>
-                  <td>{yesNo(t, u.can_set_exclusions)}</td>
                   <td>{yesNo(t, u.active)}</td>
                   <td>{u.expiration?.slice(0, 10) ?? ''}</td>
                   <td>{u.library_ids.map((id) => names.get(id) ?? `#${id}`).join(', ')}</td>
