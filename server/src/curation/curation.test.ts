@@ -200,6 +200,12 @@ describe('aggregations', () => {
     expect(page.aggregated.map((e) => e.title)).toEqual(['Bulletin no. 3', 'Letters on Order']);
     expect((await search(`query=aggregate:${agg}`)).total_entries).toBe(2);
     expect(titles(await search('query=aggregate:aggregation'))).toContain('Bulletin Collection');
+    // It follows its parts: a new holding of a part in another library makes it visible there too.
+    expect(titles(await search('query=library:2 AND aggregate:aggregation'))).not.toContain('Bulletin Collection');
+    const { importJsonl } = await import('../ingest/jsonl.ts');
+    const { writeFixture } = await import('../test/fixture.ts');
+    await importJsonl(writeFixture(t.dir, [...lines(), entry(26, 'Bulletin no. 3', [], ['en'], [ds(2, 'b-26')])]), t.services);
+    expect(titles(await search('query=library:2 AND aggregate:aggregation'))).toContain('Bulletin Collection');
     // An aggregation cannot contain what contains it.
     const sub = (await post<{ created: { id: number } }>('/create/aggregation', { value: 'Outer' }, 'curator')).body.created.id;
     await post('/set-aggregated', [{ id: sub }, { id: agg }], 'curator');

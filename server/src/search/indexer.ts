@@ -61,6 +61,8 @@ export class Indexer {
       parents: s.prepare(`SELECT l.aggregated_entry_id AS child, coalesce(p.canonical_entry_id, p.id) AS parent
         FROM aggregation_links l JOIN entries p ON p.id = l.aggregation_entry_id WHERE l.aggregated_entry_id IN ${IDS}`),
       hasParts: s.prepare(`SELECT DISTINCT aggregation_entry_id AS id FROM aggregation_links WHERE aggregation_entry_id IN ${IDS}`),
+      recordlessParents: s.prepare(`SELECT DISTINCT l.aggregation_entry_id FROM aggregation_links l WHERE l.aggregated_entry_id IN ${IDS}
+        AND NOT EXISTS (SELECT 1 FROM data_sources d WHERE d.entry_id = l.aggregation_entry_id)`).pluck(),
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
       putDoc: s.prepare('INSERT INTO search_docs (entry_id, seq, doc) VALUES (?, ?, ?) ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc'),
       ftsDelete: s.prepare('DELETE FROM entry_fts WHERE rowid = ?'),
@@ -70,7 +72,13 @@ export class Indexer {
 
   /** Rebuilds the index rows of these entries (and of the canonical entries they were merged into). */
   reindex(entryIds: Iterable<number>): number {
-    const all = [...new Set(entryIds)];
+    const ids = new Set(entryIds);
+    const given = [...ids];
+    // A curated aggregation (no record of its own) is visible through its parts: it follows their changes.
+    for (let i = 0; i < given.length; i += 500) {
+      for (const p of this.q.recordlessParents.all(JSON.stringify(given.slice(i, i + 500))) as number[]) ids.add(p);
+    }
+    const all = [...ids];
     let written = 0;
     const run = this.db.sqlite.transaction((batch: number[]) => {
       written += this.reindexBatch(batch);
