@@ -115,7 +115,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const admin = new AdminService(db, libraries, pages, accounts);
   const libraryAdmin = new LibraryAdminService(db, libraries, accounts);
   const spreadsheets = new SpreadsheetService(db, ingest, jobs);
-  const curation = new CurationService(db, indexer, agents, libraries);
+  const curation = new CurationService(db, indexer, agents, libraries, authorResolver, catalogue);
   return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts, admin, libraryAdmin, spreadsheets, curation };
 }
 

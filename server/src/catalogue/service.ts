@@ -6,6 +6,7 @@ import type { LibraryService } from '../libraries/service.ts';
 import { languageName } from '../search/indexer.ts';
 import type { FileStore } from './files.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
+import { PART_LIBRARIES_SQL } from './holdings.ts';
 
 interface EntryRow { id: number; title: string; subtitle: string | null; canonical_entry_id: number | null; original_entry_id: number | null }
 interface DsRow {
@@ -38,11 +39,7 @@ export class CatalogueService {
       visibleLibrariesOf: s.prepare(`SELECT d.entry_id, s.library_id FROM data_sources d JOIN sites s ON s.id = d.site_id
         WHERE d.entry_id IN (SELECT id FROM entries WHERE id IN ${IDS} OR canonical_entry_id IN ${IDS})`),
       variantsOf: s.prepare(`SELECT id, canonical_entry_id FROM entries WHERE canonical_entry_id IN ${IDS}`),
-      // A curated aggregation holds no record itself: it is visible through the libraries holding its parts.
-      partLibrariesOf: s.prepare(`SELECT DISTINCT l.aggregation_entry_id AS entry_id, s.library_id FROM aggregation_links l
-        JOIN entries c ON c.id = l.aggregated_entry_id OR c.canonical_entry_id = l.aggregated_entry_id
-        JOIN data_sources d ON d.entry_id = c.id JOIN sites s ON s.id = d.site_id
-        WHERE l.aggregation_entry_id IN ${IDS} AND NOT EXISTS (SELECT 1 FROM data_sources o WHERE o.entry_id = l.aggregation_entry_id)`),
+      partLibrariesOf: s.prepare(PART_LIBRARIES_SQL),
       languages: s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS} ORDER BY entry_id, position`),
       translationsOf: s.prepare('SELECT id FROM entries WHERE original_entry_id = ? AND canonical_entry_id IS NULL ORDER BY id').pluck(),
       parents: s.prepare(`SELECT DISTINCT coalesce(p.canonical_entry_id, p.id) FROM aggregation_links l JOIN entries p ON p.id = l.aggregation_entry_id
@@ -60,8 +57,8 @@ export class CatalogueService {
     return row ?? null;
   }
 
-  /** Which of these (canonical) entries have at least one data source the viewer may see. */
-  private visibleEntries(ids: number[], viewer: Viewer): Set<number> {
+  /** Which of these (canonical) entries have at least one data source the viewer may see (a curated aggregation: through its parts). */
+  visibleEntries(ids: number[], viewer: Viewer): Set<number> {
     if (ids.length === 0) return new Set();
     const json = JSON.stringify(ids);
     const variants = new Map((this.q.variantsOf.all(json) as { id: number; canonical_entry_id: number }[]).map((v) => [v.id, v.canonical_entry_id]));

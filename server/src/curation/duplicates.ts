@@ -5,6 +5,7 @@
 import anyAscii from 'any-ascii';
 import type { DuplicateGroup } from '@uc/shared';
 import type { Db } from '../db/index.ts';
+import type { AuthorResolver } from '../agents/resolve.ts';
 
 /** Most groups suggested at once. */
 export const DUPLICATE_GROUP_LIMIT = 200;
@@ -33,8 +34,8 @@ export function titleKey(title: string): string {
   return words(main || title).filter((w) => !ARTICLES.has(w)).join(' ');
 }
 
-export function findDuplicates(db: Db, kind: 'author' | 'entry'): DuplicateGroup[] {
-  return kind === 'author' ? authorDuplicates(db) : entryDuplicates(db);
+export function findDuplicates(db: Db, resolver: AuthorResolver, kind: 'author' | 'entry'): DuplicateGroup[] {
+  return kind === 'author' ? authorDuplicates(db) : entryDuplicates(db, resolver);
 }
 
 function authorDuplicates(db: Db): DuplicateGroup[] {
@@ -53,7 +54,7 @@ function authorDuplicates(db: Db): DuplicateGroup[] {
   return finish('author', groups);
 }
 
-function entryDuplicates(db: Db): DuplicateGroup[] {
+function entryDuplicates(db: Db, resolver: AuthorResolver): DuplicateGroup[] {
   const s = db.sqlite;
   // Titles first (one cheap pass); authors, languages and holdings only for entries sharing a title.
   const byTitle = new Map<string, number[]>();
@@ -74,9 +75,9 @@ function entryDuplicates(db: Db): DuplicateGroup[] {
   for (const [id, title] of s.prepare(`SELECT id, title FROM entries WHERE id IN ${IDS}`).raw().all(json) as [number, string][]) {
     info.set(id, { title, authors: [], languages: new Set(), holdings: 0 });
   }
-  for (const [id, name] of s.prepare(`SELECT ea.entry_id, coalesce(c.name, a.name) FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id
-    LEFT JOIN agents c ON c.id = a.canonical_agent_id WHERE ea.entry_id IN ${IDS} ORDER BY ea.entry_id, ea.position`).raw().all(json) as [number, string][]) {
-    info.get(id)?.authors.push(name);
+  for (const [id, authors] of resolver.resolve(candidates)) {
+    const i = info.get(id);
+    if (i) i.authors = authors.shown.map((a) => a.value);
   }
   for (const [id, code] of s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS}`).raw().all(json) as [number, string][]) {
     info.get(id)?.languages.add(code);

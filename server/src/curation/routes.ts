@@ -10,7 +10,6 @@ import {
 import { viewerOf } from '../http/context.ts';
 import { assertCanMerge, assertCanSetExclusions, type CurationService } from './service.ts';
 import type { FastifyRequest } from 'fastify';
-import { findDuplicates } from './duplicates.ts';
 
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 const reply = { 200: curationReplySchema, ...errors };
@@ -52,8 +51,6 @@ export const curationRoutes = (curation: CurationService): FastifyPluginAsyncZod
     async (req) => curation.changes(viewerOf(req), req.query));
   app.post('/changes/:id/undo', { ...loggedIn, schema: { params: idParamSchema, response: reply } }, async (req) => curation.undo(viewerOf(req), req.params.id));
 
-  app.get('/curation/duplicates', { ...merger, schema: { querystring: duplicatesQuerySchema, response: { 200: duplicatesResponseSchema, ...errors } } }, async (req) => {
-    assertCanMerge(viewerOf(req));
-    return { groups: findDuplicates(curation.db, req.query.kind) };
-  });
+  app.get('/curation/duplicates', { ...merger, schema: { querystring: duplicatesQuerySchema, response: { 200: duplicatesResponseSchema, ...errors } } },
+    async (req) => ({ groups: curation.duplicates(viewerOf(req), req.query.kind) }));
 };

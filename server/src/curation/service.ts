@@ -13,8 +13,11 @@ import { HttpError } from '../http/errors.ts';
 import type { Indexer } from '../search/indexer.ts';
 import type { AgentService } from '../agents/service.ts';
 import type { LibraryService } from '../libraries/service.ts';
+import type { AuthorResolver } from '../agents/resolve.ts';
+import type { CatalogueService } from '../catalogue/service.ts';
 import { normaliseAuthorName } from '../ingest/grouping.ts';
 import { CurationState, sameValue, type Effect, type StateValue } from './state.ts';
+import { findDuplicates } from './duplicates.ts';
 
 type ObjectType = 'agent' | 'entry' | 'exclusion';
 interface ChangeObject { type: ObjectType; id: number; label: string }
@@ -60,7 +63,10 @@ export class CurationService {
   readonly state: CurationState;
   private q;
 
-  constructor(readonly db: Db, private indexer: Indexer, private agents: AgentService, private libraries: LibraryService) {
+  constructor(
+    private db: Db, private indexer: Indexer, private agents: AgentService, private libraries: LibraryService,
+    private resolver: AuthorResolver, private catalogue: CatalogueService,
+  ) {
     this.state = new CurationState(db);
     const s = db.sqlite;
     this.q = {
@@ -70,8 +76,6 @@ export class CurationService {
       entry: s.prepare('SELECT id, title, canonical_entry_id, original_entry_id FROM entries WHERE id = ?'),
       variantEntries: s.prepare('SELECT id FROM entries WHERE canonical_entry_id = ? ORDER BY id').pluck(),
       translationsOf: s.prepare(`SELECT id FROM entries WHERE original_entry_id IN ${IDS} ORDER BY id`).pluck(),
-      entryAuthors: s.prepare(`SELECT group_concat(name, '; ') FROM (SELECT coalesce(c.name, a.name) AS name FROM entry_agents ea
-        JOIN agents a ON a.id = ea.agent_id LEFT JOIN agents c ON c.id = a.canonical_agent_id WHERE ea.entry_id = ? ORDER BY ea.position)`).pluck(),
       parentsOf: s.prepare(`SELECT DISTINCT coalesce(p.canonical_entry_id, p.id) FROM aggregation_links l JOIN entries p ON p.id = l.aggregation_entry_id
         WHERE l.aggregated_entry_id IN (SELECT id FROM entries WHERE id = @id OR canonical_entry_id = @id)`).pluck(),
       maxPosition: s.prepare('SELECT max(position) FROM aggregation_links WHERE aggregation_entry_id = ?').pluck(),
@@ -82,10 +86,6 @@ export class CurationService {
       agentClosure: s.prepare(`SELECT id FROM agents WHERE id IN ${IDS} OR canonical_agent_id IN ${IDS}
         UNION SELECT agent_id FROM agent_children WHERE child_id IN ${IDS} OR child_id IN (SELECT id FROM agents WHERE canonical_agent_id IN ${IDS})`).pluck(),
       entriesOfAgents: s.prepare(`SELECT DISTINCT entry_id FROM entry_agents WHERE agent_id IN ${IDS}`).pluck(),
-      entryLibraries: s.prepare(`SELECT DISTINCT s.library_id FROM data_sources d JOIN sites s ON s.id = d.site_id
-        WHERE d.entry_id IN (SELECT id FROM entries WHERE id = @id OR canonical_entry_id = @id)
-        UNION SELECT s.library_id FROM aggregation_links l JOIN entries c ON c.id = l.aggregated_entry_id OR c.canonical_entry_id = l.aggregated_entry_id
-        JOIN data_sources d ON d.entry_id = c.id JOIN sites s ON s.id = d.site_id WHERE l.aggregation_entry_id = @id`).pluck(),
       exclusionOf: s.prepare('SELECT id FROM exclusions WHERE user_id = ? AND type = ? AND target_id = ?').pluck(),
       myExclusions: s.prepare('SELECT id, type, target_id, comment, created FROM exclusions WHERE user_id = ? ORDER BY created DESC, id DESC'),
       exclusionRow: s.prepare('SELECT id, user_id, type, target_id, comment, created FROM exclusions WHERE id = ?'),
@@ -121,9 +121,17 @@ export class CurationService {
     return row.canonical_entry_id ? this.entryRow(row.canonical_entry_id) ?? row : row;
   }
 
+  /** "Title — Author; Author" (authors as readers see them), for many entries at once. */
+  private entryLabels(rows: Pick<EntryRow, 'id' | 'title'>[]): Map<number, string> {
+    const authors = this.resolver.resolve([...new Set(rows.map((r) => r.id))]);
+    return new Map(rows.map((r) => {
+      const names = (authors.get(r.id)?.shown ?? []).map((a) => a.value).join('; ');
+      return [r.id, names ? `${r.title} — ${names}` : r.title];
+    }));
+  }
+
   private entryLabel(row: Pick<EntryRow, 'id' | 'title'>): string {
-    const authors = this.q.entryAuthors.get(row.id) as string | null;
-    return authors ? `${row.title} — ${authors}` : row.title;
+    return this.entryLabels([row]).get(row.id)!;
   }
 
   private children(id: number): number[] {
@@ -434,12 +442,9 @@ export class CurationService {
     if (type === 'author') return this.agentRow(id)?.name ?? null;
     const row = this.entryRow(id);
     if (!row) return null;
-    if (viewer) {
-      const visible = this.libraries.visibleIds(viewer);
-      if (!(this.q.entryLibraries.all({ id: row.canonical_entry_id ?? row.id }) as number[]).some((l) => visible.has(l))) return null;
-    }
-    const authors = this.q.entryAuthors.get(row.id) as string | null;
-    return authors ? `${row.title} (${authors})` : row.title;
+    const shown = row.canonical_entry_id ?? row.id;
+    if (viewer && !this.catalogue.visibleEntries([shown], viewer).has(shown)) return null;
+    return this.entryLabel(row);
   }
 
   addExclusion(viewer: Viewer, type: ExclusionType, targetId: number, comment: string): CurationReply {
@@ -540,7 +545,6 @@ export class CurationService {
     const limit = LISTING_LIMIT + 1;
     let fields: ListingResponse['fields'];
     let records: Record<string, unknown>[];
-    const withAuthors = (title: string, id: number) => this.entryLabel({ id, title });
     switch (type) {
       case 'merged-agents':
         fields = [
@@ -559,21 +563,26 @@ export class CurationService {
           { name: `${prefix}_title`, label: `${label} Title` }, { name: `${prefix}_id`, label: `${label} ID`, link: 'entry' },
           { name: 'title', label: 'Title' }, { name: 'id', label: 'ID', link: 'entry' },
         ];
-        records = (s.prepare(`SELECT e.id, e.title, o.id AS other_id, o.title AS other_title FROM entries e JOIN entries o ON o.id = e.${col}
-          ORDER BY o.title, e.title LIMIT ?`).all(limit) as { id: number; title: string; other_id: number; other_title: string }[])
-          .map((r) => ({ id: r.id, title: withAuthors(r.title, r.id), [`${prefix}_id`]: r.other_id, [`${prefix}_title`]: withAuthors(r.other_title, r.other_id), revert: { id: r.id } }));
+        const rows = s.prepare(`SELECT e.id, e.title, o.id AS other_id, o.title AS other_title FROM entries e JOIN entries o ON o.id = e.${col}
+          ORDER BY o.title, e.title LIMIT ?`).all(limit) as { id: number; title: string; other_id: number; other_title: string }[];
+        const labels = this.entryLabels(rows.flatMap((r) => [r, { id: r.other_id, title: r.other_title }]));
+        records = rows.map((r) => ({
+          id: r.id, title: labels.get(r.id), [`${prefix}_id`]: r.other_id, [`${prefix}_title`]: labels.get(r.other_id), revert: { id: r.id },
+        }));
         break;
       }
-      case 'aggregations':
+      case 'aggregations': {
         fields = [
           { name: 'aggregation_title', label: 'Aggregation' }, { name: 'aggregation_id', label: 'Aggregation ID', link: 'entry' },
           { name: 'position', label: 'Position' }, { name: 'title', label: 'Title' }, { name: 'id', label: 'ID', link: 'entry' },
         ];
-        records = (s.prepare(`SELECT l.aggregation_entry_id AS aggregation_id, a.title AS aggregation_title, l.position, e.id, e.title
+        const rows = s.prepare(`SELECT l.aggregation_entry_id AS aggregation_id, a.title AS aggregation_title, l.position, e.id, e.title
           FROM aggregation_links l JOIN entries a ON a.id = l.aggregation_entry_id JOIN entries e ON e.id = l.aggregated_entry_id
-          ORDER BY a.title, l.aggregation_entry_id, l.position, e.title LIMIT ?`).all(limit) as { aggregation_id: number; id: number; title: string }[])
-          .map((r) => ({ ...r, title: withAuthors(r.title, r.id), revert: { id: r.aggregation_id, item: r.id } }));
+          ORDER BY a.title, l.aggregation_entry_id, l.position, e.title LIMIT ?`).all(limit) as { aggregation_id: number; id: number; title: string }[];
+        const labels = this.entryLabels(rows);
+        records = rows.map((r) => ({ ...r, title: labels.get(r.id), revert: { id: r.aggregation_id, item: r.id } }));
         break;
+      }
       case 'split-agents':
         fields = [{ name: 'id', label: 'ID', link: 'agent' }, { name: 'name', label: 'Original Name' }, { name: 'splat', label: 'Split into' }];
         records = (s.prepare(`SELECT a.id, a.name, group_concat(c.name, ' | ') AS splat FROM agents a JOIN agent_children ch ON ch.agent_id = a.id
@@ -591,6 +600,12 @@ export class CurationService {
     }
     const truncated = records.length > LISTING_LIMIT;
     return { target: type, fields, records: records.slice(0, LISTING_LIMIT), truncated };
+  }
+
+  /** Likely duplicates for curators (duplicates.ts). */
+  duplicates(viewer: Viewer, kind: 'author' | 'entry') {
+    assertCanMerge(viewer);
+    return findDuplicates(this.db, this.resolver, kind);
   }
 
   // ---------------------------------------------------------------- the change log and undo

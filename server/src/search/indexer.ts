@@ -5,6 +5,7 @@ import { foldText, FILTER_NAMES, type FilterName } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import type { IndexDoc } from './doc.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
+import { PART_LIBRARIES_SQL } from '../catalogue/holdings.ts';
 
 const TEXT_FORMATS = new Set(['muse', 'txt', 'epub', 'html', 'zip', 'tex']);
 const RAW_FORMATS = new Set(['pdf', 'djvu']);
@@ -52,10 +53,7 @@ export class Indexer {
       dataSources: s.prepare(`SELECT d.id, d.entry_id, s.library_id, d.title, d.subtitle, d.authors, d.year_edition,
           d.year_first_edition, d.description, d.publisher, d.isbn, d.material_description, d.downloads, d.full_text, d.datestamp
         FROM data_sources d JOIN sites s ON s.id = d.site_id WHERE d.entry_id IN ${IDS} ORDER BY d.id`),
-      // A curated aggregation holds no record itself: libraries holding its parts make it visible.
-      partLibraries: s.prepare(`SELECT DISTINCT l.aggregation_entry_id AS id, s.library_id FROM aggregation_links l
-        JOIN entries c ON c.id = l.aggregated_entry_id OR c.canonical_entry_id = l.aggregated_entry_id
-        JOIN data_sources d ON d.entry_id = c.id JOIN sites s ON s.id = d.site_id WHERE l.aggregation_entry_id IN ${IDS}`),
+      partLibraries: s.prepare(PART_LIBRARIES_SQL),
       languages: s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS} ORDER BY entry_id, position`),
       translated: s.prepare(`SELECT DISTINCT original_entry_id AS id FROM entries WHERE original_entry_id IN ${IDS} AND canonical_entry_id IS NULL`),
       parents: s.prepare(`SELECT l.aggregated_entry_id AS child, coalesce(p.canonical_entry_id, p.id) AS parent
@@ -110,7 +108,7 @@ export class Indexer {
     const translated = new Set((q.translated.all(canonJson) as { id: number }[]).map((r) => r.id));
     const parentsBy = groupBy(q.parents.all(memberJson) as { child: number; parent: number }[], (p) => memberOf.get(p.child)!);
     const hasParts = new Set((q.hasParts.all(memberJson) as { id: number }[]).map((r) => memberOf.get(r.id)!));
-    const partLibs = groupBy((q.partLibraries.all(JSON.stringify(canonIds.filter((id) => !dsBy.has(id) && hasParts.has(id)))) as { id: number; library_id: number }[]), (r) => r.id);
+    const partLibs = groupBy((q.partLibraries.all(JSON.stringify(canonIds.filter((id) => !dsBy.has(id) && hasParts.has(id)))) as { entry_id: number; library_id: number }[]), (r) => r.entry_id);
 
     let seq = q.maxSeq.get() as number;
     const missing = new Set(ids);
