@@ -25,7 +25,7 @@ function EditForm({ agent, onSaved, onCancel }: { agent: Agent; onSaved: () => v
   const mutation = useMutation({
     mutationFn: (wikidataId: string) => curationApi.editAgent(agent.id, wikidataId),
     onSuccess: () => {
-      invalidateKeys(queryClient, ['agents', 'agent', 'wikidata']);
+      void invalidateKeys(queryClient, ['agents', 'agent', 'wikidata']);
       onSaved();
     },
     onError: (err) => setError(serverErrorOr(err, t('Failed!'))),

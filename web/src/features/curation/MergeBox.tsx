@@ -9,7 +9,7 @@ import { curationApi, type MergeBoxKind } from './api';
 import { BOXES } from './boxes';
 import { getDragItem, setDragItem } from './dnd';
 import { addedText } from './AddToBox';
-import { CHANGED_BY_MERGE, invalidateKeys, serverErrorOr } from './catalogue';
+import { catalogueChanged, serverErrorOr } from './catalogue';
 import { commitBody, useMergeBoxes, type Box, type BoxEntry } from './store';
 
 interface Message {
@@ -154,7 +154,7 @@ export function MergeBox({ kind, onDone, headingLevel = 3 }: Props) {
     onSuccess: () => {
       clear(kind);
       setMessage({ ok: true, text: t('Done. The changes will be visible soon.') });
-      invalidateKeys(queryClient, CHANGED_BY_MERGE);
+      void catalogueChanged(queryClient);
       onDone?.();
     },
     onError: (err) => setMessage({ ok: false, text: serverErrorOr(err, t('Failed!')) }),

@@ -35,7 +35,7 @@ export function OmitButton({ type, id, label }: Props) {
     onSuccess: () => {
       setOpen(false);
       setReason('');
-      invalidateKeys(queryClient, ['search', 'curation']);
+      void invalidateKeys(queryClient, ['search', 'curation']);
       // After the dialog has given focus back: the notice takes it, as the omitted row is about to go.
       setTimeout(() =>
         show(t('Hidden from your searches. You can restore it in My Exclusions.'), {

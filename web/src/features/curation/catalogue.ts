@@ -5,8 +5,17 @@ import { isApiError } from '../../api/client';
 /** Query keys starting with these are refetched after a merge, split, translation or aggregation. */
 export const CHANGED_BY_MERGE = ['search', 'entry', 'agents', 'agent', 'curation'] as const;
 
-export function invalidateKeys(queryClient: QueryClient, keys: readonly string[]): void {
-  void queryClient.invalidateQueries({ predicate: (q) => keys.includes(String(q.queryKey[0])) });
+export function invalidateKeys(queryClient: QueryClient, keys: readonly string[]): Promise<void> {
+  return queryClient.invalidateQueries({ predicate: (q) => keys.includes(String(q.queryKey[0])) });
+}
+
+/**
+ * After a curation change: everything CHANGED_BY_MERGE names is fetched again; the returned promise waits
+ * for the curation tables only (the search and entry pages refresh in the background).
+ */
+export function catalogueChanged(queryClient: QueryClient): Promise<void> {
+  void invalidateKeys(queryClient, CHANGED_BY_MERGE.filter((k) => k !== 'curation'));
+  return invalidateKeys(queryClient, ['curation']);
 }
 
 /** The server's own error text, else the fallback (translated by the caller). */

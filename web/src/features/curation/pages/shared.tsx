@@ -2,9 +2,10 @@
 // the access messages for 401/403, a confirmation dialog, the result line and date formatting.
 import { forwardRef, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { CurationReply } from '@uc/shared';
 import { isApiError } from '../../../api/client';
+import { catalogueChanged, serverErrorOr } from '../catalogue';
 import { Dialog } from '../../../components/Dialog';
 
 export const curationPageKeys = {
@@ -15,19 +16,10 @@ export const curationPageKeys = {
   duplicates: (kind: string) => ['curation', 'duplicates', kind] as const,
 };
 
-/**
- * After a curation change the catalogue reads differently: the search results, entries and authors are
- * fetched again (not awaited), and so are the curation tables (the returned promise waits for those).
- */
-export function catalogueChanged(queryClient: QueryClient): Promise<void> {
-  for (const key of ['search', 'entry', 'agents', 'agent']) void queryClient.invalidateQueries({ queryKey: [key] });
-  return queryClient.invalidateQueries({ queryKey: curationPageKeys.all });
-}
-
-/** The failure text of a call: the server's error, else the HTTP failure, else 'Failed!'. */
+/** The failure text of a call: the server's error, else that the catalogue could not be reached, else the failure itself, else 'Failed!'. */
 export function errorText(err: unknown, t: (k: string) => string): string {
-  if (isApiError(err)) return err.serverError ?? (err.status === 0 ? t('The catalogue could not be reached. Please try again later.') : err.message);
-  return err instanceof Error && err.message ? err.message : t('Failed!');
+  if (isApiError(err, 0)) return t('The catalogue could not be reached. Please try again later.');
+  return serverErrorOr(err, err instanceof Error && err.message ? err.message : t('Failed!'));
 }
 
 /** A date in the interface language (the ISO text when it cannot be read). */
