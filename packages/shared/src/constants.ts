@@ -42,5 +42,6 @@ export const REGIONS = [
   'Center America East', 'Center America West', 'South America',
 ] as const;
 
-/** Site types of the spec; only these decide the entry page's buttons. */
-export const SITE_TYPES = ['amusewiki', 'calibretree', 'generic', 'koha', 'csv', 'oai-pmh'] as const;
+/** Site types: how a site's records arrive (OAI-PMH flavours, a Calibre folder, spreadsheet uploads). */
+export const SITE_TYPES = ['amusewiki', 'koha-marc21', 'koha-unimarc', 'generic', 'calibretree', 'csv'] as const;
+export type SiteType = (typeof SITE_TYPES)[number];

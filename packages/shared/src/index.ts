@@ -4,3 +4,4 @@ export * from './text.ts';
 export * from './bookbuilder.ts';
 export * from './libraryadmin.ts';
 export * from './curation.ts';
+export * from './harvest.ts';

@@ -193,7 +193,7 @@ export class CatalogueService {
 function kohaUrl(d: DsRow): string | null {
   const site = d.site_url?.match(/^(https?:\/\/[^\s]+)\/cgi-bin\/koha\/oai\.pl/);
   const num = d.identifier.match(/^KOHA-[^:]*:(\d+)$/);
-  return (d.site_type === 'koha' || d.site_type === 'generic') && site && num ? `${site[1]}/cgi-bin/koha/opac-detail.pl?biblionumber=${num[1]}` : null;
+  return (d.site_type.startsWith('koha') || d.site_type === 'generic') && site && num ? `${site[1]}/cgi-bin/koha/opac-detail.pl?biblionumber=${num[1]}` : null;
 }
 
 function groupBy<T extends { entry_id: number }>(rows: T[]): Map<number, T[]> {

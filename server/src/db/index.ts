@@ -13,11 +13,12 @@ import { jobsMigrations } from '../jobs/migrations.ts';
 import { bookbuilderMigrations } from '../bookbuilder/migrations.ts';
 import { libraryAdminMigrations } from '../libraryadmin/migrations.ts';
 import { curationMigrations } from '../curation/migrations.ts';
+import { harvestMigrations } from '../harvest/migrations.ts';
 
 export type { Database } from './schema.ts';
 
 /** Each module contributes its migrations here; names sort by date so the order is global. */
-const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations, mailMigrations, agentMigrations, reportMigrations, jobsMigrations, bookbuilderMigrations, libraryAdminMigrations, curationMigrations];
+const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations, mailMigrations, agentMigrations, reportMigrations, jobsMigrations, bookbuilderMigrations, libraryAdminMigrations, curationMigrations, harvestMigrations];
 
 class StaticProvider implements MigrationProvider {
   async getMigrations() {

@@ -39,6 +39,17 @@ export interface SitesTable {
   site_type: string;
   url: string | null;
   active: number;
+  csv_type: string | null;
+  oai_set: string | null;
+  oai_metadata_format: string | null;
+  harvest_interval_minutes: number;
+  tree_path: string | null;
+  last_harvested: string | null;
+  harvest_from: string | null;
+  oai_granularity: string | null;
+  amusewiki_formats: string | null;
+  consecutive_failures: number;
+  failure_mailed: number;
   created: string;
   last_modified: string;
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { z } from 'zod';
 import { zipSync } from 'fflate';
-import { LIBRARY_TYPES, REGIONS } from '@uc/shared';
+import { LIBRARY_TYPES, REGIONS, SITE_TYPES } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import { ensureSite, upsertLibrary } from '../libraries/service.ts';
 import type { PagesService } from '../pages/service.ts';
@@ -38,7 +38,8 @@ const libraryLine = z.object({
   address_line_1: optStr(255), address_line_2: optStr(255), address_zip: optStr(16), address_state: optStr(64),
   year_established: z.string().regex(/^\d{4}(-\d{2}-\d{2})?$/).nullable().optional(),
   region: z.enum(REGIONS).nullable().optional(),
-  site_type: z.enum(['amusewiki', 'generic', 'koha', 'calibretree', 'csv']).optional(),
+  // 'koha' is the import format's older name of koha-marc21.
+  site_type: z.enum([...SITE_TYPES, 'koha']).optional().transform((t) => (t === 'koha' ? 'koha-marc21' : t)),
   site_url: optStr(255),
 });
 

@@ -131,5 +131,7 @@ export function ensureSite(db: Db, libraryId: number, siteType: string, url: str
     if (url) db.sqlite.prepare('UPDATE sites SET url = ? WHERE id = ?').run(url, row.id);
     return row.id;
   }
-  return Number(db.sqlite.prepare('INSERT INTO sites (library_id, title, site_type, url) VALUES (?, ?, ?, ?)').run(libraryId, title, siteType, url).lastInsertRowid);
+  // An imported site is a delivery, not a harvest source: harvesting it is switched on by an admin.
+  return Number(db.sqlite.prepare(`INSERT INTO sites (library_id, title, site_type, url, active, oai_metadata_format) VALUES (?, ?, ?, ?, ?, ?)`)
+    .run(libraryId, title, siteType, url, siteType === 'csv' ? 1 : 0, siteType === 'generic' ? 'oai_dc' : null).lastInsertRowid);
 }

@@ -1,0 +1,24 @@
+// What a format mapper (MARC21, UNIMARC, Dublin Core, Calibre OPF) makes of one harvested record,
+// before the harvest service turns it into an IngestRecord of a site.
+import type { IngestRecord } from '../ingest/service.ts';
+
+/** "Is part of": an anthology, a periodical issue or a series the record belongs to. */
+export interface AggregationRef {
+  /** Name of the aggregation (773 $t, 461 $t/$a, calibre:series). */
+  name: string;
+  /** Issue or volume (773 $g, 461 $e). */
+  issue?: string | null;
+  isbn?: string | null;
+  /** Position of the part inside the aggregation; null when not a whole number. */
+  order?: number | null;
+  placeDatePublisher?: string | null;
+  /** The aggregation's own record identifier at the source (773 $o / 461 $0), when it has one. */
+  itemIdentifier?: string | null;
+  /** A URL of the aggregation (773 $6 as amusewiki writes it). */
+  uri?: string | null;
+}
+
+/** Bibliographic fields of one record. An empty title means the record cannot be stored (reported). */
+export type MappedRecord = Omit<IngestRecord, 'siteId' | 'identifier' | 'datestamp' | 'full_text'> & {
+  aggregations: AggregationRef[];
+};
