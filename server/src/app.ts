@@ -45,6 +45,7 @@ import { AuthorResolver } from './agents/resolve.ts';
 import { ExclusionStore } from './curation/exclusions.ts';
 import { CurationService } from './curation/service.ts';
 import { curationRoutes } from './curation/routes.ts';
+import { publishRoutes } from './publish/routes.ts';
 import { BOOKBUILDER_MAX_SESSION_BYTES, BOOKBUILDER_MAX_TEXTS } from '@uc/shared';
 
 export interface Services {
@@ -195,6 +196,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await api.register(curationRoutes(services.curation));
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/collector/api' });
+  // Feeds, OPDS, sitemaps: at the site root, for readers and crawlers rather than the web app.
+  await app.register(publishRoutes(services, { publicUrl: config.publicUrl }));
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);

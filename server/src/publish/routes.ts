@@ -1,0 +1,89 @@
+// Data out for feed readers, e-book readers, crawlers and reference managers. These routes live at the
+// site root (not under /collector/api) and are left out of the OpenAPI document, which describes the JSON API.
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../db/index.ts';
+import type { CatalogueService } from '../catalogue/service.ts';
+import type { SearchService } from '../search/service.ts';
+import type { LibraryService } from '../libraries/service.ts';
+import type { PagesService } from '../pages/service.ts';
+import { notFound } from '../http/errors.ts';
+import { languageName } from '../search/indexer.ts';
+import { atomFeed, latestEntries, publicBase } from './feeds.ts';
+import { OPDS_ACQ, OPDS_NAV, OpdsCatalogue, acquisitionFeed, navigationFeed, type OpdsScope } from './opds.ts';
+
+export interface PublishDeps {
+  db: Db;
+  catalogue: CatalogueService;
+  search: SearchService;
+  libraries: LibraryService;
+  pages: PagesService;
+}
+
+const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });
+const libraryParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1) });
+const languageParams = z.object({ code: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/, 'expected a language code such as "it" or "pt-BR"') });
+
+export const publishRoutes = (deps: PublishDeps, opts: { publicUrl: string }): FastifyPluginAsyncZod => async (app) => {
+  const opds = new OpdsCatalogue(deps.db, deps.libraries, deps.catalogue);
+  const siteName = () => deps.pages.general().site_name;
+
+  app.get('/feed.atom', { schema: { hide: true } }, async (req, reply) => {
+    const xml = atomFeed({ base: publicBase(opts.publicUrl, req), siteName: siteName(), items: latestEntries(deps.db, deps.search, deps.catalogue) });
+    return reply.type('application/atom+xml; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(xml);
+  });
+  // The system this one replaces served its (RSS) feed at /feed: subscriptions move over by themselves.
+  app.get('/feed', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/feed.atom', 301));
+
+  app.get('/opds', { schema: { hide: true } }, async (req, reply) => {
+    const xml = navigationFeed({
+      base: publicBase(opts.publicUrl, req), path: '/opds', title: siteName(), siteName: siteName(),
+      items: [
+        { id: '/opds/latest', title: 'Latest', content: 'Downloadable texts, newest first', href: '/opds/latest', type: OPDS_ACQ, rel: 'http://opds-spec.org/sort/new' },
+        { id: '/opds/libraries', title: 'By library', content: 'Downloadable texts of each library', href: '/opds/libraries', type: OPDS_NAV },
+        { id: '/opds/languages', title: 'By language', content: 'Downloadable texts in each language', href: '/opds/languages', type: OPDS_NAV },
+      ],
+    });
+    return reply.type(OPDS_NAV).send(xml);
+  });
+
+  app.get('/opds/libraries', { schema: { hide: true } }, async (req, reply) => {
+    const xml = navigationFeed({
+      base: publicBase(opts.publicUrl, req), path: '/opds/libraries', title: 'By library', siteName: siteName(),
+      items: opds.librariesWithTexts().map((l) => ({
+        id: `/opds/library/${l.id}`, title: l.name, content: `${l.count} downloadable ${l.count === 1 ? 'text' : 'texts'}`, href: `/opds/library/${l.id}`, type: OPDS_ACQ,
+      })),
+    });
+    return reply.type(OPDS_NAV).send(xml);
+  });
+
+  app.get('/opds/languages', { schema: { hide: true } }, async (req, reply) => {
+    const xml = navigationFeed({
+      base: publicBase(opts.publicUrl, req), path: '/opds/languages', title: 'By language', siteName: siteName(),
+      items: opds.languagesWithTexts().map((l) => ({
+        id: `/opds/language/${l.code}`, title: l.name, content: `${l.count} downloadable ${l.count === 1 ? 'text' : 'texts'}`, href: `/opds/language/${encodeURIComponent(l.code)}`, type: OPDS_ACQ,
+      })),
+    });
+    return reply.type(OPDS_NAV).send(xml);
+  });
+
+  const acquisition = (scope: OpdsScope, path: string, title: string, page: number, base: string) =>
+    acquisitionFeed({ base, path, title, siteName: siteName(), page: opds.page(scope, page) });
+
+  app.get('/opds/latest', { schema: { hide: true, querystring: pageQuery } }, async (req, reply) => {
+    return reply.type(OPDS_ACQ).send(acquisition({ kind: 'latest' }, '/opds/latest', 'Latest', req.query.page, publicBase(opts.publicUrl, req)));
+  });
+
+  app.get('/opds/library/:id', { schema: { hide: true, params: libraryParams, querystring: pageQuery } }, async (req, reply) => {
+    const name = opds.libraryName(req.params.id);
+    if (!name) throw notFound('No such library');
+    const xml = acquisition({ kind: 'library', id: req.params.id }, `/opds/library/${req.params.id}`, name, req.query.page, publicBase(opts.publicUrl, req));
+    return reply.type(OPDS_ACQ).send(xml);
+  });
+
+  app.get('/opds/language/:code', { schema: { hide: true, params: languageParams, querystring: pageQuery } }, async (req, reply) => {
+    const { code } = req.params;
+    const xml = acquisition({ kind: 'language', code }, `/opds/language/${code}`, languageName(code), req.query.page, publicBase(opts.publicUrl, req));
+    return reply.type(OPDS_ACQ).send(xml);
+  });
+};
