@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { unzipSync, strFromU8 } from 'fflate';
 import type { CsvType, RowError } from '@uc/shared';
 import type { IngestRecord } from '../ingest/service.ts';
+import { languageCode } from '../ingest/languages.ts';
 
 export const SPREADSHEET_MAX_BYTES = 10 * 1024 * 1024;
 export const SPREADSHEET_MAX_ROWS = 100_000;
@@ -219,13 +220,6 @@ export function columnNames(csvType: string): string[] {
 
 const headerKey = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
 
-const ISO3: Record<string, string> = {
-  eng: 'en', ita: 'it', fra: 'fr', fre: 'fr', deu: 'de', ger: 'de', spa: 'es', ell: 'el', gre: 'el', hrv: 'hr',
-  por: 'pt', rus: 'ru', nld: 'nl', dut: 'nl', pol: 'pl', swe: 'sv', tur: 'tr', ara: 'ar', zho: 'zh', chi: 'zh',
-  jpn: 'ja', cat: 'ca', eus: 'eu', baq: 'eu', srp: 'sr', slv: 'sl', ces: 'cs', cze: 'cs', hun: 'hu', ron: 'ro',
-  rum: 'ro', fin: 'fi', dan: 'da', nor: 'no', epo: 'eo', lat: 'la', ukr: 'uk', bul: 'bg', slk: 'sk', slo: 'sk',
-};
-
 const FIELD_MAX: Partial<Record<Field, number>> = { identifier: 2048, title: 2000, subtitle: 2000, description: 50000, uri: 2048, uri_label: 2048, content_type: 128 };
 
 export interface ParsedSheet {
@@ -265,7 +259,7 @@ export function mapRows(rows: Row[], csvType: string, siteId: number): ParsedShe
       const max = FIELD_MAX[col.field] ?? 5000;
       if (col.split) {
         const values = raw.split(col.split).map((v) => v.trim()).filter(Boolean);
-        if (col.field === 'languages') rec.languages.push(...values.map((v) => ISO3[v.toLowerCase()] ?? v.toLowerCase()));
+        if (col.field === 'languages') rec.languages.push(...values.map((v) => languageCode(v, { names: false }) ?? v.toLowerCase())); // codes only: a name is reported, not guessed
         else rec.authors.push(...values.map((v) => v.slice(0, 500)));
         return;
       }
