@@ -46,6 +46,8 @@ import { ExclusionStore } from './curation/exclusions.ts';
 import { CurationService } from './curation/service.ts';
 import { curationRoutes } from './curation/routes.ts';
 import { publishRoutes } from './publish/routes.ts';
+import { EntryPages } from './publish/entry-html.ts';
+import { publicBase } from './publish/feeds.ts';
 import { BOOKBUILDER_MAX_SESSION_BYTES, BOOKBUILDER_MAX_TEXTS } from '@uc/shared';
 
 export interface Services {
@@ -201,6 +203,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);
+  const entryPages = new EntryPages(services.catalogue, services.pages);
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: config.webDist,
@@ -215,8 +218,10 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     if (url.startsWith('/collector/') || req.method !== 'GET' || !hasWeb || /\.[a-z0-9]+$/i.test(url)) {
       return reply.code(404).send({ error: 'Not found' });
     }
-    // Client-side routes (/search, /entry/1...) get the web app.
-    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(fs.readFileSync(indexHtml));
+    // Client-side routes (/search, /entry/1...) get the web app; entry pages with their data in <head>.
+    const html = fs.readFileSync(indexHtml, 'utf8');
+    const page = entryPages.render(url, html, publicBase(config.publicUrl, req));
+    return reply.code(page?.status ?? 200).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(page?.html ?? html);
   });
   app.addHook('onClose', async () => {
     await services.buildRunner.close();
