@@ -48,6 +48,8 @@ import { curationRoutes } from './curation/routes.ts';
 import { publishRoutes } from './publish/routes.ts';
 import { EntryPages } from './publish/entry-html.ts';
 import { publicBase } from './publish/feeds.ts';
+import { OaiProvider } from './publish/oai-provider.ts';
+import { oaiRoutes } from './publish/oai-routes.ts';
 import { BOOKBUILDER_MAX_SESSION_BYTES, BOOKBUILDER_MAX_TEXTS } from '@uc/shared';
 
 export interface Services {
@@ -200,6 +202,11 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   }, { prefix: '/collector/api' });
   // Feeds, OPDS, sitemaps: at the site root, for readers and crawlers rather than the web app.
   await app.register(publishRoutes(services, { publicUrl: config.publicUrl }));
+
+  // OAI-PMH data provider at the root (/oai), where harvesters expect a base URL.
+  const oai = new OaiProvider(services.db, services.libraries, services.catalogue, new AuthorResolver(services.db), services.pages,
+    { publicUrl: config.publicUrl, adminEmail: config.adminEmail });
+  await app.register(oaiRoutes(oai, config.publicUrl));
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);

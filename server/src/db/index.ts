@@ -14,11 +14,12 @@ import { bookbuilderMigrations } from '../bookbuilder/migrations.ts';
 import { libraryAdminMigrations } from '../libraryadmin/migrations.ts';
 import { curationMigrations } from '../curation/migrations.ts';
 import { harvestMigrations } from '../harvest/migrations.ts';
+import { publishMigrations } from '../publish/migrations.ts';
 
 export type { Database } from './schema.ts';
 
 /** Each module contributes its migrations here; names sort by date so the order is global. */
-const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations, mailMigrations, agentMigrations, reportMigrations, jobsMigrations, bookbuilderMigrations, libraryAdminMigrations, curationMigrations, harvestMigrations];
+const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations, mailMigrations, agentMigrations, reportMigrations, jobsMigrations, bookbuilderMigrations, libraryAdminMigrations, curationMigrations, harvestMigrations, publishMigrations];
 
 class StaticProvider implements MigrationProvider {
   async getMigrations() {
