@@ -18,7 +18,18 @@ export interface AggregationRef {
   uri?: string | null;
 }
 
+/** A link of the record besides the one chosen as its `uri`. */
+export interface RecordLink {
+  uri: string;
+  uri_label: string | null;
+  content_type: string | null;
+}
+
 /** Bibliographic fields of one record. An empty title means the record cannot be stored (reported). */
 export type MappedRecord = Omit<IngestRecord, 'siteId' | 'identifier' | 'datestamp' | 'full_text'> & {
   aggregations: AggregationRef[];
+  /** The record's other http(s) links (spec §5.6 `links`), in record order. */
+  links?: RecordLink[];
+  /** Branches of a Koha catalogue holding items (952 $a/$b, 995 $b/$c), each once: one record, never a copy per branch. */
+  internal_library_codes?: string[];
 };
