@@ -8,6 +8,8 @@ import { ANONYMOUS } from '../http/viewer.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { OaiProvider, PAGE_SIZE } from './oai-provider.ts';
 import { MARC_NS, OAI_NS } from './oai-xml.ts';
+import { mapMarc21 } from '../harvest/mappers/marc21.ts';
+import { mapDublinCore } from '../harvest/mappers/dc.ts';
 
 const ds = (library_id: number, identifier: string, extra: object = {}) => ({ library_id, identifier, year_edition: 1950, downloads: [], ...extra });
 const entry = (id: number, title: string, authors: string[], languages: string[], data_sources: object[], extra: object = {}) => ({
@@ -240,7 +242,7 @@ describe('records', () => {
   it('writes Dublin Core: title, creators, language, years, publisher, entry URL and ISBN, relations', async () => {
     const get = async (title: string) => dc(child(child(await oai({ verb: 'GetRecord', identifier: ID(title), metadataPrefix: 'oai_dc' }), 'GetRecord'), 'record')!);
     const rich = await get('Words of Revolt');
-    expect(rich('title')).toEqual(['Words of Revolt: Selected essays']);
+    expect(rich('title')).toEqual(['Words of Revolt', 'Selected essays']);
     expect(rich('creator')).toEqual(['Peter Kropotkin', 'Élisée Reclus']);
     expect(rich('language')).toEqual(['fr']);
     expect(rich('date')).toEqual(['1885', '1950']);
@@ -279,6 +281,21 @@ describe('records', () => {
     expect(part.subs('773', 'q')).toEqual(['2']);
     const original = await get('Mutual Aid');
     expect(original.subs('767', 'o')).toEqual([ID("L'Entraide")]);
+  });
+
+  it('round-trips through our own harvester\'s mappers to the same entry fields', async () => {
+    const record = async (prefix: string) => child(child(await oai({ verb: 'GetRecord', identifier: ID('Words of Revolt'), metadataPrefix: prefix }), 'GetRecord'), 'record')!;
+    const fromMarc = mapMarc21(marc(await record('marc21')).rec);
+    expect(fromMarc).toMatchObject({
+      title: 'Words of Revolt', subtitle: 'Selected essays', authors: ['Peter Kropotkin', 'Élisée Reclus'], languages: ['fr'],
+      year_edition: 1950, year_first_edition: 1885, publisher: 'Lantern Press', description: 'Essays from Le Révolté.',
+      material_description: '350 p.', edition_statement: 'Second edition',
+    });
+    expect(fromMarc.isbn?.replace(/-/g, '')).toBe('9788800000002');
+    const part = mapMarc21(marc(child(child(await oai({ verb: 'GetRecord', identifier: ID('First Essay'), metadataPrefix: 'marc21' }), 'GetRecord'), 'record')!).rec);
+    expect(part.aggregations).toMatchObject([{ name: 'Anthology of Essays', order: 2, itemIdentifier: ID('Anthology of Essays') }]);
+    const fromDc = mapDublinCore(child(child(await record('oai_dc'), 'metadata'), 'dc')!);
+    expect(fromDc).toMatchObject({ title: 'Words of Revolt', subtitle: 'Selected essays', authors: ['Peter Kropotkin', 'Élisée Reclus'], languages: ['fr'], year_edition: 1950, year_first_edition: 1885 });
   });
 
   it('escapes markup and drops characters XML cannot carry', async () => {

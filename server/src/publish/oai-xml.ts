@@ -112,7 +112,9 @@ export function writeDublinCore(parent: XMLBuilder, r: RecordData) {
     const v = xmlText(value).trim();
     if (v) dc.ele(DC_NS, `dc:${name}`).txt(v);
   };
-  put('title', r.subtitle ? `${r.title}: ${r.subtitle}` : r.title);
+  // Title, then the subtitle as a second title (what DC harvesters, ours included, read as the subtitle).
+  put('title', r.title);
+  if (r.subtitle) put('title', r.subtitle);
   for (const a of r.authors) put('creator', a);
   for (const l of r.languages) put('language', l);
   for (const y of r.years) put('date', String(y));
