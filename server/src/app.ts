@@ -45,11 +45,14 @@ import { AuthorResolver } from './agents/resolve.ts';
 import { ExclusionStore } from './curation/exclusions.ts';
 import { CurationService } from './curation/service.ts';
 import { curationRoutes } from './curation/routes.ts';
-import { publishRoutes } from './publish/routes.ts';
+import { SiteStore } from './harvest/sites.ts';
+import { HarvestService, HARVEST_JOB } from './harvest/service.ts';
+import { harvestRoutes } from './harvest/routes.ts';
 import { EntryPages } from './publish/entry-html.ts';
 import { publicBase } from './publish/feeds.ts';
 import { OaiProvider } from './publish/oai-provider.ts';
 import { oaiRoutes } from './publish/oai-routes.ts';
+import { publishRoutes } from './publish/routes.ts';
 import { BOOKBUILDER_MAX_SESSION_BYTES, BOOKBUILDER_MAX_TEXTS } from '@uc/shared';
 
 export interface Services {
@@ -75,14 +78,17 @@ export interface Services {
   libraryAdmin: LibraryAdminService;
   spreadsheets: SpreadsheetService;
   curation: CurationService;
+  sites: SiteStore;
+  harvest: HarvestService;
 }
 
 /** Settings the services read (the rest of Config is for the HTTP layer). */
 type ServiceConfig = Pick<Config, 'dataDir' | 'smtpUrl' | 'mailFrom' | 'adminEmail' | 'publicUrl' | 'wikidataUrl' | 'wikidataTimeoutMs' | 'wikidataCacheSeconds'>
-  & Partial<Pick<Config, 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port'>>;
+  & Partial<Pick<Config, 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port' | 'calibreRoot'
+    | 'harvestTimeoutSeconds' | 'harvestMaxResponseMb' | 'harvestRetries' | 'harvestBackoffMs'>>;
 
 /** Job and Book Builder settings (defaults from config.ts when absent). */
-type JobConfig = Partial<Pick<Config, 'jobConcurrency' | 'bookBuildConcurrency' | 'bookBuildTimeoutSeconds' | 'bookSessionMaxAgeDays' | 'jobMaxAgeDays'>>;
+type JobConfig = Partial<Pick<Config, 'jobConcurrency' | 'bookBuildConcurrency' | 'bookBuildTimeoutSeconds' | 'bookSessionMaxAgeDays' | 'jobMaxAgeDays' | 'harvestScheduleSeconds'>>;
 
 export async function createServices(config: ServiceConfig & JobConfig, dbFile = path.join(config.dataDir, 'catalogue.sqlite')): Promise<Services> {
   const db = openDatabase(dbFile);
@@ -96,7 +102,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const files = new FileStore(db, config.dataDir);
   const catalogue = new CatalogueService(db, libraries, files, authorResolver);
   const fullText = new FullTextService(files);
-  const ingest = new IngestService(db, indexer);
+  const ingest = new IngestService(db, indexer, files);
   const wikidata = new WikidataService(db, config);
   const mail = new MailService(db, config);
   const reports = new ReportService(db, mail, pages, libraries, config);
@@ -121,7 +127,16 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const libraryAdmin = new LibraryAdminService(db, libraries, accounts);
   const spreadsheets = new SpreadsheetService(db, ingest, jobs);
   const curation = new CurationService(db, indexer, agents, libraries, authorResolver, catalogue);
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts, admin, libraryAdmin, spreadsheets, curation };
+  const sites = new SiteStore(db, config.calibreRoot ?? path.join(config.dataDir, 'calibre'));
+  const harvest = new HarvestService(db, sites, ingest, files, jobs, mail, {
+    fetch: {
+      timeoutMs: (config.harvestTimeoutSeconds ?? 60) * 1000,
+      maxBytes: (config.harvestMaxResponseMb ?? 100) * 1024 * 1024,
+      retries: config.harvestRetries ?? 3,
+      backoffMs: config.harvestBackoffMs ?? 2000,
+    },
+  });
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts, admin, libraryAdmin, spreadsheets, curation, sites, harvest };
 }
 
 /**
@@ -136,7 +151,17 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
       timeoutMs: (config.bookBuildTimeoutSeconds ?? 600) * 1000,
     }),
     [SPREADSHEET_JOB]: services.spreadsheets.jobHandler(),
+    [HARVEST_JOB]: services.harvest.jobHandler(),
   }, { concurrency, log });
+  // Due harvests are queued by whichever worker looks first; the one-open-run index keeps it to one run per site.
+  const schedule = () => {
+    try {
+      const queued = services.harvest.scheduleDue();
+      if (queued) log?.('harvests queued', { queued });
+    } catch (e) {
+      log?.('harvest scheduling failed', { error: (e as Error).message });
+    }
+  };
   const maintain = () => {
     try {
       const removed = services.bookbuilder.cleanup();
@@ -147,6 +172,8 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
     }
   };
   let timer: NodeJS.Timeout | null = null;
+  let scheduler: NodeJS.Timeout | null = null;
+  const scheduleMs = (config.harvestScheduleSeconds ?? 60) * 1000;
   return {
     worker,
     start() {
@@ -155,9 +182,15 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
       maintain();
       timer = setInterval(maintain, 3600_000);
       timer.unref();
+      if (scheduleMs > 0) {
+        schedule();
+        scheduler = setInterval(schedule, scheduleMs);
+        scheduler.unref();
+      }
     },
     async stop() {
       if (timer) clearInterval(timer);
+      if (scheduler) clearInterval(scheduler);
       services.jobs.onEnqueue = null;
       await worker.stop();
       await services.buildRunner.close();
@@ -196,12 +229,13 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await api.register(pageRoutes(services.pages, { tileUrl: config.tileUrl, tileAttribution: config.tileAttribution }));
     await api.register(bookbuilderRoutes(services.bookbuilder, services.fonts));
     await api.register(libraryAdminRoutes(services.libraryAdmin, services.spreadsheets, services.libraries));
-    await api.register(adminRoutes(services.admin), { prefix: '/admin' });
+    await api.register(adminRoutes(services.admin, services.sites), { prefix: '/admin' });
+    await api.register(harvestRoutes(services.sites, services.harvest, services.libraries));
     await api.register(curationRoutes(services.curation));
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/collector/api' });
   // Feeds, OPDS, sitemaps: at the site root, for readers and crawlers rather than the web app.
-  await app.register(publishRoutes(services, { publicUrl: config.publicUrl }));
+  await app.register(publishRoutes(services, { publicUrl: config.publicUrl, webDist: config.webDist }));
 
   // OAI-PMH data provider at the root (/oai), where harvesters expect a base URL.
   const oai = new OaiProvider(services.db, services.libraries, services.catalogue, new AuthorResolver(services.db), services.pages,

@@ -47,6 +47,15 @@ export interface Config {
   bookSessionMaxAgeDays: number;
   /** Finished and failed jobs are kept this long. */
   jobMaxAgeDays: number;
+  /** Calibre sites' folders must lie under this folder. */
+  calibreRoot: string;
+  /** Harvest requests: timeout, largest answer, retries and first backoff. */
+  harvestTimeoutSeconds: number;
+  harvestMaxResponseMb: number;
+  harvestRetries: number;
+  harvestBackoffMs: number;
+  /** Look for due harvests this often (0: never; `npm run harvest` still works). */
+  harvestScheduleSeconds: number;
 }
 
 export const DEFAULT_WIKIDATA_URL = 'https://www.wikidata.org/w/api.php';
@@ -89,6 +98,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bookBuildTimeoutSeconds: Math.max(1, envInt(env, 'BOOK_BUILD_TIMEOUT', 600)),
     bookSessionMaxAgeDays: envInt(env, 'BOOK_SESSION_MAX_AGE_DAYS', 7),
     jobMaxAgeDays: envInt(env, 'JOB_MAX_AGE_DAYS', 7),
+    calibreRoot: path.resolve(env.CALIBRE_ROOT || path.join(env.DATA_DIR || path.join(repoRoot, 'data'), 'calibre')),
+    harvestTimeoutSeconds: Math.max(1, envInt(env, 'HARVEST_TIMEOUT', 60)),
+    harvestMaxResponseMb: Math.max(1, envInt(env, 'HARVEST_MAX_RESPONSE_MB', 100)),
+    harvestRetries: envInt(env, 'HARVEST_RETRIES', 3),
+    harvestBackoffMs: envInt(env, 'HARVEST_BACKOFF_MS', 2000),
+    harvestScheduleSeconds: envInt(env, 'HARVEST_SCHEDULE_SECONDS', 60),
     tileUrl: env.TILE_URL || '',
     tileAttribution: env.TILE_ATTRIBUTION || '',
     sessionDays: Math.max(1, envInt(env, 'SESSION_DAYS', 14)),

@@ -1,4 +1,4 @@
-// Command line: serve | worker | migrate | import FILE.jsonl | mail-flush [LIMIT]
+// Command line: serve | worker | migrate | import FILE.jsonl | harvest [--site ID] [--force] | mail-flush [LIMIT]
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.ts';
@@ -95,6 +95,14 @@ async function main() {
       await services.db.close();
       return;
     }
+    case 'harvest': {
+      const { runHarvestCli } = await import('./harvest/cli.ts');
+      const result = await runHarvestCli(args, services.db, services.harvest, (line) => console.log(line));
+      process.exitCode = result.code;
+      services.mail.close();
+      await services.db.close();
+      return;
+    }
     case 'admin': {
       const { runAdminCommand, readStdin } = await import('./accounts/cli.ts');
       const result = await runAdminCommand(args, readStdin, services.accounts, (id) => !!services.libraries.get(id));
@@ -104,7 +112,7 @@ async function main() {
       return;
     }
     default:
-      console.error(`unknown command "${command}"; use serve, worker, migrate, import FILE.jsonl, mail-flush [LIMIT] or admin create-user ...`);
+      console.error(`unknown command "${command}"; use serve, worker, migrate, import FILE.jsonl, harvest [--site ID] [--force], mail-flush [LIMIT] or admin create-user ...`);
       process.exit(2);
   }
 }

@@ -29,7 +29,7 @@ afterAll(async () => t.close());
 describe('admin permissions', () => {
   const routes: [string, string, object?][] = [
     ['GET', '/libraries'], ['POST', '/libraries', { name: 'X' }], ['PUT', '/libraries/1', { name: 'Biblioteca Uno' }], ['DELETE', '/libraries/999'],
-    ['GET', '/libraries/1/sites'], ['POST', '/libraries/1/sites', { title: 'S', site_type: 'generic' }], ['PUT', '/libraries/1/sites/999', { title: 'S', site_type: 'generic' }],
+    ['GET', '/libraries/1/sites'], ['POST', '/libraries/1/sites', { title: 'S', site_type: 'csv' }], ['PUT', '/libraries/1/sites/999', { title: 'S', site_type: 'csv' }],
     ['GET', '/users'], ['POST', '/users', { username: 'perm-x' }], ['PUT', '/users/999', {}],
     ['GET', '/pages'], ['GET', '/pages/999'], ['POST', '/pages', { title: 'P', content: '' }], ['PUT', '/pages/999', { title: 'P', content: '' }], ['DELETE', '/pages/999'],
     ['GET', '/settings'], ['PUT', '/settings', {}], ['GET', '/outbox'],
@@ -84,13 +84,17 @@ describe('libraries and sites', () => {
   });
 
   it('creates and updates sites of a library', async () => {
-    const created = await call('superuser', 'POST', '/libraries/2/sites', { title: 'Calibre', site_type: 'calibretree', url: 'https://calibre.example.org' });
+    const created = await call('superuser', 'POST', '/libraries/2/sites', { title: 'Calibre', site_type: 'calibretree', tree_path: 'books' });
     expect(created.statusCode).toBe(200);
     const site = created.json().site;
-    expect(site).toMatchObject({ library_id: 2, title: 'Calibre', site_type: 'calibretree', active: true, data_sources: 0 });
-    const updated = await call('superuser', 'PUT', `/libraries/2/sites/${site.id}`, { title: 'Calibre shelf', site_type: 'generic', url: '', active: false });
-    expect(updated.json().site).toMatchObject({ title: 'Calibre shelf', site_type: 'generic', url: null, active: false });
-    expect((await call('superuser', 'PUT', `/libraries/1/sites/${site.id}`, { title: 'x', site_type: 'generic' })).statusCode).toBe(404);
+    expect(site).toMatchObject({ library_id: 2, title: 'Calibre', site_type: 'calibretree', tree_path: 'books', active: true, data_sources: 0, harvest_interval_minutes: 30, last_run: null });
+    expect((await call('superuser', 'PUT', `/libraries/2/sites/${site.id}`, { title: 'C', site_type: 'calibretree', tree_path: '../../etc' })).json().error).toMatch(/must be inside/);
+    const generic = { title: 'Calibre shelf', site_type: 'generic', url: 'https://shelf.example.org/oai', active: false };
+    expect((await call('superuser', 'PUT', `/libraries/2/sites/${site.id}`, generic)).json().error).toMatch(/metadata format/);
+    const updated = await call('superuser', 'PUT', `/libraries/2/sites/${site.id}`, { ...generic, oai_metadata_format: 'marc21', oai_set: 'books', harvest_interval_minutes: 60 });
+    expect(updated.json().site).toMatchObject({ title: 'Calibre shelf', site_type: 'generic', url: 'https://shelf.example.org/oai', oai_metadata_format: 'marc21', oai_set: 'books', tree_path: null, harvest_interval_minutes: 60, active: false });
+    expect((await call('superuser', 'PUT', `/libraries/2/sites/${site.id}`, { ...generic, oai_metadata_format: 'marc21', url: '' })).json().error).toMatch(/OAI-PMH endpoint/);
+    expect((await call('superuser', 'PUT', `/libraries/1/sites/${site.id}`, { title: 'x', site_type: 'csv' })).statusCode).toBe(404);
     expect((await call('superuser', 'POST', '/libraries/2/sites', { title: 'x', site_type: 'ftp' })).statusCode).toBe(400);
     const sites = (await call('superuser', 'GET', '/libraries/2/sites')).json().sites;
     expect(sites.map((s: { title: string }) => s.title)).toContain('Calibre shelf');

@@ -1,19 +1,20 @@
 // /collector/api/admin/...: the admin area, superusers only (401 anonymous, 403 everyone else).
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema, idParamSchema } from '@uc/shared';
+import { errorSchema, idParamSchema, siteBodySchema, siteSchema } from '@uc/shared';
 import { viewerOf } from '../http/context.ts';
 import type { AdminService } from './service.ts';
+import type { SiteStore } from '../harvest/sites.ts';
 import {
   adminLibraryBody, adminLibrarySchema, adminPageBody, adminPageSchema, adminSettingsBody, adminSettingsSchema,
-  adminSiteBody, adminSiteSchema, adminUserCreateBody, adminUserSchema, adminUserUpdateBody, outboxQuery, outboxResponseSchema,
+  adminUserCreateBody, adminUserSchema, adminUserUpdateBody, outboxQuery, outboxResponseSchema,
 } from './schemas.ts';
 
 const okSchema = z.object({ success: z.literal('OK') });
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
 const siteParams = z.object({ id: idParamSchema.shape.id, site_id: idParamSchema.shape.id });
 
-export const adminRoutes = (admin: AdminService): FastifyPluginAsyncZod => async (app) => {
+export const adminRoutes = (admin: AdminService, sites: SiteStore): FastifyPluginAsyncZod => async (app) => {
   // Before validation: an anonymous caller learns nothing about the bodies these routes take.
   app.addHook('onRequest', async (req, reply) => {
     const viewer = viewerOf(req);
@@ -32,12 +33,12 @@ export const adminRoutes = (admin: AdminService): FastifyPluginAsyncZod => async
     admin.deleteLibrary(req.params.id);
     return { success: 'OK' as const };
   });
-  app.get('/libraries/:id/sites', { schema: { params: idParamSchema, response: { 200: z.object({ sites: z.array(adminSiteSchema) }), ...errors } } },
-    async (req) => ({ sites: admin.listSites(req.params.id) }));
-  app.post('/libraries/:id/sites', { schema: { params: idParamSchema, body: adminSiteBody, response: { 200: z.object({ site: adminSiteSchema }), ...errors } } },
-    async (req) => ({ site: admin.createSite(req.params.id, req.body) }));
-  app.put('/libraries/:id/sites/:site_id', { schema: { params: siteParams, body: adminSiteBody, response: { 200: z.object({ site: adminSiteSchema }), ...errors } } },
-    async (req) => ({ site: admin.updateSite(req.params.id, req.params.site_id, req.body) }));
+  app.get('/libraries/:id/sites', { schema: { params: idParamSchema, response: { 200: z.object({ sites: z.array(siteSchema) }), ...errors } } },
+    async (req) => ({ sites: sites.list(req.params.id) }));
+  app.post('/libraries/:id/sites', { schema: { params: idParamSchema, body: siteBodySchema, response: { 200: z.object({ site: siteSchema }), ...errors } } },
+    async (req) => ({ site: sites.create(req.params.id, req.body, true) }));
+  app.put('/libraries/:id/sites/:site_id', { schema: { params: siteParams, body: siteBodySchema, response: { 200: z.object({ site: siteSchema }), ...errors } } },
+    async (req) => ({ site: sites.update(req.params.id, req.params.site_id, req.body, true) }));
 
   // ---------- users ----------
   app.get('/users', { schema: { response: { 200: z.object({ users: z.array(adminUserSchema) }), ...errors } } },

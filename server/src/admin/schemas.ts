@@ -43,23 +43,6 @@ export const adminLibrarySchema = libraryPublicSchema.pick({
 });
 export type AdminLibrary = z.infer<typeof adminLibrarySchema>;
 
-export const adminSiteBody = z.object({
-  title: text(255).min(1, 'The title is required'),
-  site_type: z.enum(SITE_TYPES),
-  url: optText(2000),
-  active: z.boolean().optional(),
-});
-export const adminSiteSchema = z.object({
-  id: z.number().int(),
-  library_id: z.number().int(),
-  title: z.string(),
-  site_type: z.string(),
-  url: z.string().nullable(),
-  active: z.boolean(),
-  data_sources: z.number().int(),
-});
-export type AdminSite = z.infer<typeof adminSiteSchema>;
-
 const userFlags = {
   email: email.optional(),
   first_name: text(150).optional(),

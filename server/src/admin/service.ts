@@ -8,8 +8,8 @@ import { AccountError, type AccountService, type UserRow } from '../accounts/ser
 import { upsertLibrary, type LibraryService, type LibraryRow, type LibraryInput } from '../libraries/service.ts';
 import type { PagesService } from '../pages/service.ts';
 import type {
-  AdminLibrary, AdminLibraryBody, AdminPage, AdminSite, AdminUser, AdminUserUpdate,
-  adminPageBody, adminSettingsBody, adminSiteBody, adminUserCreateBody, outboxItemSchema,
+  AdminLibrary, AdminLibraryBody, AdminPage, AdminUser, AdminUserUpdate,
+  adminPageBody, adminSettingsBody, adminUserCreateBody, outboxItemSchema,
 } from './schemas.ts';
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
@@ -68,36 +68,6 @@ export class AdminService {
     }
     this.db.sqlite.prepare('DELETE FROM libraries WHERE id = ?').run(id);
     this.libraries.invalidate();
-  }
-
-  // ---------- sites ----------
-  private siteOut(id: number): AdminSite {
-    const row = this.db.sqlite.prepare(`SELECT s.id, s.library_id, s.title, s.site_type, s.url, s.active,
-      (SELECT count(*) FROM data_sources d WHERE d.site_id = s.id) AS data_sources FROM sites s WHERE s.id = ?`).get(id) as
-      (Omit<AdminSite, 'active'> & { active: number }) | undefined;
-    if (!row) throw notFound('No such site');
-    return { ...row, active: !!row.active };
-  }
-
-  listSites(libraryId: number): AdminSite[] {
-    this.libraryRow(libraryId);
-    const ids = this.db.sqlite.prepare('SELECT id FROM sites WHERE library_id = ? ORDER BY id').pluck().all(libraryId) as number[];
-    return ids.map((id) => this.siteOut(id));
-  }
-
-  createSite(libraryId: number, b: z.infer<typeof adminSiteBody>): AdminSite {
-    this.libraryRow(libraryId);
-    const id = Number(this.db.sqlite.prepare('INSERT INTO sites (library_id, title, site_type, url, active) VALUES (?, ?, ?, ?, ?)')
-      .run(libraryId, b.title, b.site_type, b.url || null, b.active === false ? 0 : 1).lastInsertRowid);
-    return this.siteOut(id);
-  }
-
-  updateSite(libraryId: number, siteId: number, b: z.infer<typeof adminSiteBody>): AdminSite {
-    const site = this.siteOut(siteId);
-    if (site.library_id !== libraryId) throw notFound('No such site');
-    this.db.sqlite.prepare(`UPDATE sites SET title = ?, site_type = ?, url = ?, active = ?, last_modified = ${NOW} WHERE id = ?`)
-      .run(b.title, b.site_type, b.url || null, b.active === undefined ? (site.active ? 1 : 0) : b.active ? 1 : 0, siteId);
-    return this.siteOut(siteId);
   }
 
   // ---------- users ----------

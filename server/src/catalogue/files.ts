@@ -35,6 +35,12 @@ export class FileStore {
     fs.rmSync(path.join(this.dataDir, relPath), { force: true });
   }
 
+  /** Deletes every file of a data source (its rows go with the data source's row). */
+  removeAll(dataSourceId: number) {
+    fs.rmSync(path.join(this.dataDir, 'files', String(dataSourceId)), { recursive: true, force: true });
+    this.db.sqlite.prepare('DELETE FROM data_source_files WHERE data_source_id = ?').run(dataSourceId);
+  }
+
   get(dataSourceId: number, ext: string): { absPath: string; contentType: string; size: number } | null {
     const row = this.db.sqlite
       .prepare('SELECT path, content_type, size FROM data_source_files WHERE data_source_id = ? AND ext = ?')

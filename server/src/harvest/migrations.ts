@@ -39,6 +39,8 @@ export const harvestMigrations: Record<string, Migration> = {
         .addColumn('created', 'text', (c) => c.notNull().defaultTo(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`))
         .addColumn('started', 'text')
         .addColumn('finished', 'text')
+        /** Last progress write: a running run not updated for long lost its process (a CLI run that was killed). */
+        .addColumn('progressed', 'text')
         .addColumn('pages', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('records', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('total', 'integer')

@@ -9,6 +9,8 @@ type Expect = 'public' | 'login' | 'merge' | 'library_admin_of_1' | 'superuser' 
 
 /** Who may call a route. Everything not listed is public (no 401/403 for anyone). */
 function ruleOf(method: string, path: string): Expect {
+  // Harvest runs of a site: superusers and the admins of the site's library (site 1 is library 1's).
+  if (/^\/collector\/api\/admin\/sites\/\{id\}\/harvests?$/.test(path)) return 'library_admin_of_1';
   if (path.startsWith('/collector/api/admin/')) return 'superuser';
   if (/^\/collector\/api\/(library|spreadsheet)\//.test(path)) return 'library_admin_of_1';
   if (path === '/collector/api/auth/user-check/{username}') return 'library_admin_any';

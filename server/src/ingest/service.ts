@@ -2,6 +2,7 @@
 // data sources, grouped into entries by the grouping rule, and the touched entries are reindexed.
 import type { Db } from '../db/index.ts';
 import type { Indexer } from '../search/indexer.ts';
+import type { FileStore } from '../catalogue/files.ts';
 import { foldText } from '@uc/shared';
 import { groupingKey, normaliseAuthorName, normaliseLanguage } from './grouping.ts';
 
@@ -30,6 +31,9 @@ export interface IngestRecord {
   datestamp?: string | null;
 }
 
+/** What storing a record did: a new data source, a changed one, or nothing (same as stored). */
+export type StoreOutcome = 'new' | 'updated' | 'unchanged';
+
 export interface LinkRequest {
   kind: 'aggregation' | 'translation';
   /** aggregation: the anthology/issue; translation: the original. */
@@ -51,7 +55,7 @@ export class IngestService {
   private agentIds = new Map<string, number>();
   private languages = new Set<string>();
 
-  constructor(private db: Db, private indexer: Indexer) {
+  constructor(private db: Db, private indexer: Indexer, private files: FileStore) {
     const s = db.sqlite;
     this.q = {
       dsByKey: s.prepare('SELECT * FROM data_sources WHERE site_id = ? AND identifier = ?'),
@@ -94,22 +98,45 @@ export class IngestService {
    * Stores records (in one transaction) and returns the entry id of each, in order, plus every entry
    * whose index row must be rebuilt. Does not reindex: call `reindex` (or use `ingestAndIndex`).
    */
-  store(records: IngestRecord[]): { entryIds: number[]; touched: Set<number>; dataSourceIds: number[] } {
+  store(records: IngestRecord[]): { entryIds: number[]; touched: Set<number>; dataSourceIds: number[]; outcomes: StoreOutcome[] } {
     const touched = new Set<number>();
     const entryIds: number[] = [];
     const dataSourceIds: number[] = [];
+    const outcomes: StoreOutcome[] = [];
     const now = new Date().toISOString();
     this.db.sqlite.transaction(() => {
       for (const r of records) {
-        const { entryId, dataSourceId } = this.storeOne(r, now, touched);
+        const { entryId, dataSourceId, outcome } = this.storeOne(r, now, touched);
         entryIds.push(entryId);
         dataSourceIds.push(dataSourceId);
+        outcomes.push(outcome);
       }
     })();
-    return { entryIds, touched, dataSourceIds };
+    return { entryIds, touched, dataSourceIds, outcomes };
   }
 
-  private storeOne(r: IngestRecord, now: string, touched: Set<number>): { entryId: number; dataSourceId: number } {
+  /**
+   * Removes data sources (a record deleted at its source, or dropped by a full harvest or a sheet that
+   * replaces everything) with their files; returns the entries to reindex (an entry nothing else holds
+   * drops out of the catalogue there).
+   */
+  removeDataSources(ids: number[]): Set<number> {
+    const touched = new Set<number>();
+    const entryOf = this.db.sqlite.prepare('SELECT entry_id FROM data_sources WHERE id = ?').pluck();
+    const del = this.db.sqlite.prepare('DELETE FROM data_sources WHERE id = ?');
+    this.db.sqlite.transaction(() => {
+      for (const id of ids) {
+        const entryId = entryOf.get(id) as number | null | undefined;
+        if (entryId === undefined) continue;
+        if (entryId !== null) touched.add(entryId);
+        del.run(id);
+      }
+    })();
+    for (const id of ids) this.files.removeAll(id);
+    return touched;
+  }
+
+  private storeOne(r: IngestRecord, now: string, touched: Set<number>): { entryId: number; dataSourceId: number; outcome: StoreOutcome } {
     const q = this.q;
     const title = clip(r.title.trim(), TITLE_MAX) || '(untitled)';
     const subtitle = clip(r.subtitle?.trim() || null, TITLE_MAX);
@@ -124,7 +151,7 @@ export class IngestService {
     // same spreadsheet or re-running an import does not make old records "new".
     if (existing && existing.entry_id !== null && DS_FIELDS.every((f) => (existing[f] ?? null) === row[f])) {
       const owner = q.entryOf.get(existing.entry_id) as { id: number; canonical_entry_id: number | null } | undefined;
-      if (owner) return { entryId: owner.canonical_entry_id ?? owner.id, dataSourceId: existing.id };
+      if (owner) return { entryId: owner.canonical_entry_id ?? owner.id, dataSourceId: existing.id, outcome: 'unchanged' };
     }
     let entryId: number;
     const found = q.entryByKey.get(key) as { id: number; canonical_entry_id: number | null } | undefined;
@@ -151,7 +178,7 @@ export class IngestService {
     } else {
       dataSourceId = Number(q.insertDs.run(entryRow).lastInsertRowid);
     }
-    return { entryId, dataSourceId };
+    return { entryId, dataSourceId, outcome: existing ? 'updated' : 'new' };
   }
 
   /** The stored columns of a data source (those compared to decide whether a record changed). */

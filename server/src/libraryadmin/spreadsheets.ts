@@ -146,15 +146,9 @@ export class SpreadsheetService {
           if (up.replace_all) {
             // The sheet is the whole catalogue of the site: its other records go (their entries are reindexed).
             const keep = new Set(parsed.records.map((r) => r.record.identifier));
-            const all = this.db.sqlite.prepare('SELECT id, identifier, entry_id FROM data_sources WHERE site_id = ?').all(site.id) as { id: number; identifier: string; entry_id: number | null }[];
+            const all = this.db.sqlite.prepare('SELECT id, identifier FROM data_sources WHERE site_id = ?').all(site.id) as { id: number; identifier: string }[];
             const gone = all.filter((d) => !keep.has(d.identifier));
-            const del = this.db.sqlite.prepare('DELETE FROM data_sources WHERE id = ?');
-            this.db.sqlite.transaction(() => {
-              for (const d of gone) {
-                del.run(d.id);
-                if (d.entry_id) touched.add(d.entry_id);
-              }
-            })();
+            for (const t of this.ingest.removeDataSources(gone.map((d) => d.id))) touched.add(t);
             removed = gone.length;
           }
           this.ingest.reindex(touched);

@@ -3,9 +3,23 @@
 // plain field values (never over markup).
 import { normaliseAuthorName } from '../../ingest/grouping.ts';
 
+/** Whether a value has control characters, whitespace other than single inner spaces, or edges to trim. */
+function needsCleaning(v: string): boolean {
+  const last = v.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x21 || (c >= 0x7f && c <= 0xa0) || c === 0x2028 || c === 0x2029 || c === 0x3000 || c === 0xfeff || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x202f || c === 0x205f) {
+      if (c !== 0x20 || i === 0 || i === last || v.charCodeAt(i + 1) === 0x20) return true;
+    }
+  }
+  return false;
+}
+
 /** Whitespace collapsed and trimmed; control characters (MARC non-sorting marks among them) removed. */
 export function clean(value: string | null | undefined): string {
   if (!value) return '';
+  // Most values are already clean: one test instead of three replacements (harvests map thousands per second).
+  if (!needsCleaning(value)) return value;
   // Non-sorting marks (NSB/NSE, as in "\u0088L'\u0089anarchie") go without a trace; other controls are spaces.
   return value.replace(/[\u0088\u0089\u0098\u009c]/g, '').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/\s+/g, ' ').trim();
 }

@@ -15,6 +15,8 @@ export interface MarcSubfield {
 }
 
 export interface MarcField {
+  /** Position in the record (fields of several tags are returned in record order). */
+  index: number;
   tag: string;
   ind1: string;
   ind2: string;
@@ -27,6 +29,7 @@ export interface MarcRecord {
   /** Control fields by tag, their text untouched (positions matter). */
   control: Map<string, string>;
   fields: MarcField[];
+  byTag: Map<string, MarcField[]>;
 }
 
 export interface MapOptions {
@@ -36,7 +39,7 @@ export interface MapOptions {
 
 /** Reads `<record>` (namespace http://www.loc.gov/MARC21/slim, with or without prefix, or none). */
 export function readMarc(record: XmlElement): MarcRecord {
-  const out: MarcRecord = { leader: '', control: new Map(), fields: [] };
+  const out: MarcRecord = { leader: '', control: new Map(), fields: [], byTag: new Map() };
   for (const el of record.children) {
     if (el.name === 'leader') out.leader = el.text;
     else if (el.name === 'controlfield') {
@@ -49,7 +52,11 @@ export function readMarc(record: XmlElement): MarcRecord {
         const value = clean(s.text);
         if (value) subfields.push({ code: (s.attrs.code ?? '').trim(), value });
       }
-      out.fields.push({ tag: (el.attrs.tag ?? '').trim(), ind1: el.attrs.ind1 ?? ' ', ind2: el.attrs.ind2 ?? ' ', subfields });
+      const field: MarcField = { index: out.fields.length, tag: (el.attrs.tag ?? '').trim(), ind1: el.attrs.ind1 ?? ' ', ind2: el.attrs.ind2 ?? ' ', subfields };
+      out.fields.push(field);
+      const same = out.byTag.get(field.tag);
+      if (same) same.push(field);
+      else out.byTag.set(field.tag, [field]);
     }
   }
   return out;
@@ -57,6 +64,7 @@ export function readMarc(record: XmlElement): MarcRecord {
 
 /** The fields with these tags, in record order. */
 export function fieldsOf(m: MarcRecord, ...tags: string[]): MarcField[] {
+  if (tags.length === 1) return m.byTag.get(tags[0]) ?? [];
   return m.fields.filter((f) => tags.includes(f.tag));
 }
 
@@ -99,7 +107,7 @@ export function publicationStatements(fields: MarcField[], placeCodes: string, p
   const fragments = used.length > 1 && used.every((f) => f.subfields.filter((s) => codes.includes(s.code)).length === 1);
   const groups = fragments ? [used.flatMap((f) => f.subfields)] : used.map((f) => f.subfields);
   return placeDateOfPublication(groups.map((subs) => {
-    const f: MarcField = { tag: '', ind1: ' ', ind2: ' ', subfields: subs };
+    const f: MarcField = { index: 0, tag: '', ind1: ' ', ind2: ' ', subfields: subs };
     return publicationLine(sub(f, placeCodes), sub(f, publisherCodes), sub(f, dateCodes));
   }));
 }

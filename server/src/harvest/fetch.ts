@@ -1,0 +1,129 @@
+// Outbound requests of harvests: http(s) only, a timeout on every request, a size cap read while the
+// body streams in (a 2 GB answer is cut off, never buffered), and retries with backoff for network
+// errors, 429 and 5xx (Retry-After honoured up to a cap). Every failure is a HarvestFetchError with a
+// message meant for the run's report.
+
+export interface FetchOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  /** Attempts after the first one, for retryable failures. */
+  retries: number;
+  /** First backoff; doubled per attempt. */
+  backoffMs: number;
+  /** Longest wait a Retry-After may ask for. */
+  maxRetryAfterMs: number;
+  signal?: AbortSignal;
+  userAgent?: string;
+}
+
+export const DEFAULT_FETCH: FetchOptions = {
+  timeoutMs: 60_000,
+  maxBytes: 100 * 1024 * 1024,
+  retries: 3,
+  backoffMs: 2_000,
+  maxRetryAfterMs: 120_000,
+  userAgent: 'UnionCatalogue-harvester/1.0',
+};
+
+export class HarvestFetchError extends Error {
+  constructor(message: string, readonly retryable = false, readonly retryAfterMs: number | null = null) {
+    super(message);
+  }
+}
+
+export interface FetchedBody { status: number; contentType: string; body: Buffer; url: string }
+
+/** Checks that a site or record URL may be fetched at all. */
+export function assertHttpUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new HarvestFetchError(`"${raw.slice(0, 200)}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarvestFetchError(`Only http and https addresses can be harvested, not "${url.protocol}"`);
+  return url;
+}
+
+function retryAfter(header: string | null): number | null {
+  if (!header) return null;
+  const secs = Number(header);
+  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+
+async function fetchOnce(url: URL, o: FetchOptions): Promise<FetchedBody> {
+  const timeout = AbortSignal.timeout(o.timeoutMs);
+  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  let res: Response;
+  try {
+    res = await fetch(url, { signal, redirect: 'follow', headers: { 'user-agent': o.userAgent ?? DEFAULT_FETCH.userAgent!, accept: '*/*' } });
+  } catch (e) {
+    if (o.signal?.aborted) throw o.signal.reason ?? e;
+    if (timeout.aborted) throw new HarvestFetchError(`No answer from ${url.host} within ${Math.round(o.timeoutMs / 1000)} s`, true);
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    throw new HarvestFetchError(`Cannot reach ${url.host}: ${cause?.code ?? cause?.message ?? (e as Error).message}`, true);
+  }
+  if (res.status === 429 || res.status >= 500) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new HarvestFetchError(`${url.host} answered HTTP ${res.status}`, true, retryAfter(res.headers.get('retry-after')));
+  }
+  if (res.status >= 400) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new HarvestFetchError(`${url.host} answered HTTP ${res.status} for ${url.pathname}`);
+  }
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > o.maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new HarvestFetchError(`The answer is ${mb(declared)}, more than the ${mb(o.maxBytes)} a harvest accepts`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of res.body ?? []) {
+      size += chunk.byteLength;
+      if (size > o.maxBytes) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new HarvestFetchError(`The answer is larger than the ${mb(o.maxBytes)} a harvest accepts; it was cut off`);
+      }
+      chunks.push(Buffer.from(chunk));
+    }
+  } catch (e) {
+    if (e instanceof HarvestFetchError) throw e;
+    if (o.signal?.aborted) throw o.signal.reason ?? e;
+    if (timeout.aborted) throw new HarvestFetchError(`The answer of ${url.host} did not finish within ${Math.round(o.timeoutMs / 1000)} s`, true);
+    throw new HarvestFetchError(`The answer of ${url.host} broke off: ${(e as Error).message}`, true);
+  }
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: Buffer.concat(chunks), url: res.url || url.href };
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    }, { once: true });
+  });
+
+/** GET with the harvest's limits and retries. `onRetry` tells the run what is happening. */
+export async function fetchWithRetry(raw: string, opts: Partial<FetchOptions> = {}, onRetry?: (msg: string) => void): Promise<FetchedBody> {
+  const o = { ...DEFAULT_FETCH, ...opts };
+  const url = assertHttpUrl(raw);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fetchOnce(url, o);
+    } catch (e) {
+      if (!(e instanceof HarvestFetchError) || !e.retryable || attempt >= o.retries) {
+        if (e instanceof HarvestFetchError && e.retryable && attempt > 0) throw new HarvestFetchError(`${e.message} (after ${attempt + 1} attempts)`);
+        throw e;
+      }
+      const wait = Math.min(e.retryAfterMs ?? o.backoffMs * 2 ** attempt, o.maxRetryAfterMs);
+      onRetry?.(`${e.message}; retrying in ${Math.ceil(wait / 1000)} s`);
+      await sleep(wait, o.signal);
+    }
+  }
+}

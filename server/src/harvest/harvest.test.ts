@@ -1,0 +1,311 @@
+// Harvesting from a local OAI-PMH provider: pages and tokens, deletions, faults, force, files, reports.
+import fs from 'node:fs';
+import path from 'node:path';
+import { zipSync } from 'fflate';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CSRF_HEADERS, testApp, type TestApp } from '../test/fixture.ts';
+import { loginCookie, TEST_PASSWORD } from '../libraryadmin/test-helpers.ts';
+import { ANONYMOUS } from '../http/viewer.ts';
+import { startOaiServer, marcXml, dcXml, type OaiTestServer, type ServedRecord } from './test/oai-server.ts';
+import { createJobWorker } from '../app.ts';
+import { runHarvestCli } from './cli.ts';
+
+let t: TestApp;
+let oai: OaiTestServer;
+
+/** An amusewiki-like MARC21 record: 100/700 authors, 245 with $c, 260 $c year, 856 to the text page. */
+function amusewikiRecord(slug: string, title: string, author: string, datestamp = '2026-01-01T00:00:00Z', extra: Partial<ServedRecord> = {}): ServedRecord {
+  return {
+    identifier: `oai:lib.example:${slug}`,
+    datestamp,
+    sets: ['web'],
+    metadata: marcXml([
+      ['008', '260101s2019    xx            000 0 eng d'],
+      ['041', '  ', [['a', 'eng']]],
+      ['100', '1 ', [['a', author]]],
+      ['245', '10', [['a', `${title} /`], ['c', author]]],
+      ['260', '  ', [['a', 'Somewhere :'], ['b', 'Lantern Press,'], ['c', '2019.']]],
+      ['520', '  ', [['a', `About ${title}.`]]],
+      ['856', '4 ', [['u', `${oai.url.replace('/oai', '')}/library/${slug}`], ['q', 'text/html'], ['y', 'Text']]],
+    ]),
+    ...extra,
+  };
+}
+
+function serveText(slug: string) {
+  oai.files.set(`/library/${slug}.muse`, { type: 'text/plain', body: `#title ${slug}\n\nSome text of ${slug}.\n` });
+  oai.files.set(`/library/${slug}.zip`, { type: 'application/zip', body: Buffer.from(zipSync({ [`${slug}/${slug}.muse`]: new TextEncoder().encode(`#title ${slug}\n`) })) });
+}
+
+function addSite(fields: Record<string, unknown> = {}): number {
+  const s = t.services.sites.create(1, { title: 'Lantern', site_type: 'amusewiki', url: oai.url, active: true, harvest_interval_minutes: 30, ...fields } as never, true);
+  return s.id;
+}
+
+/** Titles an anonymous visitor finds, through the search API. */
+const visibleTitles = async (query: string) => {
+  const res = await t.app.inject({ method: 'GET', url: `/collector/api/search?query=${encodeURIComponent(query)}` });
+  // A match's title is the list [title, subtitle].
+  return (res.json().matches as { title: string[] }[]).map((m) => m.title[0]);
+};
+
+beforeAll(async () => {
+  t = await testApp(undefined, { harvestBackoffMs: 10, harvestRetries: 2, harvestMaxResponseMb: 2, harvestTimeoutSeconds: 5, calibreRoot: path.join(process.cwd(), 'server/src/harvest/test-fixtures') });
+  const a = t.services.accounts;
+  await a.createUser({ username: 'lib1-admin', email: 'l1@example.org', password: TEST_PASSWORD, library_admin: true, libraryIds: [1] });
+  await a.createUser({ username: 'lib2-admin', email: 'l2@example.org', password: TEST_PASSWORD, library_admin: true, libraryIds: [2] });
+  await a.createUser({ username: 'boss', email: 'boss@example.org', password: TEST_PASSWORD, is_superuser: true });
+});
+afterAll(async () => t.close());
+beforeEach(async () => {
+  oai = await startOaiServer({ pageSize: 2 });
+});
+afterEach(async () => oai.close());
+
+describe('an OAI-PMH harvest', () => {
+  it('follows resumption tokens, stores every record with its Muse source and zip, and reports the counts', async () => {
+    for (const n of ['one', 'two', 'three', 'four', 'five']) {
+      oai.records.push(amusewikiRecord(`text-${n}`, `Harvested text ${n}`, `Writer ${n}`));
+      serveText(`text-${n}`);
+    }
+    const siteId = addSite();
+    const run = await t.services.harvest.runNow(siteId, false);
+    expect(run.message).toBeNull();
+    expect(run).toMatchObject({ status: 'finished', pages: 3, records: 5, total: 5, new: 5, updated: 0, failed: 0 });
+    expect(oai.requests.filter((r) => r.includes('resumptionToken'))).toHaveLength(2);
+    // Identify comes first; amusewiki harvests set "web".
+    expect(oai.requests.find((r) => r.includes('verb='))).toContain('verb=Identify');
+    expect(oai.requests.find((r) => r.includes('ListRecords'))).toContain('set=web');
+
+    const entryId = t.services.db.sqlite.prepare("SELECT entry_id FROM data_sources WHERE identifier = 'oai:lib.example:text-two'").pluck().get() as number;
+    const entry = t.services.catalogue.getEntry(entryId, ANONYMOUS)!;
+    expect(entry.title).toBe('Harvested text two'); // 245 $c is not glued to the title
+    expect(entry.data_sources[0]).toMatchObject({ year_edition: 2019, can_add_to_bookbuilder: true, has_full_text: true });
+    const html = t.services.fullText.html(entry.data_sources[0].data_source_id);
+    expect(html).toContain('Some text of text-two');
+  });
+
+  it('harvests incrementally from the repository\'s own clock and does not fetch unchanged texts again', async () => {
+    oai.records.push(amusewikiRecord('inc-a', 'Incremental A', 'Ada'), amusewikiRecord('inc-b', 'Incremental B', 'Bea'));
+    serveText('inc-a');
+    serveText('inc-b');
+    oai.clock = () => '2030-05-05T10:00:00Z';
+    const siteId = addSite();
+    await t.services.harvest.runNow(siteId, false);
+    oai.requests.length = 0;
+    const again = await t.services.harvest.runNow(siteId, false);
+    expect(again.status).toBe('finished');
+    expect(oai.requests.find((r) => r.includes('ListRecords'))).toContain('from=2030-05-05T10%3A00%3A00Z');
+    expect(oai.requests.some((r) => r.endsWith('.muse'))).toBe(false);
+  });
+
+  it('removes a deleted record with its files; the entry drops out where nothing else holds it', async () => {
+    oai.records.push(amusewikiRecord('gone', 'A text that goes away', 'Gone Writer'), amusewikiRecord('stays', 'A text that stays', 'Stay Writer'));
+    serveText('gone');
+    serveText('stays');
+    const siteId = addSite();
+    await t.services.harvest.runNow(siteId, false);
+    const dsId = t.services.db.sqlite.prepare("SELECT id FROM data_sources WHERE identifier = 'oai:lib.example:gone'").pluck().get() as number;
+    expect(t.services.files.get(dsId, '.muse')).not.toBeNull();
+    expect(await visibleTitles('"goes away"')).toEqual(['A text that goes away']);
+
+    oai.records[0] = { identifier: 'oai:lib.example:gone', datestamp: '2031-01-01T00:00:00Z', deleted: true, sets: ['web'] };
+    const run = await t.services.harvest.runNow(siteId, false);
+    expect(run).toMatchObject({ status: 'finished', deleted: 1 });
+    expect(t.services.db.sqlite.prepare("SELECT count(*) FROM data_sources WHERE identifier = 'oai:lib.example:gone'").pluck().get()).toBe(0);
+    expect(t.services.files.get(dsId, '.muse')).toBeNull();
+    expect(await visibleTitles('"goes away"')).toEqual([]);
+    expect(await visibleTitles('"that stays"')).toEqual(['A text that stays']);
+  });
+
+  it('restarts the list when a resumption token has expired, and waits as a 503 Retry-After asks', async () => {
+    for (let i = 0; i < 5; i++) oai.records.push({ identifier: `oai:x:${i}`, datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: [`Token test ${i}`], creator: ['Tess Token'], language: ['en'] }) });
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    oai.faults.expireTokens = 1;
+    oai.faults.unavailable = { times: 1, retryAfter: 1 };
+    const started = Date.now();
+    const run = await t.services.harvest.runNow(siteId, false);
+    expect(run.message).toBeNull();
+    expect(run).toMatchObject({ status: 'finished', failed: 0 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(t.services.db.sqlite.prepare('SELECT count(*) FROM data_sources WHERE site_id = ?').pluck().get(siteId)).toBe(5);
+  });
+
+  it('reports a malformed page, keeps what came before, and starts from the same point next time', async () => {
+    for (let i = 0; i < 6; i++) oai.records.push({ identifier: `oai:m:${i}`, datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: [`Malformed test ${i}`], creator: ['Mal Formed'] }) });
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    oai.faults.malformedPages = [2];
+    const run = await t.services.harvest.runNow(siteId, false);
+    expect(run.status).toBe('failed');
+    expect(run.message).toMatch(/not well-formed XML/);
+    expect(run.records).toBe(2);
+    expect(t.services.sites.get(siteId)).toMatchObject({ last_harvested: null, consecutive_failures: 1 });
+    oai.faults.malformedPages = [];
+    const next = await t.services.harvest.runNow(siteId, false);
+    expect(next).toMatchObject({ status: 'finished', new: 4, unchanged: 2 });
+  });
+
+  it('gives a clear message for an HTML page, an endless answer, an XML bomb and a non-http URL, and keeps serving', async () => {
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    oai.faults.html = true;
+    expect((await t.services.harvest.runNow(siteId, false)).message).toMatch(/HTML page.*OAI-PMH base URL/);
+    oai.faults.html = false;
+    oai.faults.endless = true;
+    expect((await t.services.harvest.runNow(siteId, false)).message).toMatch(/larger than the 2 MB/);
+    oai.faults.endless = false;
+    oai.faults.bomb = true;
+    expect((await t.services.harvest.runNow(siteId, false)).message).toMatch(/DOCTYPE/);
+    t.services.db.sqlite.prepare("UPDATE sites SET url = 'ftp://files.example.org/oai' WHERE id = ?").run(siteId);
+    expect((await t.services.harvest.runNow(siteId, false)).message).toMatch(/Only http and https/);
+    const res = await t.app.inject({ method: 'GET', url: '/collector/api/search?query=mutual' });
+    expect(res.statusCode).toBe(200);
+    expect(t.services.db.sqlite.prepare('SELECT count(*) FROM data_sources WHERE site_id = ?').pluck().get(siteId)).toBe(0);
+  });
+
+  it('reports a record with no title and stores the others', async () => {
+    oai.records.push(
+      { identifier: 'oai:n:1', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ creator: ['Nobody'] }) },
+      { identifier: 'oai:n:2', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: ['Has a title'], creator: ['Somebody'] }) },
+    );
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    const run = await t.services.harvest.runNow(siteId, false);
+    expect(run).toMatchObject({ status: 'finished', new: 1, failed: 1, errors: [{ identifier: 'oai:n:1', message: 'The record has no title' }] });
+  });
+
+  it('a full harvest replaces the site\'s records only once the new set is complete', async () => {
+    for (let i = 0; i < 4; i++) oai.records.push({ identifier: `oai:f:${i}`, datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: [`Full harvest ${i}`], creator: ['Fay Full'] }) });
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    await t.services.harvest.runNow(siteId, false);
+    oai.records.splice(0, 1); // the source dropped a record without telling (no deleted header)
+    oai.faults.malformedPages = [2];
+    const broken = await t.services.harvest.runNow(siteId, true);
+    expect(broken.status).toBe('failed');
+    expect(t.services.db.sqlite.prepare('SELECT count(*) FROM data_sources WHERE site_id = ?').pluck().get(siteId)).toBe(4);
+    oai.faults.malformedPages = [];
+    const full = await t.services.harvest.runNow(siteId, true);
+    expect(full).toMatchObject({ status: 'finished', deleted: 1, unchanged: 3 });
+    expect(oai.requests.filter((r) => r.includes('ListRecords')).at(-2)).not.toContain('from=');
+    expect(await visibleTitles('"full harvest 0"')).toEqual([]);
+  });
+
+  it('reads UNIMARC from a Koha UNIMARC site and a marc21 generic site as MARC21, with aggregations from 773', async () => {
+    oai.records.push({
+      identifier: 'KOHA-OAI-TEST:11', datestamp: '2026-01-01T00:00:00Z',
+      metadata: marcXml([
+        ['010', '  ', [['a', '978-88-00000-00-0']]],
+        ['101', '0 ', [['a', 'ita']]],
+        ['200', '1 ', [['a', 'Storia della biblioteca'], ['f', 'a cura di Nessuno']]],
+        ['210', '  ', [['a', 'Milano'], ['c', 'Edizioni Libere'], ['d', '1977']]],
+        ['700', ' 1', [['a', 'Rossi'], ['b', 'Maria']]],
+      ]),
+    });
+    const unimarcSite = addSite({ site_type: 'koha-unimarc' });
+    expect(await t.services.harvest.runNow(unimarcSite, false)).toMatchObject({ status: 'finished', new: 1 });
+    const ds = t.services.db.sqlite.prepare("SELECT title, authors, year_edition FROM data_sources WHERE identifier = 'KOHA-OAI-TEST:11'").get() as { title: string; authors: string; year_edition: number };
+    expect(ds.title).toBe('Storia della biblioteca');
+    expect(JSON.parse(ds.authors)).toEqual(['Rossi, Maria']);
+    expect(ds.year_edition).toBe(1977);
+
+    oai.records.length = 0;
+    oai.records.push({
+      identifier: 'oai:g:part', datestamp: '2026-01-01T00:00:00Z',
+      metadata: marcXml([
+        ['100', '1 ', [['a', 'Goldman, Emma']]],
+        ['245', '10', [['a', 'An essay in a journal']]],
+        ['700', '1 ', [['a', 'Berkman, Alexander']]],
+        ['773', '0 ', [['t', 'Mother Earth'], ['g', 'vol. 1'], ['q', '3']]],
+      ]),
+    });
+    const genericSite = addSite({ site_type: 'generic', oai_metadata_format: 'marc21' });
+    expect(await t.services.harvest.runNow(genericSite, false)).toMatchObject({ status: 'finished', new: 1 });
+    const part = t.services.db.sqlite.prepare("SELECT entry_id, authors FROM data_sources WHERE identifier = 'oai:g:part'").get() as { entry_id: number; authors: string };
+    expect(JSON.parse(part.authors)).toEqual(['Goldman, Emma', 'Berkman, Alexander']);
+    const entry = t.services.catalogue.getEntry(part.entry_id, ANONYMOUS)!;
+    expect(entry.aggregations.map((a) => a.title)).toEqual(['Mother Earth vol. 1']);
+  });
+
+  it('keeps curation (a merge) through a re-harvest that changes the record', async () => {
+    oai.records.push(
+      { identifier: 'oai:c:1', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: ['Curated one'], creator: ['Cura Tor'] }) },
+      { identifier: 'oai:c:2', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: ['Curated one, again'], creator: ['Cura Tor'] }) },
+    );
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    oai.clock = () => '2026-01-15T00:00:00Z';
+    await t.services.harvest.runNow(siteId, false);
+    const ids = t.services.db.sqlite.prepare("SELECT entry_id FROM data_sources WHERE identifier IN ('oai:c:1', 'oai:c:2') ORDER BY identifier").pluck().all() as number[];
+    const boss = await loginCookie(t, 'boss');
+    expect((await t.app.inject({ method: 'POST', url: '/collector/api/merge/entry', headers: { ...CSRF_HEADERS, cookie: boss }, payload: ids.map((id) => ({ id })) })).statusCode).toBe(200);
+    oai.records[1] = { identifier: 'oai:c:2', datestamp: '2026-02-01T00:00:00Z', metadata: dcXml({ title: ['Curated one, again'], creator: ['Cura Tor'], description: ['Now with a description'] }) };
+    expect(await t.services.harvest.runNow(siteId, false)).toMatchObject({ updated: 1 });
+    expect(await visibleTitles('"curated one"')).toHaveLength(1);
+  });
+});
+
+describe('harvest runs through the API, the worker and the schedule', () => {
+  it('lets a library admin start a run (once at a time) and read the reports; others are refused', async () => {
+    oai.records.push({ identifier: 'oai:api:1', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: ['Through the API'], creator: ['Api Writer'] }) });
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    expect((await t.app.inject({ method: 'POST', url: `/collector/api/admin/sites/${siteId}/harvest`, headers: CSRF_HEADERS, payload: {} })).statusCode).toBe(401);
+    const admin = await loginCookie(t, 'lib1-admin');
+    const other = await loginCookie(t, 'lib2-admin');
+    const post = (cookie: string) => t.app.inject({ method: 'POST', url: `/collector/api/admin/sites/${siteId}/harvest`, headers: { ...CSRF_HEADERS, cookie }, payload: {} });
+    expect((await post(other)).statusCode).toBe(403);
+    const first = await post(admin);
+    expect(first.statusCode).toBe(202);
+    expect(first.json().run).toMatchObject({ status: 'queued', site_id: siteId });
+    expect((await post(admin)).json()).toEqual({ error: 'A harvest of this site is already queued or running' });
+
+    const jobs = createJobWorker({ jobConcurrency: 1, harvestScheduleSeconds: 0 }, t.services);
+    jobs.start();
+    await jobs.worker.idle(20_000);
+    await jobs.stop();
+    const runs = await t.app.inject({ method: 'GET', url: `/collector/api/admin/sites/${siteId}/harvests`, headers: { cookie: admin } });
+    expect(runs.json().runs[0]).toMatchObject({ status: 'finished', new: 1 });
+    const sites = await t.app.inject({ method: 'GET', url: '/collector/api/library/sites/1', headers: { cookie: admin } });
+    expect(sites.json().sites.find((s: { id: number }) => s.id === siteId)).toMatchObject({ data_sources: 1, failing: false, last_run: { status: 'finished' } });
+  });
+
+  it('refuses a site URL that is not http(s) and a Calibre folder from a library admin', async () => {
+    const admin = await loginCookie(t, 'lib1-admin');
+    const headers = { ...CSRF_HEADERS, cookie: admin };
+    const bad = await t.app.inject({ method: 'POST', url: '/collector/api/library/sites/1', headers, payload: { title: 'X', site_type: 'koha-marc21', url: 'file:///etc/passwd' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/http:\/\/ or https:\/\//);
+    const calibre = await t.app.inject({ method: 'POST', url: '/collector/api/library/sites/1', headers, payload: { title: 'C', site_type: 'calibretree', tree_path: '/etc' } });
+    expect(calibre.statusCode).toBe(403);
+  });
+
+  it('queues due sites once, and mails the library once when a site keeps failing', async () => {
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    t.services.db.sqlite.prepare("UPDATE sites SET active = 0 WHERE id <> ?").run(siteId);
+    t.services.db.sqlite.prepare("UPDATE libraries SET email_internal = 'desk@lib1.example' WHERE id = 1").run();
+    expect(t.services.harvest.scheduleDue()).toBe(1);
+    expect(t.services.harvest.scheduleDue()).toBe(0); // already queued
+    t.services.db.sqlite.prepare("UPDATE harvest_runs SET status = 'failed' WHERE site_id = ?").run(siteId);
+    t.services.db.sqlite.prepare("DELETE FROM jobs").run();
+    expect(t.services.harvest.scheduleDue()).toBe(0); // the interval has not passed
+    oai.faults.html = true;
+    const mails = () => t.services.db.sqlite.prepare("SELECT count(*) FROM outbox WHERE kind = 'harvest-failing'").pluck().get() as number;
+    const before = mails();
+    for (let i = 0; i < 4; i++) await t.services.harvest.runNow(siteId, false);
+    expect(t.services.sites.get(siteId)).toMatchObject({ failing: true });
+    expect(mails()).toBe(before + 1);
+    oai.faults.html = false;
+    await t.services.harvest.runNow(siteId, false);
+    expect(t.services.sites.get(siteId)).toMatchObject({ failing: false, consecutive_failures: 0 });
+  });
+
+  it('npm run harvest prints a progress line per page', async () => {
+    for (let i = 0; i < 3; i++) oai.records.push({ identifier: `oai:cli:${i}`, datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: [`Command line ${i}`], creator: ['Cli Writer'] }) });
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    const lines: string[] = [];
+    const res = await runHarvestCli(['--site', String(siteId)], t.services.db, t.services.harvest, (l) => lines.push(l));
+    expect(res.code).toBe(0);
+    expect(lines.slice(0, 2)).toEqual([
+      `site ${siteId} page 1: 2 of 3 records (new 2, updated 0, unchanged 0, deleted 0, failed 0)`,
+      `site ${siteId} page 2: 3 of 3 records (new 3, updated 0, unchanged 0, deleted 0, failed 0)`,
+    ]);
+    expect(lines.at(-1)).toMatch(/finished, 3 records/);
+    expect((await runHarvestCli(['--site', 'x'], t.services.db, t.services.harvest, () => undefined)).code).toBe(2);
+  });
+});

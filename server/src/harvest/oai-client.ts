@@ -1,0 +1,156 @@
+// An OAI-PMH 2.0 harvester client: Identify, ListRecords with resumption tokens, the protocol's error
+// codes. Pages are parsed with the strict XML reader; anything that is not an OAI-PMH answer (an HTML
+// page, a malformed document) is an error with a message a library admin can act on.
+import { child, children, childText, parseXml, textOf, XmlError, type XmlElement } from './xml.ts';
+import { fetchWithRetry, HarvestFetchError, type FetchOptions } from './fetch.ts';
+
+export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
+
+export interface OaiIdentify {
+  repositoryName: string;
+  granularity: 'YYYY-MM-DD' | 'YYYY-MM-DDThh:mm:ssZ';
+  earliestDatestamp: string | null;
+  deletedRecord: 'no' | 'transient' | 'persistent';
+}
+
+export interface OaiRecord {
+  identifier: string;
+  datestamp: string;
+  deleted: boolean;
+  /** The one element inside <metadata> (marc:record, oai_dc:dc...); absent for deleted records. */
+  metadata?: XmlElement;
+}
+
+export interface OaiPage {
+  records: OaiRecord[];
+  /** The repository's clock at this answer: the next incremental harvest starts from the first page's. */
+  responseDate: string;
+  completeListSize: number | null;
+}
+
+export class OaiError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+/** Lets one OAI page, or a page that needed a restart, be reported. */
+export interface ListEvents {
+  onRetry?: (msg: string) => void;
+}
+
+/** How often an expired or rejected resumption token restarts the list before the run gives up. */
+const TOKEN_RESTARTS = 2;
+
+export class OaiClient {
+  constructor(private baseUrl: string, private fetchOptions: Partial<FetchOptions> = {}) {}
+
+  private url(params: Record<string, string | null | undefined>): string {
+    const u = new URL(this.baseUrl);
+    for (const k of [...u.searchParams.keys()]) if (k === 'verb') u.searchParams.delete(k);
+    for (const [k, v] of Object.entries(params)) if (v) u.searchParams.set(k, v);
+    return u.href;
+  }
+
+  /** One request: the OAI-PMH root element (errors other than noRecordsMatch are thrown). */
+  async request(params: Record<string, string | null | undefined>, events: ListEvents = {}): Promise<XmlElement> {
+    const res = await fetchWithRetry(this.url(params), this.fetchOptions, events.onRetry);
+    const type = res.contentType.toLowerCase();
+    if (type.includes('html')) {
+      throw new OaiError('notOai', `The endpoint answered an HTML page (${res.contentType}), not OAI-PMH XML: is ${this.baseUrl} the OAI-PMH base URL?`);
+    }
+    let root: XmlElement;
+    try {
+      root = parseXml(res.body.toString('utf8'));
+    } catch (e) {
+      if (e instanceof XmlError) throw new OaiError('badXml', `${params.verb}: ${e.message}`);
+      throw e;
+    }
+    if (root.name !== 'OAI-PMH' || root.ns !== OAI_NS) {
+      throw new OaiError('notOai', `The endpoint answered <${root.name}>, not an OAI-PMH document: is ${this.baseUrl} the OAI-PMH base URL?`);
+    }
+    const err = child(root, 'error');
+    if (err && err.attrs.code !== 'noRecordsMatch') throw new OaiError(err.attrs.code || 'error', `${params.verb}: ${err.attrs.code}${textOf(err) ? ` (${textOf(err)})` : ''}`);
+    return root;
+  }
+
+  async identify(): Promise<OaiIdentify> {
+    const root = await this.request({ verb: 'Identify' });
+    const id = child(root, 'Identify');
+    if (!id) throw new OaiError('badIdentify', 'Identify: the answer has no <Identify> element');
+    const g = childText(id, 'granularity');
+    const d = childText(id, 'deletedRecord');
+    return {
+      repositoryName: childText(id, 'repositoryName'),
+      granularity: g === 'YYYY-MM-DDThh:mm:ssZ' ? g : 'YYYY-MM-DD',
+      earliestDatestamp: childText(id, 'earliestDatestamp') || null,
+      deletedRecord: d === 'transient' || d === 'persistent' ? d : 'no',
+    };
+  }
+
+  /**
+   * ListRecords page after page, following resumption tokens to the end. An expired or rejected token
+   * restarts the list from the beginning (records seen twice are stored once: an upsert).
+   */
+  async *listRecords(args: { metadataPrefix: string; set?: string | null; from?: string | null }, events: ListEvents = {}): AsyncGenerator<OaiPage> {
+    let token: string | null = null;
+    let restarts = 0;
+    for (;;) {
+      let root: XmlElement;
+      try {
+        root = await this.request(token ? { verb: 'ListRecords', resumptionToken: token } : { verb: 'ListRecords', ...args }, events);
+      } catch (e) {
+        if (e instanceof OaiError && e.code === 'badResumptionToken' && restarts < TOKEN_RESTARTS) {
+          restarts++;
+          events.onRetry?.('The resumption token was rejected (expired?); the list restarts from the beginning');
+          token = null;
+          continue;
+        }
+        if (e instanceof OaiError && e.code === 'badResumptionToken') throw new OaiError(e.code, `${e.message}; the list was restarted ${TOKEN_RESTARTS} times`);
+        throw e;
+      }
+      const list = child(root, 'ListRecords');
+      const responseDate = childText(root, 'responseDate');
+      if (!list) {
+        yield { records: [], responseDate, completeListSize: 0 }; // noRecordsMatch: an empty harvest
+        return;
+      }
+      const records = children(list, 'record').map(readRecord);
+      const rt = child(list, 'resumptionToken');
+      const size = rt?.attrs.completeListSize ? Number(rt.attrs.completeListSize) : null;
+      yield { records, responseDate, completeListSize: Number.isFinite(size) ? size : null };
+      token = textOf(rt) || null;
+      if (!token) return;
+    }
+  }
+
+  async getRecord(identifier: string, metadataPrefix: string): Promise<OaiRecord | null> {
+    try {
+      const root = await this.request({ verb: 'GetRecord', identifier, metadataPrefix });
+      const rec = child(child(root, 'GetRecord'), 'record');
+      return rec ? readRecord(rec) : null;
+    } catch (e) {
+      if (e instanceof OaiError && (e.code === 'idDoesNotExist' || e.code === 'badArgument')) return null;
+      throw e;
+    }
+  }
+}
+
+function readRecord(rec: XmlElement): OaiRecord {
+  const header = child(rec, 'header');
+  const metadata = child(rec, 'metadata')?.children[0];
+  return {
+    identifier: childText(header, 'identifier'),
+    datestamp: childText(header, 'datestamp'),
+    deleted: header?.attrs.status === 'deleted',
+    metadata,
+  };
+}
+
+/** A datestamp in the repository's granularity (day granularity drops the time). */
+export function oaiDate(iso: string, granularity: OaiIdentify['granularity']): string {
+  const s = new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return granularity === 'YYYY-MM-DD' ? s.slice(0, 10) : s;
+}
+
+export { HarvestFetchError };

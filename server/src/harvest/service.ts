@@ -1,0 +1,471 @@
+// Harvest runs: queued (one open run per site, enforced by a unique index, so several workers never
+// harvest the same site at once), executed by the job worker or the command line, reported page by
+// page. Records go through the one ingestion path, so curation done on them survives re-harvests.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { HARVEST_FAILING_AFTER, type HarvestRun } from '@uc/shared';
+import type { Db } from '../db/index.ts';
+import type { IngestRecord, IngestService } from '../ingest/service.ts';
+import type { FileStore } from '../catalogue/files.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { JobHandler } from '../jobs/worker.ts';
+import type { MailService } from '../mail/service.ts';
+import { HttpError } from '../http/errors.ts';
+import { runOut, type RunRow, type SiteRow, type SiteStore } from './sites.ts';
+import { OaiClient, oaiDate, OaiError } from './oai-client.ts';
+import { fetchWithRetry, HarvestFetchError, type FetchOptions } from './fetch.ts';
+import type { XmlElement } from './xml.ts';
+import type { AggregationRef, MappedRecord } from './record.ts';
+import { mapMarc21 } from './mappers/marc21.ts';
+import { mapUnimarc } from './mappers/unimarc.ts';
+import { mapDublinCore } from './mappers/dc.ts';
+import { scanCalibreTree } from './calibre.ts';
+
+export const HARVEST_JOB = 'harvest';
+const MARC_NS = 'http://www.loc.gov/MARC21/slim';
+const MAX_REPORTED_ERRORS = 100;
+/** A running run whose progress was not written for this long lost its process. */
+const STALE_RUN_MS = 30 * 60_000;
+/** Calibre books stored per batch (one "page" of the report). */
+const CALIBRE_BATCH = 100;
+
+/** One record of a page, as the source gave it. */
+export interface HarvestItem {
+  identifier: string;
+  deleted?: boolean;
+  record?: MappedRecord;
+  /** Why the record could not be read (reported, nothing stored). */
+  error?: string;
+  /** Local files of the record (Calibre): stored with the data source. */
+  files?: { ext: string; path: string }[];
+}
+
+export interface HarvestOptions {
+  fetch?: Partial<FetchOptions>;
+  /** Largest file (Muse source, zip, Calibre PDF) stored per record. */
+  maxFileBytes?: number;
+  log?: (msg: string, extra?: Record<string, unknown>) => void;
+}
+
+export type PageListener = (run: HarvestRun) => void;
+
+const iso = () => new Date().toISOString();
+
+class RunReport {
+  counts = { pages: 0, records: 0, total: null as number | null, new: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0 };
+  errors: { identifier: string; message: string }[] = [];
+
+  fail(identifier: string, message: string) {
+    this.counts.failed++;
+    if (this.errors.length < MAX_REPORTED_ERRORS) this.errors.push({ identifier: identifier || '(no identifier)', message });
+  }
+}
+
+export class HarvestService {
+  private q;
+
+  constructor(
+    private db: Db,
+    private sites: SiteStore,
+    private ingest: IngestService,
+    private files: FileStore,
+    private jobs: JobQueue,
+    private mail: MailService,
+    private opts: HarvestOptions = {},
+  ) {
+    const s = db.sqlite;
+    this.q = {
+      insertRun: s.prepare(`INSERT INTO harvest_runs (site_id, status, force, started, progressed) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT DO NOTHING RETURNING id`).pluck(),
+      setJob: s.prepare('UPDATE harvest_runs SET job_id = ? WHERE id = ?'),
+      run: s.prepare('SELECT * FROM harvest_runs WHERE id = ?'),
+      runs: s.prepare('SELECT * FROM harvest_runs WHERE site_id = ? ORDER BY id DESC LIMIT ?'),
+      progress: s.prepare(`UPDATE harvest_runs SET status = @status, pages = @pages, records = @records, total = @total, new = @new,
+        updated = @updated, unchanged = @unchanged, deleted = @deleted, failed = @failed, errors = @errors, message = @message,
+        finished = @finished, progressed = @now WHERE id = @id`),
+      dsByIdentifier: s.prepare('SELECT id FROM data_sources WHERE site_id = ? AND identifier = ?').pluck(),
+      identifiersOf: s.prepare('SELECT id, identifier FROM data_sources WHERE site_id = ?'),
+      hasFile: s.prepare('SELECT count(*) FROM data_source_files WHERE data_source_id = ? AND ext IN (\'.muse\', \'.zip\')').pluck(),
+      library: s.prepare('SELECT name, email_internal FROM libraries WHERE id = ?'),
+    };
+  }
+
+  // ---------- queue and reports ----------
+
+  /** Queues a run (202 for the caller); 409 when one is already queued or running. */
+  start(siteId: number, force = false): HarvestRun {
+    const site = this.harvestable(siteId);
+    const runId = this.db.sqlite.transaction(() => {
+      const id = this.q.insertRun.get(site.id, 'queued', force ? 1 : 0, null, iso()) as number | undefined;
+      if (id === undefined) return undefined;
+      this.q.setJob.run(this.jobs.enqueue(HARVEST_JOB, { run_id: id }, { maxAttempts: 2 }), id);
+      return id;
+    })();
+    if (runId === undefined) throw new HttpError(409, 'A harvest of this site is already queued or running');
+    return this.run(runId)!;
+  }
+
+  run(runId: number): HarvestRun | null {
+    const r = this.q.run.get(runId) as RunRow | undefined;
+    return r ? runOut(r) : null;
+  }
+
+  runs(siteId: number, limit = 50): HarvestRun[] {
+    this.sites.get(siteId);
+    return (this.q.runs.all(siteId, limit) as RunRow[]).map(runOut);
+  }
+
+  private harvestable(siteId: number): SiteRow {
+    const site = this.sites.row(siteId);
+    if (!site) throw new HttpError(404, 'No such site');
+    if (site.site_type === 'csv') throw new HttpError(400, 'A spreadsheet site is fed by uploads, not harvested');
+    return site;
+  }
+
+  /** Queues every active site whose interval has passed since its last run; closes runs whose process died. */
+  scheduleDue(now = Date.now()): number {
+    this.closeStaleRuns(now);
+    const due = this.db.sqlite.prepare(`SELECT s.id, s.harvest_interval_minutes AS every,
+        (SELECT max(created) FROM harvest_runs r WHERE r.site_id = s.id) AS last
+      FROM sites s WHERE s.active = 1 AND s.site_type <> 'csv'
+        AND NOT EXISTS (SELECT 1 FROM harvest_runs r WHERE r.site_id = s.id AND r.status IN ('queued', 'running'))`).all() as
+      { id: number; every: number; last: string | null }[];
+    let queued = 0;
+    for (const s of due) {
+      if (s.last && Date.parse(s.last) + s.every * 60_000 > now) continue;
+      try {
+        this.start(s.id);
+        queued++;
+      } catch (e) {
+        if (!(e instanceof HttpError && e.statusCode === 409)) throw e;
+      }
+    }
+    return queued;
+  }
+
+  private closeStaleRuns(now: number) {
+    const msg = 'The harvest stopped without finishing (its worker or command ended); the next run starts again';
+    this.db.sqlite.prepare(`UPDATE harvest_runs SET status = 'failed', message = ?, finished = ?
+      WHERE status IN ('queued', 'running') AND (
+        (job_id IS NOT NULL AND job_id IN (SELECT id FROM jobs WHERE status IN ('finished', 'failed')))
+        OR (job_id IS NULL AND status = 'running' AND coalesce(progressed, created) < ?))`).run(msg, iso(), new Date(now - STALE_RUN_MS).toISOString());
+  }
+
+  jobHandler(): JobHandler {
+    return {
+      concurrency: 1,
+      timeoutMs: 6 * 3600_000,
+      run: async (payload, ctx) => {
+        const { run_id } = payload as { run_id: number };
+        const run = await this.execute(run_id, ctx.signal);
+        return { run_id, status: run.status };
+      },
+    };
+  }
+
+  /** The command line: a run now, in this process, with a line per page. */
+  async runNow(siteId: number, force: boolean, onPage?: PageListener, signal?: AbortSignal): Promise<HarvestRun> {
+    const site = this.harvestable(siteId);
+    const id = this.q.insertRun.get(site.id, 'queued', force ? 1 : 0, null, iso()) as number | undefined;
+    if (id === undefined) throw new HttpError(409, `A harvest of site ${siteId} is already queued or running`);
+    return this.execute(id, signal ?? new AbortController().signal, onPage);
+  }
+
+  // ---------- one run ----------
+
+  private save(runId: number, report: RunReport, status: HarvestRun['status'], message: string | null = null, finished: string | null = null) {
+    this.q.progress.run({ id: runId, status, ...report.counts, errors: JSON.stringify(report.errors), message, finished, now: iso() });
+  }
+
+  async execute(runId: number, signal: AbortSignal, onPage?: PageListener): Promise<HarvestRun> {
+    const row = this.q.run.get(runId) as RunRow | undefined;
+    if (!row) throw new Error(`No harvest run ${runId}`);
+    const site = this.sites.row(row.site_id);
+    const report = new RunReport();
+    if (!site) {
+      this.save(runId, report, 'failed', 'The site no longer exists', iso());
+      return this.run(runId)!;
+    }
+    const started = iso();
+    this.db.sqlite.prepare("UPDATE harvest_runs SET status = 'running', started = ?, progressed = ? WHERE id = ?").run(started, started, runId);
+    const page = () => {
+      report.counts.pages++;
+      this.save(runId, report, 'running');
+      onPage?.(this.run(runId)!);
+    };
+    try {
+      const force = !!row.force;
+      const seen = force || site.site_type === 'calibretree' ? new Set<string>() : null;
+      let from: string | null = null;
+      if (site.site_type === 'calibretree') await this.harvestCalibre(site, report, seen!, signal, page);
+      else from = await this.harvestOai(site, force, report, seen, signal, page);
+      if (seen) {
+        // The complete list is in: what the source no longer lists goes (the old records stayed visible until now).
+        const gone = (this.q.identifiersOf.all(site.id) as { id: number; identifier: string }[]).filter((d) => !seen.has(d.identifier));
+        if (gone.length) {
+          this.ingest.reindex(this.ingest.removeDataSources(gone.map((d) => d.id)));
+          report.counts.deleted += gone.length;
+        }
+      }
+      this.save(runId, report, 'finished', null, iso());
+      this.db.sqlite.prepare(`UPDATE sites SET last_harvested = ?, harvest_from = coalesce(?, harvest_from), consecutive_failures = 0,
+        failure_mailed = 0 WHERE id = ?`).run(started, from, site.id);
+    } catch (e) {
+      if (signal.aborted && !(e instanceof HarvestFetchError)) {
+        this.save(runId, report, 'failed', `Stopped: ${(signal.reason as Error)?.message ?? 'the run was interrupted'}`, iso());
+      } else {
+        const message = e instanceof HarvestFetchError || e instanceof OaiError || e instanceof HarvestError ? e.message : `Unexpected error: ${(e as Error).message}`;
+        this.save(runId, report, 'failed', message, iso());
+      }
+      await this.noteFailure(site, this.run(runId)!.message ?? '');
+    }
+    const done = this.run(runId)!;
+    this.opts.log?.('harvest finished', { site: site.id, run: runId, status: done.status, records: done.records, message: done.message });
+    return done;
+  }
+
+  /** Counts a failed run; at the threshold the library's internal address is told once (until a success). */
+  private async noteFailure(site: SiteRow, message: string) {
+    this.db.sqlite.prepare('UPDATE sites SET consecutive_failures = consecutive_failures + 1 WHERE id = ?').run(site.id);
+    const now = this.sites.row(site.id)!;
+    if (now.consecutive_failures < HARVEST_FAILING_AFTER || now.failure_mailed) return;
+    const lib = this.q.library.get(site.library_id) as { name: string; email_internal: string | null } | undefined;
+    this.db.sqlite.prepare('UPDATE sites SET failure_mailed = 1 WHERE id = ?').run(site.id);
+    if (!lib?.email_internal) return;
+    await this.mail.send({
+      kind: 'harvest-failing',
+      to: [lib.email_internal],
+      subject: `Harvesting "${site.title}" keeps failing`,
+      text: [
+        `The union catalogue could not harvest the site "${site.title}" of ${lib.name} (${site.url ?? site.tree_path ?? ''})`,
+        `${now.consecutive_failures} times in a row. The last error was:`,
+        '',
+        `  ${message}`,
+        '',
+        `It is tried again every ${site.harvest_interval_minutes} minutes; the records harvested before stay in the catalogue.`,
+        'The runs and their reports are in your library\'s admin screen. This message is sent once until a harvest succeeds again.',
+      ].join('\n'),
+    });
+  }
+
+  // ---------- OAI-PMH ----------
+
+  /** Harvests an OAI-PMH site; returns the repository's clock at the start (the next `from`). */
+  private async harvestOai(site: SiteRow, force: boolean, report: RunReport, seen: Set<string> | null, signal: AbortSignal, page: () => void): Promise<string | null> {
+    if (!site.url) throw new HarvestError('The site has no OAI-PMH endpoint URL');
+    const client = new OaiClient(site.url, { ...this.opts.fetch, signal });
+    const identify = await client.identify();
+    this.db.sqlite.prepare('UPDATE sites SET oai_granularity = ? WHERE id = ?').run(identify.granularity, site.id);
+    const formats = site.site_type === 'amusewiki' ? await this.amusewikiFormats(site, signal) : null;
+    const metadataPrefix = site.site_type === 'generic' ? site.oai_metadata_format : 'marc21';
+    if (!metadataPrefix) throw new HarvestError('Choose the metadata format of this generic OAI-PMH site (oai_dc or marc21)');
+    const from = !force && site.harvest_from ? oaiDate(site.harvest_from, identify.granularity) : null;
+    let clock: string | null = null;
+    for await (const p of client.listRecords({ metadataPrefix, set: site.oai_set || (site.site_type === 'amusewiki' ? 'web' : null), from }, {
+      onRetry: (msg) => this.opts.log?.('harvest retry', { site: site.id, msg }),
+    })) {
+      clock ??= p.responseDate || null;
+      report.counts.total = p.completeListSize ?? report.counts.total;
+      const items = p.records.map((r): HarvestItem => {
+        if (r.deleted) return { identifier: r.identifier, deleted: true };
+        if (!r.metadata) return { identifier: r.identifier, error: 'The record has no metadata' };
+        try {
+          return { identifier: r.identifier, record: this.mapMetadata(site, r.metadata) };
+        } catch (e) {
+          return { identifier: r.identifier, error: (e as Error).message };
+        }
+      });
+      await this.storeItems(site, items, report, seen, signal, formats);
+      page();
+      await new Promise((r) => setImmediate(r)); // let searches through between pages
+    }
+    return clock;
+  }
+
+  /** Picks the mapper by what the record really is (its element and namespace), not by the site type alone. */
+  private mapMetadata(site: SiteRow, meta: XmlElement): MappedRecord {
+    const host = site.url ? new URL(site.url).host : undefined;
+    if (meta.name === 'dc') return mapDublinCore(meta, { host });
+    const record = meta.name === 'collection' ? meta.children.find((c) => c.name === 'record') : meta;
+    if (record && record.name === 'record' && (record.ns === MARC_NS || record.ns === '')) {
+      const unimarc = site.site_type === 'koha-unimarc' || looksUnimarc(record);
+      return unimarc ? mapUnimarc(record, { host }) : mapMarc21(record, { host });
+    }
+    throw new Error(`Records in <${meta.name}>${meta.ns ? ` (${meta.ns})` : ''} cannot be read: expected MARCXML or oai_dc`);
+  }
+
+  /** amusewiki: the download formats the site offers (kept on the site; best effort). */
+  private async amusewikiFormats(site: SiteRow, signal: AbortSignal): Promise<string[] | null> {
+    try {
+      const u = new URL(site.url!);
+      const res = await fetchWithRetry(`${u.protocol}//${u.host}/api/format-definitions`, { ...this.opts.fetch, signal, retries: 0, maxBytes: 1024 * 1024 });
+      const list = JSON.parse(res.body.toString('utf8')) as { code?: string; ext?: string }[];
+      if (!Array.isArray(list)) return null;
+      this.db.sqlite.prepare('UPDATE sites SET amusewiki_formats = ? WHERE id = ?').run(JSON.stringify(list), site.id);
+      return list.map((f) => String(f.code ?? f.ext ?? '').replace(/^\./, '')).filter(Boolean);
+    } catch {
+      return null;
+    }
+  }
+
+  // ---------- storing a page ----------
+
+  private async storeItems(site: SiteRow, items: HarvestItem[], report: RunReport, seen: Set<string> | null, signal: AbortSignal, amusewikiFormats: string[] | null = null) {
+    report.counts.records += items.length;
+    const touched = new Set<number>();
+    const toRemove: number[] = [];
+    const good: { item: HarvestItem; record: IngestRecord }[] = [];
+    for (const item of items) {
+      if (!item.identifier) {
+        report.fail('', 'The record has no identifier');
+        continue;
+      }
+      if (item.deleted) {
+        const id = this.q.dsByIdentifier.get(site.id, item.identifier) as number | undefined;
+        if (id !== undefined) toRemove.push(id);
+        continue;
+      }
+      seen?.add(item.identifier);
+      if (item.error || !item.record) {
+        report.fail(item.identifier, item.error ?? 'The record could not be read');
+        continue;
+      }
+      if (!item.record.title.trim()) {
+        report.fail(item.identifier, 'The record has no title');
+        continue;
+      }
+      const { aggregations: _a, ...fields } = item.record;
+      const record: IngestRecord = { ...fields, siteId: site.id, identifier: item.identifier };
+      if (site.site_type === 'amusewiki' && amusewikiTextBase(record.uri) && !record.downloads?.length && amusewikiFormats) record.downloads = amusewikiFormats;
+      good.push({ item, record });
+    }
+    if (toRemove.length) {
+      for (const t of this.ingest.removeDataSources(toRemove)) touched.add(t);
+      report.counts.deleted += toRemove.length;
+    }
+    const stored = this.ingest.store(good.map((g) => g.record));
+    stored.touched.forEach((t) => touched.add(t));
+    stored.outcomes.forEach((o) => report.counts[o]++);
+    for (const t of this.storeAggregations(site, good.map((g, i) => ({ aggregations: g.item.record!.aggregations, childEntryId: stored.entryIds[i], childIdentifier: g.record.identifier })), seen)) touched.add(t);
+    this.ingest.reindex(touched);
+    // Files after the metadata: a record whose files fail keeps its metadata and gets its files next time.
+    for (let i = 0; i < good.length; i++) {
+      if (signal.aborted) break;
+      const dsId = stored.dataSourceIds[i];
+      const { item, record } = good[i];
+      try {
+        if (item.files?.length) {
+          if (stored.outcomes[i] !== 'unchanged' || !this.files.list([dsId]).has(dsId)) this.storeLocalFiles(dsId, item.files);
+        }
+        else if (site.site_type === 'amusewiki') await this.fetchAmusewikiFiles(site, dsId, record, stored.outcomes[i] !== 'unchanged', signal);
+      } catch (e) {
+        if (signal.aborted) throw e;
+        report.fail(item.identifier, `The metadata was stored but not its files: ${(e as Error).message}`);
+      }
+    }
+  }
+
+  /** "Is part of": each aggregation gets a record of its own (or the source's real one) and a link to its part. */
+  private storeAggregations(site: SiteRow, parts: { aggregations: AggregationRef[]; childEntryId: number; childIdentifier: string }[], seen: Set<string> | null): Set<number> {
+    const links: { parentEntryId: number; childEntryId: number; position: number | null }[] = [];
+    const touched = new Set<number>();
+    for (const part of parts) {
+      for (const ref of part.aggregations) {
+        if (!ref.name?.trim()) continue;
+        const fullName = [ref.name.trim(), ref.issue?.trim()].filter(Boolean).join(' ') + (ref.placeDatePublisher ? ` (${ref.placeDatePublisher.trim()})` : '');
+        let identifier = ref.itemIdentifier?.trim() || `aggregation:${createHash('sha256').update(fullName).digest('hex')}`;
+        // A bare number refers to a record of the same repository: it takes the part's identifier prefix.
+        if (/^\d+$/.test(identifier) && part.childIdentifier.includes(':')) identifier = part.childIdentifier.slice(0, part.childIdentifier.lastIndexOf(':') + 1) + identifier;
+        seen?.add(identifier);
+        const existingId = this.q.dsByIdentifier.get(site.id, identifier) as number | undefined;
+        let parentEntryId: number;
+        if (existingId !== undefined && !identifier.startsWith('aggregation:')) {
+          // The source's own record of the aggregation: never overwritten by a part's summary of it.
+          const e = this.db.sqlite.prepare('SELECT entry_id FROM data_sources WHERE id = ?').pluck().get(existingId) as number | null;
+          if (e === null) continue;
+          parentEntryId = e;
+        } else {
+          const res = this.ingest.store([{ siteId: site.id, identifier, title: fullName, authors: [], languages: [], isbn: ref.isbn ?? null, uri: ref.uri && /^https?:\/\//i.test(ref.uri) ? ref.uri : null }]);
+          res.touched.forEach((t) => touched.add(t));
+          parentEntryId = res.entryIds[0];
+        }
+        links.push({ parentEntryId, childEntryId: part.childEntryId, position: ref.order ?? null });
+      }
+    }
+    if (links.length) for (const t of this.ingest.link(links.map((l) => ({ kind: 'aggregation' as const, ...l })))) touched.add(t);
+    return touched;
+  }
+
+  /** amusewiki texts: the Muse source and the zip with its images (the Book Builder needs both), fetched from the site's own host. */
+  private async fetchAmusewikiFiles(site: SiteRow, dsId: number, record: IngestRecord, changed: boolean, signal: AbortSignal) {
+    const base = amusewikiTextBase(record.uri);
+    if (!base) return;
+    if (!changed && (this.q.hasFile.get(dsId) as number) === 2) return;
+    const siteHost = new URL(site.url!).host;
+    if (new URL(base).host !== siteHost) throw new HarvestError(`The text is on ${new URL(base).host}, not on the site's host ${siteHost}`);
+    const max = this.opts.maxFileBytes ?? 200 * 1024 * 1024;
+    const muse = await fetchWithRetry(`${base}.muse`, { ...this.opts.fetch, signal, maxBytes: max });
+    const zip = await fetchWithRetry(`${base}.zip`, { ...this.opts.fetch, signal, maxBytes: max });
+    if (zip.body.subarray(0, 2).toString('latin1') !== 'PK') throw new HarvestError(`${base}.zip is not a zip file`);
+    this.files.put(dsId, '.muse', muse.body);
+    this.files.put(dsId, '.zip', zip.body);
+  }
+
+  private storeLocalFiles(dsId: number, files: { ext: string; path: string }[]) {
+    const max = this.opts.maxFileBytes ?? 200 * 1024 * 1024;
+    for (const f of files) {
+      const size = fs.statSync(f.path).size;
+      if (size > max) throw new HarvestError(`${path.basename(f.path)} is larger than ${Math.round(max / 1024 / 1024)} MB`);
+      this.files.put(dsId, f.ext, fs.readFileSync(f.path));
+    }
+  }
+
+  // ---------- Calibre ----------
+
+  private async harvestCalibre(site: SiteRow, report: RunReport, seen: Set<string>, signal: AbortSignal, page: () => void) {
+    const root = this.sites.treeDir(site);
+    if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new HarvestError(`The Calibre folder ${site.tree_path} does not exist on the server`);
+    let batch: HarvestItem[] = [];
+    const flush = async () => {
+      if (!batch.length) return;
+      await this.storeItems(site, batch, report, seen, signal);
+      batch = [];
+      page();
+      await new Promise((r) => setImmediate(r));
+    };
+    for await (const book of scanCalibreTree(root, { signal })) {
+      if (book.error || !book.record) batch.push({ identifier: book.identifier, error: book.error ?? 'The book has no readable metadata.opf' });
+      else batch.push({ identifier: book.identifier, record: book.record, files: book.files });
+      if (batch.length >= CALIBRE_BATCH) await flush();
+    }
+    await flush();
+  }
+}
+
+export class HarvestError extends Error {}
+
+/** `https://host/library/slug` (optionally with an extension) → the text's base URL; aggregation pages are not texts. */
+export function amusewikiTextBase(uri: string | null | undefined): string | null {
+  if (!uri) return null;
+  let u: URL;
+  try {
+    u = new URL(uri);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  const m = /^\/library\/([^/.]+)(?:\.[a-z0-9.]+)?\/?$/i.exec(u.pathname);
+  return m ? `${u.protocol}//${u.host}/library/${m[1]}` : null;
+}
+
+/** UNIMARC (Koha servers put it in the MARC21 envelope): a 200 title field and no 245. */
+function looksUnimarc(record: XmlElement): boolean {
+  let has200 = false;
+  for (const f of record.children) {
+    if (f.name !== 'datafield') continue;
+    if (f.attrs.tag === '245') return false;
+    if (f.attrs.tag === '200') has200 = true;
+  }
+  return has200;
+}
