@@ -8,7 +8,8 @@ import type { SitesTable } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
 
 export type SiteRow = Omit<SitesTable, 'id'> & { id: number };
-type SiteBody = z.output<typeof siteBodySchema>;
+/** A site body as the routes validated it (or as a script writes it: missing optional fields are null). */
+type SiteBody = z.input<typeof siteBodySchema>;
 
 const NOW = "strftime('%Y-%m-%dT%H:%M:%fZ','now')";
 
