@@ -1,5 +1,7 @@
 // Data out for feed readers, e-book readers, crawlers and reference managers. These routes live at the
 // site root (not under /collector/api) and are left out of the OpenAPI document, which describes the JSON API.
+import fs from 'node:fs';
+import path from 'node:path';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../db/index.ts';
@@ -11,6 +13,7 @@ import { notFound } from '../http/errors.ts';
 import { languageName } from '../search/indexer.ts';
 import { atomFeed, latestEntries, publicBase } from './feeds.ts';
 import { OPDS_ACQ, OPDS_NAV, OpdsCatalogue, acquisitionFeed, navigationFeed, type OpdsScope } from './opds.ts';
+import { Sitemaps } from './sitemap.ts';
 
 export interface PublishDeps {
   db: Db;
@@ -24,9 +27,10 @@ const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).d
 const libraryParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1) });
 const languageParams = z.object({ code: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/, 'expected a language code such as "it" or "pt-BR"') });
 
-export const publishRoutes = (deps: PublishDeps, opts: { publicUrl: string }): FastifyPluginAsyncZod => async (app) => {
+export const publishRoutes = (deps: PublishDeps, opts: { publicUrl: string; webDist: string }): FastifyPluginAsyncZod => async (app) => {
   const opds = new OpdsCatalogue(deps.db, deps.libraries, deps.catalogue);
   const siteName = () => deps.pages.general().site_name;
+  const sitemaps = new Sitemaps(deps.db, deps.catalogue, deps.search, deps.libraries, deps.pages);
 
   app.get('/feed.atom', { schema: { hide: true } }, async (req, reply) => {
     const xml = atomFeed({ base: publicBase(opts.publicUrl, req), siteName: siteName(), items: latestEntries(deps.db, deps.search, deps.catalogue) });
@@ -86,4 +90,22 @@ export const publishRoutes = (deps: PublishDeps, opts: { publicUrl: string }): F
     const xml = acquisition({ kind: 'language', code }, `/opds/language/${code}`, languageName(code), req.query.page, publicBase(opts.publicUrl, req));
     return reply.type(OPDS_ACQ).send(xml);
   });
+
+  app.get('/sitemap.xml', { schema: { hide: true } }, async (req, reply) => {
+    return reply.type('application/xml; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(await sitemaps.index(publicBase(opts.publicUrl, req)));
+  });
+
+  app.get('/sitemap-:n.xml', { schema: { hide: true, params: z.object({ n: z.coerce.number().int().min(1).max(100_000) }) } }, async (req, reply) => {
+    const xml = await sitemaps.file(req.params.n, publicBase(opts.publicUrl, req));
+    if (xml === null) throw notFound('No such sitemap file');
+    return reply.type('application/xml; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(xml);
+  });
+
+  // A robots.txt of the web build (served as a static file) wins over this one.
+  if (!fs.existsSync(path.join(opts.webDist, 'robots.txt'))) {
+    app.get('/robots.txt', { schema: { hide: true } }, async (req, reply) => {
+      const lines = ['User-agent: *', 'Allow: /collector/api/download/', 'Disallow: /collector/api/', '', `Sitemap: ${publicBase(opts.publicUrl, req)}/sitemap.xml`, ''];
+      return reply.type('text/plain; charset=utf-8').send(lines.join('\n'));
+    });
+  }
 };
