@@ -1,6 +1,7 @@
 // Harvest benchmark: a local OAI-PMH provider (a separate process) serves --entries MARC21 records made
 // from the generated catalogue in pages of 100; a fresh database harvests them all through the real
-// harvest path (the same process also serves searches, as `serve` does), --rounds times. A client
+// harvest path (a queued job run in a harvest thread while the main thread serves searches, as `serve`
+// does), --rounds times. A client
 // process searches all along; its latencies show what readers get while a harvest runs.
 // Prints one JSON line: seconds per full harvest (median, p95 over rounds), records/s at those, and
 // search latency during the harvests.
@@ -11,7 +12,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { loadConfig, repoRoot } from '../server/src/config.ts';
-import { buildApp, createServices } from '../server/src/app.ts';
+import { buildApp, createJobWorker, createServices } from '../server/src/app.ts';
 import { marcXml } from '../server/src/harvest/test/oai-server.ts';
 
 const args = process.argv.slice(2);
@@ -110,9 +111,18 @@ if (role === 'main') {
     const app = await buildApp(config, services);
     await app.listen({ host: '127.0.0.1', port: 0 });
     const searcher = child('searcher', ['--base', `http://127.0.0.1:${(app.server.address() as { port: number }).port}`]);
+    // As the server runs it: a queued job, executed by the worker in a harvest thread.
+    const jobs = createJobWorker({ jobConcurrency: 1, harvestScheduleSeconds: 0 }, services);
+    jobs.start();
     const t0 = performance.now();
-    const run = await services.harvest.runNow(site.id, true);
+    const queued = services.harvest.start(site.id, true);
+    let run = queued;
+    while (run.status === 'queued' || run.status === 'running') {
+      await new Promise((res) => setTimeout(res, 100));
+      run = services.harvest.run(queued.id)!;
+    }
     const seconds = (performance.now() - t0) / 1000;
+    await jobs.stop();
     searcher.send('stop');
     searchTimes.push(...(await message<{ times: number[] }>(searcher)).times);
     if (run.status !== 'finished') throw new Error(`harvest failed: ${run.message}`);

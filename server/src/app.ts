@@ -52,7 +52,7 @@ import { EntryPages } from './publish/entry-html.ts';
 import { publicBase } from './publish/feeds.ts';
 import { OaiProvider } from './publish/oai-provider.ts';
 import { oaiRoutes } from './publish/oai-routes.ts';
-import { publishRoutes } from './publish/routes.ts';
+import { publishRoutes, citeRoutes } from './publish/routes.ts';
 import { BOOKBUILDER_MAX_SESSION_BYTES, BOOKBUILDER_MAX_TEXTS } from '@uc/shared';
 
 export interface Services {
@@ -134,6 +134,10 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
       maxBytes: (config.harvestMaxResponseMb ?? 100) * 1024 * 1024,
       retries: config.harvestRetries ?? 3,
       backoffMs: config.harvestBackoffMs ?? 2000,
+    },
+    thread: dbFile === ':memory:' ? undefined : {
+      dbFile, dataDir: config.dataDir, calibreRoot: config.calibreRoot ?? path.join(config.dataDir, 'calibre'),
+      mail: { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom },
     },
   });
   return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts, admin, libraryAdmin, spreadsheets, curation, sites, harvest };
@@ -220,6 +224,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(async (api) => {
     await api.register(searchRoutes(services.search));
     await api.register(catalogueRoutes(services.catalogue, services.fullText, services.files));
+    await api.register(citeRoutes(services.catalogue, { publicUrl: config.publicUrl }));
     await api.register(libraryRoutes(services.libraries, services.search));
     await api.register(agentRoutes(services.agents, services.search, services.wikidata));
     await api.register(accountRoutes(services.accounts, config.sessionDays));

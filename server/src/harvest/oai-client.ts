@@ -93,17 +93,18 @@ export class OaiClient {
    * restarts the list from the beginning (records seen twice are stored once: an upsert).
    */
   async *listRecords(args: { metadataPrefix: string; set?: string | null; from?: string | null }, events: ListEvents = {}): AsyncGenerator<OaiPage> {
-    let token: string | null = null;
+    const first = () => this.request({ verb: 'ListRecords', ...args }, events);
+    let pending: Promise<XmlElement> = first();
     let restarts = 0;
     for (;;) {
       let root: XmlElement;
       try {
-        root = await this.request(token ? { verb: 'ListRecords', resumptionToken: token } : { verb: 'ListRecords', ...args }, events);
+        root = await pending;
       } catch (e) {
         if (e instanceof OaiError && e.code === 'badResumptionToken' && restarts < TOKEN_RESTARTS) {
           restarts++;
           events.onRetry?.('The resumption token was rejected (expired?); the list restarts from the beginning');
-          token = null;
+          pending = first();
           continue;
         }
         if (e instanceof OaiError && e.code === 'badResumptionToken') throw new OaiError(e.code, `${e.message}; the list was restarted ${TOKEN_RESTARTS} times`);
@@ -118,8 +119,13 @@ export class OaiClient {
       const records = children(list, 'record').map(readRecord);
       const rt = child(list, 'resumptionToken');
       const size = rt?.attrs.completeListSize ? Number(rt.attrs.completeListSize) : null;
+      const token = textOf(rt) || null;
+      // The next page is on its way while this one is stored (its failure surfaces when it is awaited).
+      if (token) {
+        pending = this.request({ verb: 'ListRecords', resumptionToken: token }, events);
+        pending.catch(() => undefined);
+      }
       yield { records, responseDate, completeListSize: Number.isFinite(size) ? size : null };
-      token = textOf(rt) || null;
       if (!token) return;
     }
   }

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { HARVEST_FAILING_AFTER, type HarvestRun } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import type { IngestRecord, IngestService } from '../ingest/service.ts';
@@ -21,6 +22,7 @@ import { mapMarc21 } from './mappers/marc21.ts';
 import { mapUnimarc } from './mappers/unimarc.ts';
 import { mapDublinCore } from './mappers/dc.ts';
 import { scanCalibreTree } from './calibre.ts';
+import type { HarvestThreadData, HarvestThreadMessage } from './thread-main.ts';
 
 export const HARVEST_JOB = 'harvest';
 const MARC_NS = 'http://www.loc.gov/MARC21/slim';
@@ -43,6 +45,8 @@ export interface HarvestItem {
 
 export interface HarvestOptions {
   fetch?: Partial<FetchOptions>;
+  /** Run queued harvests in a worker thread with its own connection (the server); absent: in this thread. */
+  thread?: Omit<HarvestThreadData, 'runId' | 'options'>;
   /** Largest file (Muse source, zip, Calibre PDF) stored per record. */
   maxFileBytes?: number;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
@@ -158,10 +162,33 @@ export class HarvestService {
       timeoutMs: 6 * 3600_000,
       run: async (payload, ctx) => {
         const { run_id } = payload as { run_id: number };
-        const run = await this.execute(run_id, ctx.signal);
+        const run = this.opts.thread ? await this.executeInThread(run_id, ctx.signal) : await this.execute(run_id, ctx.signal);
         return { run_id, status: run.status };
       },
     };
+  }
+
+  /** `execute` in a worker thread; an abort (time limit, shutdown) is passed on and the run records it. */
+  private executeInThread(runId: number, signal: AbortSignal): Promise<HarvestRun> {
+    const { log: _log, thread, ...options } = this.opts;
+    const worker = new Worker(new URL('./thread.mjs', import.meta.url), { workerData: { ...thread!, runId, options } satisfies HarvestThreadData });
+    const onAbort = () => worker.postMessage({ abort: (signal.reason as Error)?.message ?? 'Stopped' });
+    signal.addEventListener('abort', onAbort, { once: true });
+    return new Promise<HarvestRun>((resolve, reject) => {
+      let settled = false;
+      worker.on('message', (m: HarvestThreadMessage) => {
+        settled = true;
+        if ('done' in m) resolve(m.done as HarvestRun);
+        else reject(new Error(m.error));
+      });
+      worker.once('error', (e) => {
+        if (!settled) reject(e);
+      });
+      worker.once('exit', (code) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!settled) reject(new Error(`The harvest thread ended (code ${code}) before the run finished`));
+      });
+    });
   }
 
   /** The command line: a run now, in this process, with a line per page. */

@@ -1,0 +1,43 @@
+// A harvest run in its own thread with its own database connection: parsing, mapping, storing and
+// indexing a large harvest never stall the requests the main thread serves (SQLite's WAL lets the
+// readers go on while this thread writes).
+import type { MessagePort } from 'node:worker_threads';
+import { openDatabase } from '../db/index.ts';
+import { Indexer } from '../search/indexer.ts';
+import { FileStore } from '../catalogue/files.ts';
+import { IngestService } from '../ingest/service.ts';
+import { JobQueue } from '../jobs/queue.ts';
+import { MailService, type MailSettings } from '../mail/service.ts';
+import { SiteStore } from './sites.ts';
+import { HarvestService, type HarvestOptions } from './service.ts';
+
+export interface HarvestThreadData {
+  runId: number;
+  dbFile: string;
+  dataDir: string;
+  calibreRoot: string;
+  mail: MailSettings;
+  options: Omit<HarvestOptions, 'log' | 'thread'>;
+}
+
+export type HarvestThreadMessage = { done: unknown } | { error: string };
+
+export async function serve(port: MessagePort, data: HarvestThreadData): Promise<void> {
+  const db = openDatabase(data.dbFile);
+  const files = new FileStore(db, data.dataDir);
+  const mail = new MailService(db, data.mail);
+  const harvest = new HarvestService(db, new SiteStore(db, data.calibreRoot), new IngestService(db, new Indexer(db), files), files, new JobQueue(db), mail, data.options);
+  const abort = new AbortController();
+  port.on('message', (m: { abort?: string }) => {
+    if (m?.abort) abort.abort(new Error(m.abort));
+  });
+  try {
+    port.postMessage({ done: await harvest.execute(data.runId, abort.signal) } satisfies HarvestThreadMessage);
+  } catch (e) {
+    port.postMessage({ error: (e as Error).message } satisfies HarvestThreadMessage);
+  } finally {
+    mail.close();
+    await db.close();
+    port.close();
+  }
+}
