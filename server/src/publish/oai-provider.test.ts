@@ -7,7 +7,7 @@ import { child, children, parseXml, textOf, type XmlElement } from '../harvest/x
 import { ANONYMOUS } from '../http/viewer.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { OaiProvider, PAGE_SIZE } from './oai-provider.ts';
-import { MARC_NS, OAI_NS } from './oai-xml.ts';
+import { MARC_NS, OAI_NS, XmlWriter } from './oai-xml.ts';
 import { mapMarc21 } from '../harvest/mappers/marc21.ts';
 import { mapDublinCore } from '../harvest/mappers/dc.ts';
 
@@ -101,6 +101,19 @@ function dc(record: XmlElement) {
   expect(el.ns).toBe('http://www.openarchives.org/OAI/2.0/oai_dc/');
   return (name: string) => children(el, name).map(textOf);
 }
+
+describe('the XML writer', () => {
+  it('escapes text and attributes, drops characters XML cannot carry, and closes what is open', () => {
+    const nasty = 'a < b & c > d "q" \'s\' \u0000\u0008\uFFFE\uD800 tab\tline\nend \u{1F600}';
+    const w = new XmlWriter().open('root', { a: nasty, skipped: null }).leaf('t', nasty).leaf('empty', '').open('inner');
+    const xml = w.end();
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><root a="[^"]*"><t>.*<\/t><empty\/><inner><\/inner><\/root>$/s);
+    const root = parseXml(xml);
+    const clean = 'a < b & c > d "q" \'s\'  tab\tline\nend \u{1F600}';
+    expect(root.attrs).toEqual({ a: clean });
+    expect(child(root, 't')!.text).toBe(clean);
+  });
+});
 
 describe('Identify, formats and sets', () => {
   it('describes the repository', async () => {

@@ -10,7 +10,7 @@ import type { PagesService } from '../pages/service.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
 import {
   METADATA_FORMATS, oaiDocument, writeDublinCore, writeErrors, writeHeader, writeIdentifierDescription, writeMarc,
-  type MetadataPrefix, type OaiDocument, type OaiHeader, type RecordData, type RelatedEntry,
+  type MetadataPrefix, type OaiHeader, type RecordData, type RelatedEntry, type XmlWriter,
 } from './oai-xml.ts';
 
 /** Records (or headers) per ListRecords / ListIdentifiers answer. */
@@ -126,7 +126,8 @@ export class OaiProvider {
       languages: s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS} ORDER BY entry_id, position`),
       parents: s.prepare(`SELECT l.aggregated_entry_id AS child, coalesce(p.canonical_entry_id, p.id) AS parent, l.position
         FROM aggregation_links l JOIN entries p ON p.id = l.aggregation_entry_id WHERE l.aggregated_entry_id IN ${IDS}`),
-      translations: s.prepare(`SELECT id, original_entry_id FROM entries WHERE original_entry_id IN ${IDS} AND canonical_entry_id IS NULL ORDER BY id`),
+      // `+` keeps the planner on the original_entry_id index (canonical_entry_id IS NULL matches almost every row).
+      translations: s.prepare(`SELECT id, original_entry_id FROM entries WHERE original_entry_id IN ${IDS} AND +canonical_entry_id IS NULL ORDER BY id`),
       canonicalOf: s.prepare(`SELECT id, coalesce(canonical_entry_id, id) AS canonical FROM entries WHERE id IN ${IDS}`),
     };
   }
@@ -171,7 +172,7 @@ export class OaiProvider {
     return doc.end();
   }
 
-  private answer(doc: OaiDocument, verb: Verb, arg: Map<string, string>, baseUrl: string, siteUrl: string): OaiError[] {
+  private answer(doc: XmlWriter, verb: Verb, arg: Map<string, string>, baseUrl: string, siteUrl: string): OaiError[] {
     switch (verb) {
       case 'Identify': return this.identify(doc, baseUrl);
       case 'ListMetadataFormats': return this.listMetadataFormats(doc, arg.get('identifier'));
@@ -184,22 +185,23 @@ export class OaiProvider {
     }
   }
 
-  private identify(doc: OaiDocument, baseUrl: string): OaiError[] {
+  private identify(doc: XmlWriter, baseUrl: string): OaiError[] {
     const general = this.pages.general();
     const email = [general.contact_email, ...(this.opts.adminEmail ?? '').split(',')].map((e) => e.trim()).find((e) => /^\S+@(\S+\.)+\S+$/.test(e));
-    const el = doc.root.ele('Identify');
-    el.ele('repositoryName').txt(general.site_name || 'Union Catalogue');
-    el.ele('baseURL').txt(baseUrl);
-    el.ele('protocolVersion').txt('2.0');
-    el.ele('adminEmail').txt(email ?? `webmaster@${this.host}`);
-    el.ele('earliestDatestamp').txt((this.q.earliest.get() as string | null) ?? utcSeconds(this.now()));
-    el.ele('deletedRecord').txt('persistent');
-    el.ele('granularity').txt('YYYY-MM-DDThh:mm:ssZ');
-    if (/^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/.test(this.host)) writeIdentifierDescription(el, this.host, this.identifier(1));
+    doc.open('Identify')
+      .leaf('repositoryName', general.site_name || 'Union Catalogue')
+      .leaf('baseURL', baseUrl)
+      .leaf('protocolVersion', '2.0')
+      .leaf('adminEmail', email ?? `webmaster@${this.host}`)
+      .leaf('earliestDatestamp', (this.q.earliest.get() as string | null) ?? utcSeconds(this.now()))
+      .leaf('deletedRecord', 'persistent')
+      .leaf('granularity', 'YYYY-MM-DDThh:mm:ssZ');
+    if (/^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/.test(this.host)) writeIdentifierDescription(doc, this.host, this.identifier(1));
+    doc.close();
     return [];
   }
 
-  private listMetadataFormats(doc: OaiDocument, identifier: string | undefined): OaiError[] {
+  private listMetadataFormats(doc: XmlWriter, identifier: string | undefined): OaiError[] {
     if (identifier !== undefined) {
       const row = this.findRecord(identifier);
       if (!row) return [idDoesNotExist(identifier)];
@@ -207,32 +209,35 @@ export class OaiProvider {
         return [{ code: 'noMetadataFormats', message: 'The item is deleted: no metadata is disseminated for it' }];
       }
     }
-    const el = doc.root.ele('ListMetadataFormats');
+    doc.open('ListMetadataFormats');
     for (const f of METADATA_FORMATS) {
-      el.ele('metadataFormat').ele('metadataPrefix').txt(f.prefix).up().ele('schema').txt(f.schema).up().ele('metadataNamespace').txt(f.namespace);
+      doc.open('metadataFormat').leaf('metadataPrefix', f.prefix).leaf('schema', f.schema).leaf('metadataNamespace', f.namespace).close();
     }
+    doc.close();
     return [];
   }
 
-  private listSets(doc: OaiDocument): OaiError[] {
+  private listSets(doc: XmlWriter): OaiError[] {
     const visible = [...this.libraries.all().values()].filter((l) => this.libraries.isVisible(l, ANONYMOUS));
     if (visible.length === 0) return [{ code: 'noSetHierarchy', message: 'No library is public now, so there are no sets' }];
-    const el = doc.root.ele('ListSets');
-    for (const l of visible) el.ele('set').ele('setSpec').txt(`library:${l.id}`).up().ele('setName').txt(l.name);
+    doc.open('ListSets');
+    for (const l of visible) doc.open('set').leaf('setSpec', `library:${l.id}`).leaf('setName', l.name).close();
+    doc.close();
     return [];
   }
 
-  private getRecord(doc: OaiDocument, identifier: string, prefix: string, siteUrl: string): OaiError[] {
+  private getRecord(doc: XmlWriter, identifier: string, prefix: string, siteUrl: string): OaiError[] {
     const errors: OaiError[] = [];
     if (!isPrefix(prefix)) errors.push(cannotDisseminate(prefix));
     const row = this.findRecord(identifier);
     if (!row) errors.push(idDoesNotExist(identifier));
     if (errors.length) return errors;
-    this.writeRecords(doc.root.ele('GetRecord'), [row!], prefix as MetadataPrefix, true, siteUrl);
+    this.writeRecords(doc.open('GetRecord'), [row!], prefix as MetadataPrefix, true, siteUrl);
+    doc.close();
     return [];
   }
 
-  private list(doc: OaiDocument, verb: ListVerb, arg: Map<string, string>, siteUrl: string): OaiError[] {
+  private list(doc: XmlWriter, verb: ListVerb, arg: Map<string, string>, siteUrl: string): OaiError[] {
     let state: ListState;
     const token = arg.get('resumptionToken');
     if (token !== undefined) {
@@ -259,18 +264,20 @@ export class OaiProvider {
     if (pageRows.length === 0) return [noRecordsMatch()];
     if (token === undefined) state.size = more ? (query.count.get(query.params) as number) : pageRows.length;
 
-    const el = doc.root.ele(verb);
-    this.writeRecords(el, pageRows, state.prefix as MetadataPrefix, verb === 'ListRecords', siteUrl, visible);
+    this.writeRecords(doc.open(verb), pageRows, state.prefix as MetadataPrefix, verb === 'ListRecords', siteUrl, visible);
     if (more || token !== undefined) {
-      const next = pageRows.length ? pageRows[pageRows.length - 1] : null;
-      const attrs: Record<string, string> = { completeListSize: String(Math.max(state.size, state.cursor + pageRows.length)), cursor: String(state.cursor) };
-      const rt = el.ele('resumptionToken', attrs);
-      if (more && next) {
+      const sizes = { completeListSize: String(Math.max(state.size, state.cursor + pageRows.length)), cursor: String(state.cursor) };
+      if (more) {
+        const last = pageRows[pageRows.length - 1];
         const expires = new Date(this.now().getTime() + this.ttl * 1000);
-        rt.att('expirationDate', utcSeconds(expires));
-        rt.txt(this.writeToken({ ...state, after: [next.datestamp, next.entry_id], cursor: state.cursor + pageRows.length }, expires));
+        const next = this.writeToken({ ...state, after: [last.datestamp, last.entry_id], cursor: state.cursor + pageRows.length }, expires);
+        doc.leaf('resumptionToken', next, { expirationDate: utcSeconds(expires), ...sizes });
+      } else {
+        // The list is complete: an empty token closes it.
+        doc.leaf('resumptionToken', '', sizes);
       }
     }
+    doc.close();
     return [];
   }
 
@@ -310,7 +317,7 @@ export class OaiProvider {
     return !row.live || !libs.some((l) => visible.has(l));
   }
 
-  private writeRecords(parent: ReturnType<OaiDocument['root']['ele']>, rows: RecordRow[], prefix: MetadataPrefix, withMetadata: boolean,
+  private writeRecords(w: XmlWriter, rows: RecordRow[], prefix: MetadataPrefix, withMetadata: boolean,
     siteUrl: string, visible = this.libraries.visibleIds(ANONYMOUS)) {
     const sets = this.setsOf(rows.map((r) => r.entry_id));
     const exposed = new Set(this.q.exposedLibraries.all() as number[]);
@@ -328,16 +335,19 @@ export class OaiProvider {
     rows.forEach((r, i) => {
       const h = headers[i];
       if (!withMetadata) {
-        writeHeader(parent, h);
+        writeHeader(w, h);
         return;
       }
-      const rec = parent.ele('record');
-      writeHeader(rec, h);
+      w.open('record');
+      writeHeader(w, h);
       const d = data.get(r.entry_id);
-      if (h.deleted || !d) return;
-      const meta = rec.ele('metadata');
-      if (prefix === 'marc21') writeMarc(meta, d, r.datestamp);
-      else writeDublinCore(meta, d);
+      if (!h.deleted && d) {
+        w.open('metadata');
+        if (prefix === 'marc21') writeMarc(w, d, r.datestamp);
+        else writeDublinCore(w, d);
+        w.close();
+      }
+      w.close();
     });
   }
 

@@ -1,12 +1,10 @@
 // XML of the OAI-PMH provider: the response envelope, record headers, and the two metadata formats
-// (Dublin Core and MARCXML), written with xmlbuilder2 so every value is escaped by the builder.
-import { create } from 'xmlbuilder2';
-
-type XMLBuilder = ReturnType<typeof create>;
+// (Dublin Core and MARCXML). A small streaming writer rather than a DOM builder: a page of 100 MARC
+// records is thousands of elements, and building a tree for them cost more than reading the database.
+// Every value is escaped by the writer; element and attribute names are constants of this file.
 
 export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
 const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
-const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 const OAI_DC_NS = 'http://www.openarchives.org/OAI/2.0/oai_dc/';
 const DC_NS = 'http://purl.org/dc/elements/1.1/';
 export const MARC_NS = 'http://www.loc.gov/MARC21/slim';
@@ -24,6 +22,52 @@ export type MetadataPrefix = (typeof METADATA_FORMATS)[number]['prefix'];
 const NOT_XML = /[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 export function xmlText(value: string): string {
   return value.replace(NOT_XML, '');
+}
+
+const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+// In attributes, quotes and whitespace other than spaces are escaped too (parsers normalise raw tabs and newlines).
+const ATTR_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
+export const escapeText = (v: string) => xmlText(v).replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]);
+export const escapeAttr = (v: string) => xmlText(v).replace(/[&<>"\t\n\r]/g, (c) => ATTR_ESCAPES[c]);
+
+/** Attributes in writing order; null and undefined ones are left out. */
+type Attrs = Record<string, string | null | undefined>;
+
+/** Writes one document front to back; `end()` closes what is still open. */
+export class XmlWriter {
+  private parts: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  private stack: string[] = [];
+
+  private tag(name: string, attrs?: Attrs): string {
+    let out = `<${name}`;
+    for (const [k, v] of Object.entries(attrs ?? {})) if (v !== null && v !== undefined) out += ` ${k}="${escapeAttr(v)}"`;
+    return out;
+  }
+
+  open(name: string, attrs?: Attrs): this {
+    this.parts.push(`${this.tag(name, attrs)}>`);
+    this.stack.push(name);
+    return this;
+  }
+
+  close(): this {
+    const name = this.stack.pop();
+    if (name === undefined) throw new Error('XmlWriter: nothing to close');
+    this.parts.push(`</${name}>`);
+    return this;
+  }
+
+  /** An element with text content (empty when the text is ''). */
+  leaf(name: string, text: string, attrs?: Attrs): this {
+    const t = escapeText(text);
+    this.parts.push(t ? `${this.tag(name, attrs)}>${t}</${name}>` : `${this.tag(name, attrs)}/>`);
+    return this;
+  }
+
+  end(): string {
+    while (this.stack.length) this.close();
+    return this.parts.join('');
+  }
 }
 
 export interface OaiHeader {
@@ -56,46 +100,36 @@ export interface RecordData {
   translations: RelatedEntry[];
 }
 
-/** A response document under construction: the envelope is written, the verb's element is `body`. */
-export interface OaiDocument { root: XMLBuilder; end(): string }
-
 /**
- * The envelope: responseDate and the request element (its attributes only when the request was
- * valid, as the protocol asks for badVerb and badArgument answers).
+ * The envelope, left open inside OAI-PMH: responseDate and the request element (its attributes only
+ * when the request was valid, as the protocol asks for badVerb and badArgument answers).
  */
-export function oaiDocument(responseDate: string, baseUrl: string, request: [string, string][] | null): OaiDocument {
-  const doc = create({ version: '1.0', encoding: 'UTF-8' });
-  const root = doc.ele(OAI_NS, 'OAI-PMH')
-    .att(XMLNS_NS, 'xmlns:xsi', XSI_NS)
-    .att(XSI_NS, 'xsi:schemaLocation', `${OAI_NS} http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd`);
-  root.ele('responseDate').txt(responseDate);
-  const req = root.ele('request');
-  for (const [k, v] of request ?? []) req.att(k, xmlText(v));
-  req.txt(xmlText(baseUrl));
-  return { root, end: () => doc.end({ prettyPrint: false }) };
+export function oaiDocument(responseDate: string, baseUrl: string, request: [string, string][] | null): XmlWriter {
+  const w = new XmlWriter().open('OAI-PMH', {
+    xmlns: OAI_NS, 'xmlns:xsi': XSI_NS, 'xsi:schemaLocation': `${OAI_NS} http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd`,
+  });
+  w.leaf('responseDate', responseDate);
+  return w.leaf('request', baseUrl, Object.fromEntries(request ?? []));
 }
 
-export function writeErrors(doc: OaiDocument, errors: { code: string; message: string }[]) {
-  for (const e of errors) doc.root.ele('error', { code: e.code }).txt(xmlText(e.message));
+export function writeErrors(w: XmlWriter, errors: { code: string; message: string }[]) {
+  for (const e of errors) w.leaf('error', e.message, { code: e.code });
 }
 
-export function writeHeader(parent: XMLBuilder, h: OaiHeader) {
-  const el = parent.ele('header');
-  if (h.deleted) el.att('status', 'deleted');
-  el.ele('identifier').txt(xmlText(h.identifier));
-  el.ele('datestamp').txt(h.datestamp);
-  for (const s of h.setSpecs) el.ele('setSpec').txt(s);
+export function writeHeader(w: XmlWriter, h: OaiHeader) {
+  w.open('header', { status: h.deleted ? 'deleted' : null });
+  w.leaf('identifier', h.identifier).leaf('datestamp', h.datestamp);
+  for (const spec of h.setSpecs) w.leaf('setSpec', spec);
+  w.close();
 }
 
 /** The oai-identifier description of Identify (only when the host is a domain name, as its schema requires). */
-export function writeIdentifierDescription(parent: XMLBuilder, host: string, sample: string) {
-  parent.ele('description').ele(OAI_ID_NS, 'oai-identifier')
-    .att(XMLNS_NS, 'xmlns:xsi', XSI_NS)
-    .att(XSI_NS, 'xsi:schemaLocation', `${OAI_ID_NS} http://www.openarchives.org/OAI/2.0/oai-identifier.xsd`)
-    .ele('scheme').txt('oai').up()
-    .ele('repositoryIdentifier').txt(host).up()
-    .ele('delimiter').txt(':').up()
-    .ele('sampleIdentifier').txt(sample);
+export function writeIdentifierDescription(w: XmlWriter, host: string, sample: string) {
+  w.open('description').open('oai-identifier', {
+    xmlns: OAI_ID_NS, 'xsi:schemaLocation': `${OAI_ID_NS} http://www.openarchives.org/OAI/2.0/oai-identifier.xsd`,
+  });
+  w.leaf('scheme', 'oai').leaf('repositoryIdentifier', host).leaf('delimiter', ':').leaf('sampleIdentifier', sample);
+  w.close().close();
 }
 
 const isbnUrn = (isbn: string) => {
@@ -103,14 +137,13 @@ const isbnUrn = (isbn: string) => {
   return compact.length === 10 || compact.length === 13 ? `urn:isbn:${compact}` : null;
 };
 
-export function writeDublinCore(parent: XMLBuilder, r: RecordData) {
-  const dc = parent.ele(OAI_DC_NS, 'oai_dc:dc')
-    .att(XMLNS_NS, 'xmlns:dc', DC_NS)
-    .att(XMLNS_NS, 'xmlns:xsi', XSI_NS)
-    .att(XSI_NS, 'xsi:schemaLocation', `${OAI_DC_NS} http://www.openarchives.org/OAI/2.0/oai_dc.xsd`);
+export function writeDublinCore(w: XmlWriter, r: RecordData) {
+  w.open('oai_dc:dc', {
+    'xmlns:oai_dc': OAI_DC_NS, 'xmlns:dc': DC_NS, 'xsi:schemaLocation': `${OAI_DC_NS} http://www.openarchives.org/OAI/2.0/oai_dc.xsd`,
+  });
   const put = (name: string, value: string) => {
     const v = xmlText(value).trim();
-    if (v) dc.ele(DC_NS, `dc:${name}`).txt(v);
+    if (v) w.leaf(`dc:${name}`, v);
   };
   // Title, then the subtitle as a second title (what DC harvesters, ours included, read as the subtitle).
   put('title', r.title);
@@ -125,27 +158,28 @@ export function writeDublinCore(parent: XMLBuilder, r: RecordData) {
   put('identifier', r.url);
   for (const i of r.isbns) put('identifier', isbnUrn(i) ?? i);
   for (const rel of [...r.parents, ...(r.original ? [r.original] : []), ...r.translations]) put('relation', rel.url);
+  w.close();
 }
 
 type Subfields = [string, string | null | undefined][];
 
 /** MARC21 as MARCXML: the fields a MARC harvester maps (245, 100/700, 041, 020, 260, 520, 773...). */
-export function writeMarc(parent: XMLBuilder, r: RecordData, datestamp: string) {
-  const rec = parent.ele(MARC_NS, 'marc:record')
-    .att(XMLNS_NS, 'xmlns:xsi', XSI_NS)
-    .att(XSI_NS, 'xsi:schemaLocation', `${MARC_NS} http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd`)
-    .att('type', 'Bibliographic');
+export function writeMarc(w: XmlWriter, r: RecordData, datestamp: string) {
+  w.open('marc:record', {
+    'xmlns:marc': MARC_NS, 'xsi:schemaLocation': `${MARC_NS} http://www.loc.gov/standards/marcxml/schema/MARC21slim.xsd`, type: 'Bibliographic',
+  });
   // Language material, monograph, Unicode; lengths are left zero (no ISO 2709 here).
-  rec.ele('leader').txt('00000nam a2200000 i 4500');
-  rec.ele('controlfield', { tag: '001' }).txt(String(r.entryId));
+  w.leaf('marc:leader', '00000nam a2200000 i 4500');
+  w.leaf('marc:controlfield', String(r.entryId), { tag: '001' });
   const stamp = datestamp.replace(/\D/g, '');
-  rec.ele('controlfield', { tag: '005' }).txt(`${stamp}.0`);
-  rec.ele('controlfield', { tag: '008' }).txt(field008(stamp, r));
+  w.leaf('marc:controlfield', `${stamp}.0`, { tag: '005' });
+  w.leaf('marc:controlfield', field008(stamp, r), { tag: '008' });
   const field = (tag: string, ind: string, subs: Subfields) => {
     const kept = subs.map(([c, v]) => [c, v ? xmlText(v).trim() : ''] as const).filter(([, v]) => v);
     if (kept.length === 0) return;
-    const df = rec.ele('datafield', { tag, ind1: ind[0], ind2: ind[1] });
-    for (const [code, v] of kept) df.ele('subfield', { code }).txt(v);
+    w.open('marc:datafield', { tag, ind1: ind[0], ind2: ind[1] });
+    for (const [code, v] of kept) w.leaf('marc:subfield', v, { code });
+    w.close();
   };
   for (const i of r.isbns) field('020', '  ', [['a', i]]);
   if (r.languages.length) field('041', r.original ? '1 ' : '0 ', r.languages.map((l) => ['a', marcLanguage(l)]));
@@ -163,6 +197,7 @@ export function writeMarc(parent: XMLBuilder, r: RecordData, datestamp: string) 
   for (const t of r.translations) field('767', '0 ', [['t', t.title], ['o', t.identifier]]);
   for (const p of r.parents) field('773', '0 ', [['t', p.title], ['q', p.position != null ? String(p.position) : null], ['o', p.identifier]]);
   field('856', '40', [['u', r.url], ['q', 'text/html'], ['y', 'Catalogue entry']]);
+  w.close();
 }
 
 /** 008 for books: entry date, date type and years, no place, coded values left blank, language. */

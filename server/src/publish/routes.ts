@@ -9,11 +9,14 @@ import type { CatalogueService } from '../catalogue/service.ts';
 import type { SearchService } from '../search/service.ts';
 import type { LibraryService } from '../libraries/service.ts';
 import type { PagesService } from '../pages/service.ts';
+import { idParamSchema } from '@uc/shared';
 import { notFound } from '../http/errors.ts';
+import { viewerOf } from '../http/context.ts';
 import { languageName } from '../search/indexer.ts';
 import { atomFeed, latestEntries, publicBase } from './feeds.ts';
 import { OPDS_ACQ, OPDS_NAV, OpdsCatalogue, acquisitionFeed, navigationFeed, type OpdsScope } from './opds.ts';
 import { Sitemaps } from './sitemap.ts';
+import { citation, citeQuerySchema } from './cite.ts';
 
 export interface PublishDeps {
   db: Db;
@@ -108,4 +111,19 @@ export const publishRoutes = (deps: PublishDeps, opts: { publicUrl: string; webD
       return reply.type('text/plain; charset=utf-8').send(lines.join('\n'));
     });
   }
+};
+
+// The entry route's own words, so a hidden entry is indistinguishable from a missing one here too.
+const ENTRY_NOT_FOUND = 'The entry does not exist, it was deleted or it is not public any more';
+
+/** Under /collector/api: citations of an entry as the viewer sees it (GET /entry/{id}/cite?format=...). */
+export const citeRoutes = (catalogue: CatalogueService, opts: { publicUrl: string }): FastifyPluginAsyncZod => async (app) => {
+  app.get('/entry/:id/cite', {
+    schema: { params: idParamSchema, querystring: citeQuerySchema },
+  }, async (req, reply) => {
+    const entry = catalogue.getEntry(req.params.id, viewerOf(req));
+    if (!entry) throw notFound(ENTRY_NOT_FOUND);
+    const c = citation(entry, req.query.format, publicBase(opts.publicUrl, req));
+    return reply.type(c.contentType).header('Content-Disposition', `attachment; filename="${c.filename}"`).send(c.body);
+  });
 };
