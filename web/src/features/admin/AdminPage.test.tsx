@@ -3,11 +3,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from '../../i18n';
 import adminEn from '../../i18n/admin/en.json';
+import harvestEn from '../../i18n/harvest/en.json';
 import { mockApi, renderApp } from '../../test/utils';
-import type { AdminLibrary, AdminPage } from './api';
+import type { AdminLibrary, AdminPage, Site } from './api';
 
 beforeAll(() => {
   i18n.addResourceBundle('en', 'translation', adminEn, true, true);
+  i18n.addResourceBundle('en', 'translation', harvestEn, true, true);
 });
 
 const settings = { site_name: 'Test Catalogue', site_logo: '', description: '', contact_email: 'info@example.org' };
@@ -17,6 +19,11 @@ const lib = (id: number, name: string, extra: Partial<AdminLibrary> = {}): Admin
   region: null, sites: 1, data_sources: 0, ...extra,
 });
 const method = (init?: RequestInit) => init?.method ?? 'GET';
+const calibreSite: Site = {
+  id: 11, library_id: 1, title: 'Calibre shelf', site_type: 'calibretree', url: null, oai_set: null, oai_metadata_format: null,
+  active: true, harvest_interval_minutes: 30, tree_path: 'uno/books', csv_type: null, data_sources: 4, last_harvested: null,
+  consecutive_failures: 0, failing: false, last_run: null,
+};
 
 describe('/admin', () => {
   it('tells a logged-in non-superuser they are not allowed', async () => {
@@ -118,5 +125,42 @@ describe('/admin', () => {
     await waitFor(() => expect(screen.queryByRole('form', { name: 'New page' })).toBeNull());
     expect(posted[1]).toMatchObject({ title: 'About', summary: 'Who we are', content: '<p>Hello</p>', location: 'footer', published: true, language: 'en' });
     expect(await screen.findByRole('cell', { name: 'About' })).toBeInTheDocument();
+  });
+
+  it("shows a library's sites; a superuser may edit a Calibre site and its folder (PUT to the admin API)", async () => {
+    const user = userEvent.setup();
+    const saved: { path: string; method: string; body: Record<string, unknown> }[] = [];
+    mockApi({
+      '/admin/settings': () => ({ body: { settings } }),
+      '/admin/libraries/1/sites': (url, init) => {
+        if (method(init) === 'GET') return { body: { sites: [calibreSite] } };
+        const body = JSON.parse(String(init?.body));
+        saved.push({ path: url.pathname, method: method(init), body });
+        return { body: { site: { ...calibreSite, ...body } } };
+      },
+      '/admin/libraries': () => ({ body: { libraries: [lib(1, 'Uno')] } }),
+    });
+    renderApp('/admin');
+    await user.click(await screen.findByRole('button', { name: 'Sites of Uno' }));
+    const region = await screen.findByRole('region', { name: 'Sites of Uno' });
+    const site = await within(region).findByRole('article', { name: 'Calibre shelf' });
+    expect(within(site).getByText('Calibre library (folder on the server)')).toBeInTheDocument();
+    expect(within(site).getByText('uno/books')).toBeInTheDocument();
+    expect(within(site).getByRole('button', { name: 'Harvest now' })).toBeInTheDocument();
+    await user.click(within(site).getByRole('button', { name: 'Edit Calibre shelf' }));
+    const form = within(region).getByRole('form', { name: 'Edit the site “Calibre shelf”' });
+    const folder = within(form).getByLabelText('Calibre folder');
+    expect(folder).toHaveValue('uno/books');
+    await user.clear(folder);
+    await user.click(within(form).getByRole('button', { name: 'Save site' }));
+    expect(folder).toHaveAccessibleDescription(/A Calibre site needs the folder of its library/);
+    expect(saved).toHaveLength(0);
+    await user.type(folder, 'uno/calibre');
+    await user.click(within(form).getByRole('button', { name: 'Save site' }));
+    await waitFor(() => expect(within(region).queryByRole('form')).toBeNull());
+    expect(saved).toEqual([{
+      path: '/collector/api/admin/libraries/1/sites/11', method: 'PUT',
+      body: { title: 'Calibre shelf', site_type: 'calibretree', url: null, oai_set: null, oai_metadata_format: null, active: true, harvest_interval_minutes: 30, tree_path: 'uno/calibre', csv_type: null },
+    }]);
   });
 });

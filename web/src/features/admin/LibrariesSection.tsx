@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { adminApi, adminKeys, LIBRARY_TYPES, REGIONS, SITE_TYPES, type AdminLibrary, type AdminLibraryInput, type AdminSite, type AdminSiteInput } from './api';
+import { SitesPanel } from '../harvest/SitesPanel';
+import { adminApi, adminKeys, LIBRARY_TYPES, REGIONS, type AdminLibrary, type AdminLibraryInput } from './api';
 import { CheckField, ConfirmDelete, ErrorAlert, SelectField, TextField, yesNo } from './ui';
 
 function useTypeLabel() {
@@ -64,99 +65,6 @@ function LibraryForm({ initial, onDone }: { initial: AdminLibrary | null; onDone
         </button>
       </div>
     </form>
-  );
-}
-
-function SiteForm({ libraryId, initial, onDone }: { libraryId: number; initial: AdminSite | null; onDone: () => void }) {
-  const { t } = useTranslation();
-  const qc = useQueryClient();
-  const [form, setForm] = useState<AdminSiteInput>(() =>
-    initial ? { title: initial.title, site_type: initial.site_type, url: initial.url ?? '', active: initial.active } : { title: '', site_type: 'generic', url: '', active: true },
-  );
-  const set = <K extends keyof AdminSiteInput>(k: K) => (v: AdminSiteInput[K]) => setForm((f) => ({ ...f, [k]: v }));
-  const save = useMutation({
-    mutationFn: (body: AdminSiteInput) => (initial ? adminApi.updateSite(libraryId, initial.id, body) : adminApi.createSite(libraryId, body)),
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: adminKeys.sites(libraryId) });
-      await qc.invalidateQueries({ queryKey: adminKeys.libraries });
-      onDone();
-    },
-  });
-  return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        save.mutate({ ...form, url: form.url || null });
-      }}
-      className="mt-3 grid max-w-xl gap-3"
-      aria-label={initial ? t('Edit site') : t('New site')}
-    >
-      <TextField label={t('Site title')} value={form.title} onChange={set('title')} required />
-      <SelectField label={t('Site type')} value={form.site_type} onChange={set('site_type')} options={SITE_TYPES.map((v) => ({ value: v, label: v }))} />
-      <TextField label={t('Site address')} type="url" value={form.url ?? ''} onChange={set('url')} />
-      <CheckField label={t('Active')} checked={form.active} onChange={set('active')} />
-      <ErrorAlert error={save.error} />
-      <div className="flex gap-2">
-        <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-          {t('Save site')}
-        </button>
-        <button type="button" className="btn" onClick={onDone}>
-          {t('Cancel')}
-        </button>
-      </div>
-    </form>
-  );
-}
-
-function Sites({ library }: { library: AdminLibrary }) {
-  const { t } = useTranslation();
-  const { data, error, isPending } = useQuery({ queryKey: adminKeys.sites(library.id), queryFn: () => adminApi.sites(library.id) });
-  const [editing, setEditing] = useState<AdminSite | 'new' | null>(null);
-  return (
-    <section className="mt-4 rounded border border-stone-300 p-4" aria-labelledby={`sites-${library.id}`}>
-      <h3 id={`sites-${library.id}`} className="text-lg font-semibold">
-        {t('Sites of {{name}}', { name: library.name })}
-      </h3>
-      {isPending && <p role="status">{t('Loading...')}</p>}
-      <ErrorAlert error={error} />
-      {data && (
-        <table className="mt-2 w-full text-left">
-          <thead>
-            <tr>
-              <th scope="col">{t('Site title')}</th>
-              <th scope="col">{t('Site type')}</th>
-              <th scope="col">{t('Site address')}</th>
-              <th scope="col">{t('Active')}</th>
-              <th scope="col">{t('Data sources')}</th>
-              <th scope="col">{t('Actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.sites.map((s) => (
-              <tr key={s.id} className="border-t border-stone-200">
-                <td>{s.title}</td>
-                <td>{s.site_type}</td>
-                <td className="break-all">{s.url}</td>
-                <td>{yesNo(t, s.active)}</td>
-                <td>{s.data_sources}</td>
-                <td>
-                  <button type="button" className="link" onClick={() => setEditing(s)} aria-label={t('Edit {{name}}', { name: s.title })}>
-                    {t('Edit')}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {editing ? (
-        <SiteForm key={editing === 'new' ? 'new' : editing.id} libraryId={library.id} initial={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
-      ) : (
-        <button type="button" className="btn mt-3" onClick={() => setEditing('new')}>
-          {t('Add a site')}
-        </button>
-      )}
-    </section>
   );
 }
 
@@ -226,7 +134,14 @@ export function LibrariesSection() {
           {t('Add a library')}
         </button>
       )}
-      {sitesLibrary && <Sites key={sitesLibrary.id} library={sitesLibrary} />}
+      {sitesLibrary && (
+        <div className="mt-6 rounded border border-stone-300 p-3 sm:p-4">
+          <SitesPanel
+            key={sitesLibrary.id} scope="admin" libraryId={sitesLibrary.id} level={3} superuser
+            title={t('Sites of {{name}}', { name: sitesLibrary.name })}
+          />
+        </div>
+      )}
       <ConfirmDelete
         what={deleting?.name ?? null}
         onCancel={() => setDeleting(null)}

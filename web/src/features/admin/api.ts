@@ -1,5 +1,6 @@
 // The admin API (/collector/api/admin/..., superusers only), through the one client.
 import { request } from '../../api/client';
+import type { Site, SiteBody } from '@uc/shared';
 
 export interface AdminLibrary {
   id: number; name: string; url: string | null; logo_url: string | null; library_type: string; public: boolean; active: boolean;
@@ -8,8 +9,8 @@ export interface AdminLibrary {
   languages: string | null; region: string | null; sites: number; data_sources: number;
 }
 export type AdminLibraryInput = Partial<Omit<AdminLibrary, 'id' | 'sites' | 'data_sources'>> & { name: string };
-export interface AdminSite { id: number; library_id: number; title: string; site_type: string; url: string | null; active: boolean; data_sources: number }
-export type AdminSiteInput = Pick<AdminSite, 'title' | 'site_type' | 'url' | 'active'>;
+/** A library's sites: the shared shapes (settings, counts and harvest state; see features/harvest). */
+export type { Site, SiteBody };
 export interface AdminUser {
   id: number; username: string; email: string; first_name: string; last_name: string; is_superuser: boolean; library_admin: boolean;
   can_merge: boolean; can_set_exclusions: boolean; active: boolean; expiration: string | null; last_login: string | null; library_ids: number[];
@@ -37,10 +38,10 @@ export const adminApi = {
   createLibrary: (body: AdminLibraryInput) => request<{ library: AdminLibrary }>(`${A}/libraries`, { method: 'POST', body }),
   updateLibrary: (id: number, body: AdminLibraryInput) => request<{ library: AdminLibrary }>(`${A}/libraries/${id}`, { method: 'PUT', body }),
   deleteLibrary: (id: number) => request<{ success: 'OK' }>(`${A}/libraries/${id}`, { method: 'DELETE' }),
-  sites: (libraryId: number) => request<{ sites: AdminSite[] }>(`${A}/libraries/${libraryId}/sites`),
-  createSite: (libraryId: number, body: AdminSiteInput) => request<{ site: AdminSite }>(`${A}/libraries/${libraryId}/sites`, { method: 'POST', body }),
-  updateSite: (libraryId: number, id: number, body: AdminSiteInput) =>
-    request<{ site: AdminSite }>(`${A}/libraries/${libraryId}/sites/${id}`, { method: 'PUT', body }),
+  sites: (libraryId: number, signal?: AbortSignal) => request<{ sites: Site[] }>(`${A}/libraries/${libraryId}/sites`, { signal }),
+  createSite: (libraryId: number, body: SiteBody) => request<{ site: Site }>(`${A}/libraries/${libraryId}/sites`, { method: 'POST', body }),
+  updateSite: (libraryId: number, id: number, body: SiteBody) =>
+    request<{ site: Site }>(`${A}/libraries/${libraryId}/sites/${id}`, { method: 'PUT', body }),
   users: () => request<{ users: AdminUser[] }>(`${A}/users`),
   createUser: (body: AdminUserInput & { username: string }) => request<{ user: AdminUser }>(`${A}/users`, { method: 'POST', body }),
   updateUser: (id: number, body: AdminUserInput) => request<{ user: AdminUser }>(`${A}/users/${id}`, { method: 'PUT', body }),

@@ -6,6 +6,8 @@ import type {
   LibraryEditBody,
   LibraryUser,
   RowError,
+  Site,
+  SiteBody,
   SpreadsheetSite,
   SpreadsheetStatus,
   SpreadsheetUploadResponse,
@@ -36,6 +38,11 @@ export const libraryAdminApi = {
     request<SpreadsheetStatus & { success: string }>(`/spreadsheet/process/${uploadId}`, { method: 'POST', body: { skip_bad_rows: skipBadRows } }),
   cancel: (uploadId: number) => request<{ success: string }>(`/spreadsheet/cancel/${uploadId}`, { method: 'POST', body: {} }),
   status: (uploadId: number, signal?: AbortSignal) => request<SpreadsheetStatus>(`/spreadsheet/status/${uploadId}`, { signal }),
+  // The library's harvestable sites (all types; library admins cannot set a Calibre folder: 403).
+  harvestSites: (id: number | string, signal?: AbortSignal) => request<{ sites: Site[] }>(`/library/sites/${lib(id)}`, { signal }),
+  createHarvestSite: (id: number | string, body: SiteBody) => request<{ site: Site }>(`/library/sites/${lib(id)}`, { method: 'POST', body }),
+  updateHarvestSite: (id: number | string, siteId: number, body: SiteBody) =>
+    request<{ site: Site }>(`/library/sites/${lib(id)}/${encodeURIComponent(siteId)}`, { method: 'PUT', body }),
 };
 
 /** An upload refused by the server: the message and, for bad rows, each row's line number. */
