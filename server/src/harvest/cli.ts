@@ -23,7 +23,7 @@ export function parseHarvestArgs(args: string[]): { siteIds: number[]; force: bo
 
 export function formatRunLine(siteId: number, r: HarvestRun): string {
   const of = r.total !== null ? ` of ${r.total}` : '';
-  return `site ${siteId} page ${r.pages}: ${r.records}${of} records (new ${r.new}, updated ${r.updated}, unchanged ${r.unchanged}, deleted ${r.deleted}, failed ${r.failed})`;
+  return `site ${siteId} page ${r.pages}: ${r.records}${of} records received; stored so far: new ${r.new}, updated ${r.updated}, unchanged ${r.unchanged}, deleted ${r.deleted}, failed ${r.failed}`;
 }
 
 export async function runHarvestCli(args: string[], db: Db, harvest: HarvestService, out: (line: string) => void): Promise<HarvestCliResult> {

@@ -9,6 +9,8 @@ import { ANONYMOUS } from '../http/viewer.ts';
 import { startOaiServer, marcXml, dcXml, type OaiTestServer, type ServedRecord } from './test/oai-server.ts';
 import { createJobWorker } from '../app.ts';
 import { runHarvestCli } from './cli.ts';
+import { SiteStore } from './sites.ts';
+import { HarvestService } from './service.ts';
 
 let t: TestApp;
 let oai: OaiTestServer;
@@ -50,7 +52,7 @@ const visibleTitles = async (query: string) => {
 };
 
 beforeAll(async () => {
-  t = await testApp(undefined, { harvestBackoffMs: 10, harvestRetries: 2, harvestMaxResponseMb: 2, harvestTimeoutSeconds: 5, calibreRoot: path.join(process.cwd(), 'server/src/harvest/test-fixtures') });
+  t = await testApp(undefined, { harvestBackoffMs: 10, harvestRetries: 2, harvestMaxResponseMb: 2, harvestTimeoutSeconds: 5 });
   const a = t.services.accounts;
   await a.createUser({ username: 'lib1-admin', email: 'l1@example.org', password: TEST_PASSWORD, library_admin: true, libraryIds: [1] });
   await a.createUser({ username: 'lib2-admin', email: 'l2@example.org', password: TEST_PASSWORD, library_admin: true, libraryIds: [2] });
@@ -302,10 +304,33 @@ describe('harvest runs through the API, the worker and the schedule', () => {
     const res = await runHarvestCli(['--site', String(siteId)], t.services.db, t.services.harvest, (l) => lines.push(l));
     expect(res.code).toBe(0);
     expect(lines.slice(0, 2)).toEqual([
-      `site ${siteId} page 1: 2 of 3 records (new 2, updated 0, unchanged 0, deleted 0, failed 0)`,
-      `site ${siteId} page 2: 3 of 3 records (new 3, updated 0, unchanged 0, deleted 0, failed 0)`,
+      `site ${siteId} page 1: 2 of 3 records received; stored so far: new 0, updated 0, unchanged 0, deleted 0, failed 0`,
+      `site ${siteId} page 2: 3 of 3 records received; stored so far: new 0, updated 0, unchanged 0, deleted 0, failed 0`,
     ]);
     expect(lines.at(-1)).toMatch(/finished, 3 records/);
     expect((await runHarvestCli(['--site', 'x'], t.services.db, t.services.harvest, () => undefined)).code).toBe(2);
+  });
+});
+
+describe('a Calibre folder', () => {
+  it('stores every book with its files (the .txt is the full text), reports a broken OPF, and drops a book removed from the folder', async () => {
+    const root = path.join(t.dir, 'calibre-root');
+    fs.cpSync(path.join(process.cwd(), 'server/src/harvest/test-fixtures/calibre'), path.join(root, 'shelf'), { recursive: true });
+    t.services.db.sqlite.prepare('UPDATE sites SET active = 0').run();
+    const sites = new SiteStore(t.services.db, root);
+    const siteId = sites.create(1, { title: 'Calibre', site_type: 'calibretree', tree_path: 'shelf', active: true }, true).id;
+    const harvest = new HarvestService(t.services.db, sites, t.services.ingest, t.services.files, t.services.jobs, t.services.mail);
+    const run = await harvest.runNow(siteId, false);
+    expect(run).toMatchObject({ status: 'finished', new: 3, failed: 1 });
+    expect(run.errors[0].identifier).toMatch(/Broken Catalogue Card/);
+    const ds = t.services.db.sqlite.prepare("SELECT id, entry_id FROM data_sources WHERE site_id = ? AND title = 'The Commons of the Sea'").get(siteId) as { id: number; entry_id: number };
+    expect(t.services.files.list([ds.id]).get(ds.id)).toEqual(['.epub', '.pdf', '.txt']);
+    expect(t.services.catalogue.getEntry(ds.entry_id, ANONYMOUS)!.data_sources[0]).toMatchObject({ has_full_text: true, has_pdf: true });
+    expect(await visibleTitles('"old draft"')).toEqual([]); // in a hidden folder
+
+    fs.rmSync(path.join(root, 'shelf', 'Lucia Ferrer', 'Harbour Songs (2)'), { recursive: true });
+    const again = await harvest.runNow(siteId, false);
+    expect(again).toMatchObject({ status: 'finished', deleted: 1, unchanged: 2 });
+    expect(await visibleTitles('"harbour songs"')).toEqual([]);
   });
 });

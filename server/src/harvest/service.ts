@@ -29,8 +29,10 @@ const MARC_NS = 'http://www.loc.gov/MARC21/slim';
 const MAX_REPORTED_ERRORS = 100;
 /** A running run whose progress was not written for this long lost its process. */
 const STALE_RUN_MS = 30 * 60_000;
-/** Calibre books stored per batch (one "page" of the report). */
-const CALIBRE_BATCH = 100;
+/** Records stored (and indexed) per transaction: fewer, larger transactions harvest faster than one per page. */
+const STORE_BATCH = 1000;
+/** Calibre books per "page" of the report. */
+const CALIBRE_PAGE = 100;
 
 /** One record of a page, as the source gave it. */
 export interface HarvestItem {
@@ -289,24 +291,37 @@ export class HarvestService {
     if (!metadataPrefix) throw new HarvestError('Choose the metadata format of this generic OAI-PMH site (oai_dc or marc21)');
     const from = !force && site.harvest_from ? oaiDate(site.harvest_from, identify.granularity) : null;
     let clock: string | null = null;
-    for await (const p of client.listRecords({ metadataPrefix, set: site.oai_set || (site.site_type === 'amusewiki' ? 'web' : null), from }, {
-      onRetry: (msg) => this.opts.log?.('harvest retry', { site: site.id, msg }),
-    })) {
-      clock ??= p.responseDate || null;
-      report.counts.total = p.completeListSize ?? report.counts.total;
-      const items = p.records.map((r): HarvestItem => {
-        if (r.deleted) return { identifier: r.identifier, deleted: true };
-        if (!r.metadata) return { identifier: r.identifier, error: 'The record has no metadata' };
-        try {
-          return { identifier: r.identifier, record: this.mapMetadata(site, r.metadata) };
-        } catch (e) {
-          return { identifier: r.identifier, error: (e as Error).message };
+    let buffer: HarvestItem[] = [];
+    try {
+      for await (const p of client.listRecords({ metadataPrefix, set: site.oai_set || (site.site_type === 'amusewiki' ? 'web' : null), from }, {
+        onRetry: (msg) => this.opts.log?.('harvest retry', { site: site.id, msg }),
+      })) {
+        clock ??= p.responseDate || null;
+        report.counts.total = p.completeListSize ?? report.counts.total;
+        const items = p.records.map((r): HarvestItem => {
+          if (r.deleted) return { identifier: r.identifier, deleted: true };
+          if (!r.metadata) return { identifier: r.identifier, error: 'The record has no metadata' };
+          try {
+            return { identifier: r.identifier, record: this.mapMetadata(site, r.metadata) };
+          } catch (e) {
+            return { identifier: r.identifier, error: (e as Error).message };
+          }
+        });
+        buffer.push(...items);
+        report.counts.records += items.length;
+        if (buffer.length >= STORE_BATCH) {
+          await this.storeItems(site, buffer, report, seen, signal, formats);
+          buffer = [];
         }
-      });
-      await this.storeItems(site, items, report, seen, signal, formats);
-      page();
-      await new Promise((r) => setImmediate(r)); // let searches through between pages
+        page();
+        await new Promise((r) => setImmediate(r)); // let other work of this thread through between pages
+      }
+    } catch (e) {
+      // What came before the failure is kept (an incremental run asks for it again next time anyway).
+      if (!signal.aborted) await this.storeItems(site, buffer, report, seen, signal, formats);
+      throw e;
     }
+    await this.storeItems(site, buffer, report, seen, signal, formats);
     return clock;
   }
 
@@ -339,7 +354,7 @@ export class HarvestService {
   // ---------- storing a page ----------
 
   private async storeItems(site: SiteRow, items: HarvestItem[], report: RunReport, seen: Set<string> | null, signal: AbortSignal, amusewikiFormats: string[] | null = null) {
-    report.counts.records += items.length;
+    if (items.length === 0) return;
     const touched = new Set<number>();
     const toRemove: number[] = [];
     const good: { item: HarvestItem; record: IngestRecord }[] = [];
@@ -371,11 +386,16 @@ export class HarvestService {
       for (const t of this.ingest.removeDataSources(toRemove)) touched.add(t);
       report.counts.deleted += toRemove.length;
     }
-    const stored = this.ingest.store(good.map((g) => g.record));
-    stored.touched.forEach((t) => touched.add(t));
+    // Records, their aggregations and the index rows in one write transaction: all of the batch or nothing.
+    const stored = this.db.sqlite.transaction(() => {
+      const res = this.ingest.store(good.map((g) => g.record));
+      res.touched.forEach((t) => touched.add(t));
+      const parts = good.map((g, i) => ({ aggregations: g.item.record!.aggregations, childEntryId: res.entryIds[i], childIdentifier: g.record.identifier }));
+      for (const t of this.storeAggregations(site, parts, seen)) touched.add(t);
+      this.ingest.reindex(touched);
+      return res;
+    }).immediate();
     stored.outcomes.forEach((o) => report.counts[o]++);
-    for (const t of this.storeAggregations(site, good.map((g, i) => ({ aggregations: g.item.record!.aggregations, childEntryId: stored.entryIds[i], childIdentifier: g.record.identifier })), seen)) touched.add(t);
-    this.ingest.reindex(touched);
     // Files after the metadata: a record whose files fail keeps its metadata and gets its files next time.
     for (let i = 0; i < good.length; i++) {
       if (signal.aborted) break;
@@ -453,20 +473,24 @@ export class HarvestService {
   private async harvestCalibre(site: SiteRow, report: RunReport, seen: Set<string>, signal: AbortSignal, page: () => void) {
     const root = this.sites.treeDir(site);
     if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new HarvestError(`The Calibre folder ${site.tree_path} does not exist on the server`);
-    let batch: HarvestItem[] = [];
-    const flush = async () => {
-      if (!batch.length) return;
-      await this.storeItems(site, batch, report, seen, signal);
-      batch = [];
-      page();
-      await new Promise((r) => setImmediate(r));
-    };
+    let buffer: HarvestItem[] = [];
+    let inPage = 0;
     for await (const book of scanCalibreTree(root, { signal })) {
-      if (book.error || !book.record) batch.push({ identifier: book.identifier, error: book.error ?? 'The book has no readable metadata.opf' });
-      else batch.push({ identifier: book.identifier, record: book.record, files: book.files });
-      if (batch.length >= CALIBRE_BATCH) await flush();
+      if (book.error || !book.record) buffer.push({ identifier: book.identifier, error: book.error ?? 'The book has no readable metadata.opf' });
+      else buffer.push({ identifier: book.identifier, record: book.record, files: book.files });
+      report.counts.records++;
+      if (++inPage === CALIBRE_PAGE) {
+        inPage = 0;
+        if (buffer.length >= STORE_BATCH) {
+          await this.storeItems(site, buffer, report, seen, signal);
+          buffer = [];
+        }
+        page();
+        await new Promise((r) => setImmediate(r));
+      }
     }
-    await flush();
+    await this.storeItems(site, buffer, report, seen, signal);
+    if (inPage) page();
   }
 }
 
