@@ -184,3 +184,34 @@ export function downloadUrl(dataSourceId: number, ext: string, inline = false): 
   const e = ext.startsWith('.') ? ext : `.${ext}`;
   return `${API_BASE}/download/${dataSourceId}${e}${inline ? '?inline=1' : ''}`;
 }
+
+/** Citation formats of GET /entry/{id}/cite. */
+export type CiteFormat = 'bibtex' | 'ris' | 'csl-json';
+
+/** URL of an entry's citation (an attachment: a plain link downloads it). */
+export function citationUrl(entryId: number | string, format: CiteFormat): string {
+  return apiUrl(`/entry/${encodeURIComponent(entryId)}/cite`, { format });
+}
+
+/** The citation as text (for copying); failures as ApiError like the JSON calls. */
+export async function fetchCitation(entryId: number | string, format: CiteFormat, signal?: AbortSignal): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(citationUrl(entryId, format), { signal, credentials: 'same-origin' });
+  } catch (e) {
+    if (e instanceof DOMException && e.name === 'AbortError') throw e;
+    throw new ApiError(0, e instanceof Error ? e.message : 'Network error');
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    let serverError: string | undefined;
+    try {
+      const data = JSON.parse(text) as { error?: unknown };
+      if (typeof data.error === 'string' && data.error) serverError = data.error;
+    } catch {
+      /* not JSON */
+    }
+    throw new ApiError(res.status, serverError ?? (res.statusText || `HTTP ${res.status}`), serverError);
+  }
+  return text;
+}

@@ -9,6 +9,7 @@ import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { LanguageTags } from '../../components/LanguageTags';
 import { DataSourceBox } from './DataSourceBox';
 import { ShortEntryBox } from './ShortEntryBox';
+import { CiteMenu } from './CiteMenu';
 import { contentLang } from '../../lib/lang';
 
 function hasHistory(locationKey: string): boolean {
@@ -146,7 +147,10 @@ export default function EntryPage() {
             </ul>
           )}
         </div>
-        <BackButton />
+        <div className="flex items-start gap-2">
+          <CiteMenu entryId={entry.id} />
+          <BackButton />
+        </div>
       </div>
 
       <OtherLanguages entry={entry} />
