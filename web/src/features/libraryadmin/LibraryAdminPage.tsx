@@ -2,16 +2,22 @@ import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { isApiError } from '../../api/client';
+import { useCurrentUser } from '../../api/account';
+import { SitesPanel } from '../harvest/SitesPanel';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { libraryAdminApi } from './api';
 import { LibraryForm } from './LibraryForm';
 import { AddUserForm, LibraryUsers } from './LibraryUsers';
 import { SpreadsheetUpload } from './SpreadsheetUpload';
 
-/** /library/admin/{id} (spec §2 Library admin screen): edit form, record upload, add-user form, 'Library Users'. */
+/**
+ * /library/admin/{id} (spec §2 Library admin screen): edit form, sites and harvesting (issue 10), record upload,
+ * add-user form, 'Library Users'.
+ */
 export default function LibraryAdminPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
+  const { user } = useCurrentUser();
   const query = useQuery({
     queryKey: ['libraryadmin', 'details', id],
     queryFn: ({ signal }) => libraryAdminApi.details(id, signal),
@@ -39,6 +45,7 @@ export default function LibraryAdminPage() {
     <div className="flex flex-col gap-10">
       <h1 className="text-2xl font-bold">{t('Administration of {{name}}', { name: library.name })}</h1>
       <LibraryForm key={library.last_modified} library={library} />
+      <SitesPanel scope="library" libraryId={library.id} title={t('Sites and harvesting')} level={2} superuser={!!user?.is_superuser} />
       <SpreadsheetUpload libraryId={library.id} />
       <AddUserForm libraryId={library.id} onAdded={refresh} />
       <LibraryUsers libraryId={library.id} users={query.data.users} onChange={refresh} />

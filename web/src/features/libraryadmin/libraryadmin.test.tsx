@@ -4,10 +4,12 @@ import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { mockApi, renderApp } from '../../test/utils';
 import strings from '../../i18n/libraryadmin/en.json';
+import harvestStrings from '../../i18n/harvest/en.json';
 import { libraryFormErrors, type AdminLibrary, type LibraryUser } from './api';
 
 beforeAll(() => {
   i18n.addResourceBundle('en', 'translation', strings, true, true);
+  i18n.addResourceBundle('en', 'translation', harvestStrings, true, true);
 });
 
 const LIB: AdminLibrary = {
@@ -41,6 +43,7 @@ function api(extra: Record<string, (url: URL, init?: RequestInit) => { status?: 
     '/library/create-user/': (url, init) => (record(url, init), { body: { success: 'User added', status: 'added', user_id: 9 } }),
     '/auth/user-check/': (url) => ({ body: { username: 'x', username_exists: url.pathname.endsWith('/reader') ? 1 : 0 } }),
     '/spreadsheet/': () => ({ body: { sites: [{ id: 3, title: 'Shelf list', csv_type: 'generic', column_names: ['identifier', 'title', 'authors'] }], max_bytes: 10485760 } }),
+    '/library/sites/': () => ({ body: { sites: [] } }),
     ...extra,
   });
   return { ...mocked, posts };
@@ -169,6 +172,25 @@ describe('/library/admin/:id', () => {
     await userEvent.click(within(section).getByRole('button', { name: 'Upload' }));
     expect(await within(section).findByText('No row can be stored: 1 row(s) with errors')).toBeInTheDocument();
     expect(within(section).getByText('Line 3: the title is empty')).toBeInTheDocument();
+  });
+
+  it("has a 'Sites and harvesting' section with the library's sites (GET /library/sites/1)", async () => {
+    const m = api({
+      '/library/sites/': () => ({
+        body: {
+          sites: [{
+            id: 4, library_id: 1, title: 'Koha OPAC', site_type: 'koha-marc21', url: 'https://opac.uno.example.org/cgi-bin/koha/oai.pl', oai_set: null,
+            oai_metadata_format: null, active: true, harvest_interval_minutes: 60, tree_path: null, csv_type: null, data_sources: 12,
+            last_harvested: null, consecutive_failures: 0, failing: false, last_run: null,
+          }],
+        },
+      }),
+    });
+    renderApp('/library/admin/1');
+    const region = await screen.findByRole('region', { name: 'Sites and harvesting' });
+    expect(await within(region).findByRole('heading', { name: 'Koha OPAC' })).toBeInTheDocument();
+    expect(within(region).getByRole('button', { name: 'Add a site' })).toBeInTheDocument();
+    expect(m.calls('/library/sites/1')).toHaveLength(1);
   });
 
   it('tells a user who may not administer the library', async () => {
