@@ -28,6 +28,8 @@ export interface RecordLink {
 /** Bibliographic fields of one record. An empty title means the record cannot be stored (reported). */
 export type MappedRecord = Omit<IngestRecord, 'siteId' | 'identifier' | 'datestamp' | 'full_text'> & {
   aggregations: AggregationRef[];
+  /** The source's identifier of the record this one translates (MARC21 765 $o), when it names one. */
+  originalIdentifier?: string | null;
   /** The record's other http(s) links (spec §5.6 `links`), in record order. */
   links?: RecordLink[];
   /** Branches of a Koha catalogue holding items (952 $a/$b, 995 $b/$c), each once: one record, never a copy per branch. */

@@ -1,5 +1,5 @@
 // Round trip: one instance harvests another's /oai (over real HTTP, both on 127.0.0.1) and ends with the
-// same visible entries: titles, authors, languages and "is part of" links.
+// same visible entries: titles, authors, languages, "is part of" and "is a translation of" links.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../test/fixture.ts';
@@ -20,7 +20,7 @@ afterAll(async () => {
   await target?.close();
 });
 
-interface Shape { title: string; authors: string[]; languages: string[]; parts: string[] }
+interface Shape { title: string; authors: string[]; languages: string[]; parts: string[]; translationOf: string | null }
 
 /** What an anonymous visitor sees of every entry: the comparable part of its page. */
 function visibleEntries(t: TestApp): Shape[] {
@@ -34,6 +34,7 @@ function visibleEntries(t: TestApp): Shape[] {
       authors: e.authors.map((a) => a.value).sort(),
       languages: e.languages.map((l) => l.id).sort(),
       parts: e.aggregated.map((a) => a.title).sort(),
+      translationOf: e.original_entry ? t.services.catalogue.getEntry(e.original_entry.id, ANONYMOUS)?.title ?? null : null,
     });
   }
   return out.sort((a, b) => a.title.localeCompare(b.title));
@@ -50,8 +51,10 @@ describe('one instance harvesting another', () => {
       const got = visibleEntries(target);
       expect(want.length).toBeGreaterThan(5);
       expect(want.find((e) => e.title === 'Anthology of Essays')?.parts).toEqual(['First Essay', 'Second Essay']);
+      expect(want.find((e) => e.title === "L'Entraide")?.translationOf).toBe('Mutual Aid');
       if (format === 'marc21') expect(got).toEqual(want);
-      else expect(got.map(({ parts: _p, ...rest }) => rest)).toEqual(want.map(({ parts: _p, ...rest }) => rest)); // oai_dc has no "is part of"
+      // oai_dc says neither "is part of" nor "is a translation of".
+      else expect(got.map(({ parts: _p, translationOf: _o, ...rest }) => rest)).toEqual(want.map(({ parts: _p, translationOf: _o, ...rest }) => rest));
       // A second harvest changes nothing.
       expect(await target.services.harvest.runNow(site.id, false)).toMatchObject({ status: 'finished', new: 0, updated: 0 });
       // Clean up for the other format: the site's records go with a forced harvest of an empty set.

@@ -61,6 +61,8 @@ const iso = () => new Date().toISOString();
 class RunReport {
   counts = { pages: 0, records: 0, total: null as number | null, new: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0 };
   errors: { identifier: string; message: string }[] = [];
+  /** Translations whose original was not stored yet (it may come on a later page). */
+  translations: { childEntryId: number; originalIdentifier: string }[] = [];
 
   fail(identifier: string, message: string) {
     this.counts.failed++;
@@ -392,6 +394,11 @@ export class HarvestService {
       res.touched.forEach((t) => touched.add(t));
       const parts = good.map((g, i) => ({ aggregations: g.item.record!.aggregations, childEntryId: res.entryIds[i], childIdentifier: g.record.identifier }));
       for (const t of this.storeAggregations(site, parts, seen)) touched.add(t);
+      good.forEach((g, i) => {
+        const original = g.item.record!.originalIdentifier;
+        if (original && res.outcomes[i] !== 'unchanged') report.translations.push({ childEntryId: res.entryIds[i], originalIdentifier: original });
+      });
+      for (const t of this.linkTranslations(site, report)) touched.add(t);
       this.ingest.reindex(touched);
       return res;
     }).immediate();
@@ -411,6 +418,19 @@ export class HarvestService {
         report.fail(item.identifier, `The metadata was stored but not its files: ${(e as Error).message}`);
       }
     }
+  }
+
+  /** Links the translations whose original is stored by now; the others wait for a later batch. */
+  private linkTranslations(site: SiteRow, report: RunReport): Set<number> {
+    const links: { kind: 'translation'; parentEntryId: number; childEntryId: number }[] = [];
+    report.translations = report.translations.filter((t) => {
+      const dsId = this.q.dsByIdentifier.get(site.id, t.originalIdentifier) as number | undefined;
+      const entryId = dsId === undefined ? null : (this.db.sqlite.prepare('SELECT entry_id FROM data_sources WHERE id = ?').pluck().get(dsId) as number | null);
+      if (entryId === null) return true;
+      links.push({ kind: 'translation', parentEntryId: entryId, childEntryId: t.childEntryId });
+      return false;
+    });
+    return links.length ? this.ingest.link(links) : new Set();
   }
 
   /** "Is part of": each aggregation gets a record of its own (or the source's real one) and a link to its part. */

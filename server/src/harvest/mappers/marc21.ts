@@ -203,6 +203,8 @@ export function mapMarc21(record: XmlElement, opts: MapOptions = {}): MappedReco
     place_date_of_publication_distribution: publicationStatements(fieldsOf(m, '260', '264').filter((f) => !(f.tag === '264' && f.ind2 === '4')), 'a', 'b', 'c'),
     ...uris,
     aggregations: marc21Aggregations(m),
+    // "Is a translation of" (765 original language entry): the original's record identifier ($o, or $w).
+    originalIdentifier: fieldsOf(m, '765').map((f) => first(f, 'o') || first(f, 'w')).find(Boolean) || null,
   };
   const branches = dedupe(items.flatMap((f) => sub(f, 'ab')));
   if (branches.length) out.internal_library_codes = branches;
