@@ -22,6 +22,8 @@ function ruleOf(method: string, path: string): Expect {
   // Listings are called here with a mergers' type (merged-agents); /listing/exclusions is for everyone logged in (curation tests).
   if (path === '/collector/api/listing/{type}') return 'merge';
   if (/^\/collector\/api\/(exclusions|changes|changes\/\{id\}\/undo)$/.test(path)) return 'login';
+  // Citations of an entry are public like the entry itself (hidden entries answer 404 to everyone).
+  if (path === '/collector/api/entry/{id}/cite') return 'public';
   return 'public';
 }
 
