@@ -41,23 +41,33 @@ describe('the site form', () => {
     const options = within(type).getAllByRole('option').map((o) => (o as HTMLOptionElement).value);
     expect(options).toEqual(['amusewiki', 'koha-marc21', 'koha-unimarc', 'generic', 'csv']);
 
-    // An OAI type (the default): endpoint URL, set and format.
+    // amusewiki (the default): the endpoint URL; its set and format are fixed.
     expect(within(form).getByLabelText('OAI-PMH endpoint URL')).toBeInTheDocument();
-    expect(within(form).getByLabelText('OAI set')).toBeInTheDocument();
-    expect(within(form).getByLabelText('Metadata format')).toBeInTheDocument();
+    expect(within(form).queryByLabelText('OAI set')).toBeNull();
+    expect(within(form).queryByLabelText('Metadata format')).toBeNull();
+    expect(within(form).getByText('Amusewiki sites are harvested from their “web” set.')).toBeInTheDocument();
+    expect(within(form).getByText('MARC21 (marc21), set by the site type')).toBeInTheDocument();
     expect(within(form).getByLabelText('Harvest interval (minutes)')).toHaveValue(30);
     expect(within(form).getByLabelText('Harvest this site automatically')).toBeChecked();
+
+    // A generic OAI-PMH repository: set and a format to choose.
+    await user.selectOptions(type, 'generic');
+    expect(within(form).getByLabelText('OAI set')).toBeInTheDocument();
+    const format = within(form).getByLabelText('Metadata format');
+    expect(within(format).getAllByRole('option').map((o) => (o as HTMLOptionElement).value)).toEqual(['', 'oai_dc', 'marc21']);
 
     await user.selectOptions(type, 'csv');
     expect(within(form).getByLabelText('Address')).toBeInTheDocument();
     expect(within(form).queryByLabelText('OAI-PMH endpoint URL')).toBeNull();
     expect(within(form).queryByLabelText('OAI set')).toBeNull();
     expect(within(form).queryByLabelText('Metadata format')).toBeNull();
+    expect(within(form).queryByText(/set by the site type/)).toBeNull();
     expect(within(form).getByLabelText('Spreadsheet format')).toBeInTheDocument();
     expect(within(form).queryByLabelText('Calibre folder')).toBeNull();
 
     await user.selectOptions(type, 'koha-unimarc');
     expect(within(form).getByLabelText('OAI-PMH endpoint URL')).toBeInTheDocument();
+    expect(within(form).getByLabelText('OAI set')).toBeInTheDocument();
     expect(within(form).queryByLabelText('Spreadsheet format')).toBeNull();
   });
 
@@ -122,10 +132,18 @@ describe('the site form', () => {
     const form = within(region).getByRole('form', { name: 'Edit the site “Anarchist Library”' });
     expect(within(form).getByLabelText('Title')).toHaveValue('Anarchist Library');
     expect(within(form).getByLabelText('OAI-PMH endpoint URL')).toHaveValue('https://al.example.org/oai-pmh');
-    await user.type(within(form).getByLabelText('OAI set'), 'texts');
+    const interval = within(form).getByLabelText('Harvest interval (minutes)');
+    await user.clear(interval);
+    await user.type(interval, '120');
     await user.click(within(form).getByLabelText('Harvest this site automatically'));
     await user.click(within(form).getByRole('button', { name: 'Save site' }));
     await waitFor(() => expect(saved).toHaveLength(1));
-    expect(saved[0]).toMatchObject({ path: '/library/sites/1/10', method: 'PUT', body: { oai_set: 'texts', active: false, site_type: 'amusewiki' } });
+    expect(saved[0]).toEqual({
+      path: '/library/sites/1/10', method: 'PUT',
+      body: {
+        title: 'Anarchist Library', site_type: 'amusewiki', url: 'https://al.example.org/oai-pmh', oai_set: null, oai_metadata_format: null,
+        active: false, harvest_interval_minutes: 120, csv_type: null,
+      },
+    });
   });
 });

@@ -41,22 +41,24 @@ function initialValues(site: Site | null): Values {
   };
 }
 
-/** The body the form sends: the fields of other site types are cleared; library admins never send tree_path. */
-export function siteBody(v: Values, superuser: boolean): SiteBody {
+/** The body the form sends: the fields other site types do not use are cleared; a library admin sends no new folder. */
+export function siteBody(v: Values, superuser: boolean, initial: Site | null): SiteBody {
   const oai = isOaiType(v.site_type);
   const interval = v.harvest_interval_minutes.trim();
   const body: SiteBody = {
     title: v.title,
     site_type: v.site_type as SiteBody['site_type'],
     url: v.url.trim() || null,
-    oai_set: oai ? v.oai_set.trim() || null : null,
-    oai_metadata_format: oai && v.oai_metadata_format ? (v.oai_metadata_format as SiteBody['oai_metadata_format']) : null,
+    oai_set: oai && v.site_type !== 'amusewiki' ? v.oai_set.trim() || null : null,
+    oai_metadata_format: v.site_type === 'generic' && v.oai_metadata_format ? (v.oai_metadata_format as SiteBody['oai_metadata_format']) : null,
     active: v.active,
     // An empty or non-numeric interval is NaN, which the schema refuses (and the form says why).
     harvest_interval_minutes: interval === '' ? Number.NaN : Number(interval),
     csv_type: v.site_type === 'csv' ? (v.csv_type as SiteBody['csv_type']) : null,
   };
   if (superuser) body.tree_path = v.site_type === 'calibretree' ? v.tree_path.trim() || null : null;
+  // A library admin keeps a Calibre site's folder as it is (the server refuses a changed one).
+  else if (v.site_type === 'calibretree') body.tree_path = initial?.tree_path ?? null;
   return body;
 }
 
@@ -145,7 +147,7 @@ export function SiteForm({ scope, initial, superuser, onDone, level = 4 }: SiteF
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const body = siteBody(values, superuser);
+    const body = siteBody(values, superuser, initial);
     const parsed = siteBodySchema.safeParse(body);
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error.issues, t));
@@ -194,29 +196,42 @@ export function SiteForm({ scope, initial, superuser, onDone, level = 4 }: SiteF
           aria-required={oai ? 'true' : undefined} className={inputClass} {...described(id('url'), errors.url, oai)}
         />
       </Row>
-      {oai && (
-        <>
-          <Row id={id('oai_set')} label={t('OAI set')} error={errors.oai_set} hint={t('Optional: harvest only this set of the repository.')}>
-            <input
-              id={id('oai_set')} type="text" value={values.oai_set} onChange={(e) => set('oai_set')(e.target.value)} autoComplete="off"
-              className={inputClass} {...described(id('oai_set'), errors.oai_set, true)}
-            />
-          </Row>
-          <Row id={id('oai_metadata_format')} label={t('Metadata format')} error={errors.oai_metadata_format}>
-            <select
-              id={id('oai_metadata_format')} value={values.oai_metadata_format} onChange={(e) => set('oai_metadata_format')(e.target.value)}
-              aria-required={type === 'generic' ? 'true' : undefined} className={inputClass}
-              {...described(id('oai_metadata_format'), errors.oai_metadata_format, false)}
-            >
-              <option value="">{type === 'generic' ? t('Choose a format') : t('The default of the site type')}</option>
-              {OAI_METADATA_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {formatLabel(t, f)}
-                </option>
-              ))}
-            </select>
-          </Row>
-        </>
+      {/* The server stores a set for every OAI type but amusewiki (always its "web" set), and a format for
+          generic sites only (the others are harvested as marc21). */}
+      {oai && type !== 'amusewiki' && (
+        <Row id={id('oai_set')} label={t('OAI set')} error={errors.oai_set} hint={t('Optional: harvest only this set of the repository.')}>
+          <input
+            id={id('oai_set')} type="text" value={values.oai_set} onChange={(e) => set('oai_set')(e.target.value)} autoComplete="off"
+            className={inputClass} {...described(id('oai_set'), errors.oai_set, true)}
+          />
+        </Row>
+      )}
+      {type === 'amusewiki' && <p className="text-sm text-stone-700">{t('Amusewiki sites are harvested from their “web” set.')}</p>}
+      {type === 'generic' && (
+        <Row id={id('oai_metadata_format')} label={t('Metadata format')} error={errors.oai_metadata_format}>
+          <select
+            id={id('oai_metadata_format')} value={values.oai_metadata_format} onChange={(e) => set('oai_metadata_format')(e.target.value)}
+            aria-required="true" className={inputClass} {...described(id('oai_metadata_format'), errors.oai_metadata_format, false)}
+          >
+            <option value="">{t('Choose a format')}</option>
+            {OAI_METADATA_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {formatLabel(t, f)}
+              </option>
+            ))}
+          </select>
+        </Row>
+      )}
+      {oai && type !== 'generic' && (
+        <p>
+          <span className="font-medium">{t('Metadata format')}:</span> {t('{{format}}, set by the site type', { format: formatLabel(t, 'marc21') })}
+        </p>
+      )}
+      {type === 'calibretree' && !superuser && (
+        <p>
+          <span className="font-medium">{t('Calibre folder')}:</span> <code className="wrap-anywhere">{values.tree_path}</code>{' '}
+          <span className="text-sm text-stone-700">{t('(only superusers can change it)')}</span>
+        </p>
       )}
       {type === 'calibretree' && superuser && (
         <Row id={id('tree_path')} label={t('Calibre folder')} error={errors.tree_path} hint={t('A folder under the Calibre root of the server.')}>

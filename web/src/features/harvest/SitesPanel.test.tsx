@@ -163,13 +163,24 @@ describe('the sites panel (library admin screen)', () => {
     expect(within(rows[2]).getByText('Shown: 2 of 3 failed records')).toBeInTheDocument();
   });
 
-  it('does not let a library admin edit a Calibre site', async () => {
-    libraryAdmin([site({ id: 12, title: 'Calibre shelf', site_type: 'calibretree', url: null, tree_path: 'uno/books' })]);
+  it('lets a library admin edit a Calibre site but not its folder (sent unchanged)', async () => {
+    const user = userEvent.setup();
+    const m = libraryAdmin([site({ id: 12, title: 'Calibre shelf', site_type: 'calibretree', url: null, tree_path: 'uno/books', last_run: null })], {
+      '/library/sites/1/12': (_url, init) => ({ body: { site: site({ id: 12, ...bodyOf(init) } as Partial<Site>) } }),
+    });
     renderApp('/library/admin/1');
     const calibre = await card('Calibre shelf');
-    expect(within(calibre).queryByRole('button', { name: /^Edit/ })).toBeNull();
-    expect(within(calibre).getByText('Only superusers can change a Calibre site.')).toBeInTheDocument();
     expect(within(calibre).getByRole('button', { name: 'Harvest now' })).toBeInTheDocument();
+    await user.click(within(calibre).getByRole('button', { name: 'Edit Calibre shelf' }));
+    const form = screen.getByRole('form', { name: 'Edit the site “Calibre shelf”' });
+    expect(within(form).queryByLabelText('Calibre folder')).toBeNull();
+    expect(within(form).getByText('uno/books')).toBeInTheDocument();
+    expect(within(form).getByText('(only superusers can change it)')).toBeInTheDocument();
+    await user.clear(within(form).getByLabelText('Title'));
+    await user.type(within(form).getByLabelText('Title'), 'Calibre books');
+    await user.click(within(form).getByRole('button', { name: 'Save site' }));
+    await waitFor(() => expect(m.posts).toHaveLength(1));
+    expect(m.posts[0]).toMatchObject({ path: '/library/sites/1/12', body: { title: 'Calibre books', site_type: 'calibretree', tree_path: 'uno/books' } });
   });
 
   it('passes axe-core with a failing site, a running harvest, open runs and a form with errors, and works from the keyboard', async () => {

@@ -152,8 +152,8 @@ function RunsTable({ runs, siteTitle }: { runs: HarvestRun[]; siteTitle: string 
   );
 }
 
-function SiteCard({ site, scope, superuser, level, onEdit }: {
-  site: Site; scope: SiteScope; superuser: boolean; level: 3 | 4; onEdit: (site: Site, opener: HTMLElement) => void;
+function SiteCard({ site, scope, level, onEdit }: {
+  site: Site; scope: SiteScope; level: 3 | 4; onEdit: (site: Site, opener: HTMLElement) => void;
 }) {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
@@ -204,7 +204,6 @@ function SiteCard({ site, scope, superuser, level, onEdit }: {
 
   const Heading: ElementType = `h${level}`;
   const oai = isOaiType(site.site_type);
-  const canEdit = superuser || site.site_type !== 'calibretree';
   const statusText = latest ? runStatusLabel(t, latest) : t('Never harvested');
 
   return (
@@ -284,18 +283,15 @@ function SiteCard({ site, scope, superuser, level, onEdit }: {
             </button>
           </>
         )}
-        {canEdit && (
-          <button type="button" className="btn" onClick={(e) => onEdit(site, e.currentTarget)} aria-label={t('Edit {{name}}', { name: site.title })}>
-            {t('Edit')}
-          </button>
-        )}
+        <button type="button" className="btn" onClick={(e) => onEdit(site, e.currentTarget)} aria-label={t('Edit {{name}}', { name: site.title })}>
+          {t('Edit')}
+        </button>
         {harvestable && (
           <button type="button" className="btn" aria-expanded={showRuns} aria-controls={runsId} onClick={() => setShowRuns((v) => !v)}>
             {showRuns ? t('Hide the runs') : t('Show the runs')}
           </button>
         )}
       </div>
-      {!canEdit && <p className="text-sm text-stone-700">{t('Only superusers can change a Calibre site.')}</p>}
       {harvestable && (
         <div id={runsId} hidden={!showRuns} className="min-w-0">
           {showRuns && (
@@ -368,7 +364,7 @@ export function SitesPanel({ scope: kind, libraryId, title, level = 2, superuser
         <ul className="flex min-w-0 flex-col gap-3">
           {query.data.sites.map((s) => (
             <li key={s.id} className="min-w-0">
-              <SiteCard site={s} scope={scope} superuser={superuser} level={siteLevel} onEdit={open} />
+              <SiteCard site={s} scope={scope} level={siteLevel} onEdit={open} />
             </li>
           ))}
         </ul>
