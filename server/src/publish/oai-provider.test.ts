@@ -345,6 +345,28 @@ describe('tokens', () => {
     expect(textOf(child(root, 'error'))).toMatch(/expired/);
   });
 
+  it('loses nothing when records change during a harvest: a changed record comes again at the end', async () => {
+    let root = await oai({ verb: 'ListIdentifiers', metadataPrefix: 'oai_dc' });
+    const seen: string[] = [];
+    let touched: string[] = [];
+    for (let page = 0; ; page++) {
+      const list = child(root, 'ListIdentifiers')!;
+      seen.push(...identifiers(children(list, 'header')));
+      if (page === 0) {
+        // One record already sent and one not yet sent change now.
+        touched = [seen[3], identifiers(children(list, 'header')).at(-1)!];
+        const ids = touched.map((id) => Number(id.split(':').at(-1)));
+        t.services.indexer.reindex([...ids, entryId(t.services, 'Bulk pamphlet 249')]);
+      }
+      const token = textOf(child(list, 'resumptionToken'));
+      if (!token) break;
+      root = await oai({ verb: 'ListIdentifiers', resumptionToken: token });
+    }
+    expect([...new Set(seen)].sort()).toEqual(visibleIds());
+    const twice = seen.filter((id, i) => seen.indexOf(id) !== i);
+    expect(twice.every((id) => touched.includes(id))).toBe(true);
+  });
+
   it('keeps its arguments: a set harvest stays in its set on every page', async () => {
     const { headers } = await harvest('ListRecords', { metadataPrefix: 'oai_dc', set: 'library:2' });
     expect(headers.length).toBeGreaterThan(PAGE_SIZE);
