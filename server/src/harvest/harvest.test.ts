@@ -85,6 +85,8 @@ describe('an OAI-PMH harvest', () => {
     expect(entry.data_sources[0]).toMatchObject({ year_edition: 2019, can_add_to_bookbuilder: true, has_full_text: true });
     const html = t.services.fullText.html(entry.data_sources[0].data_source_id);
     expect(html).toContain('Some text of text-two');
+    // The text itself is searched.
+    expect(await visibleTitles('"some text of text-four"')).toEqual(['Harvested text four']);
   });
 
   it('harvests incrementally from the repository\'s own clock and does not fetch unchanged texts again', async () => {
@@ -327,6 +329,7 @@ describe('a Calibre folder', () => {
     expect(t.services.files.list([ds.id]).get(ds.id)).toEqual(['.epub', '.pdf', '.txt']);
     expect(t.services.catalogue.getEntry(ds.entry_id, ANONYMOUS)!.data_sources[0]).toMatchObject({ has_full_text: true, has_pdf: true });
     expect(await visibleTitles('"old draft"')).toEqual([]); // in a hidden folder
+    expect(await visibleTitles('"boats of chioggia"')).toEqual(['The Commons of the Sea']); // the .txt is searched
 
     fs.rmSync(path.join(root, 'shelf', 'Lucia Ferrer', 'Harbour Songs (2)'), { recursive: true });
     const again = await harvest.runNow(siteId, false);

@@ -404,20 +404,27 @@ export class HarvestService {
     }).immediate();
     stored.outcomes.forEach((o) => report.counts[o]++);
     // Files after the metadata: a record whose files fail keeps its metadata and gets its files next time.
+    const textChanged = new Set<number>();
     for (let i = 0; i < good.length; i++) {
       if (signal.aborted) break;
       const dsId = stored.dataSourceIds[i];
       const { item, record } = good[i];
       try {
+        let text: string | null | undefined;
         if (item.files?.length) {
-          if (stored.outcomes[i] !== 'unchanged' || !this.files.list([dsId]).has(dsId)) this.storeLocalFiles(dsId, item.files);
+          if (stored.outcomes[i] !== 'unchanged' || !this.files.list([dsId]).has(dsId)) text = this.storeLocalFiles(dsId, item.files);
+        } else if (site.site_type === 'amusewiki') text = await this.fetchAmusewikiFiles(site, dsId, record, stored.outcomes[i] !== 'unchanged', signal);
+        // The text is searched: the Muse source of an amusewiki text, the .txt of a Calibre book.
+        if (text !== undefined) {
+          const entryId = this.ingest.setFullText(dsId, text);
+          if (entryId !== null) textChanged.add(entryId);
         }
-        else if (site.site_type === 'amusewiki') await this.fetchAmusewikiFiles(site, dsId, record, stored.outcomes[i] !== 'unchanged', signal);
       } catch (e) {
         if (signal.aborted) throw e;
         report.fail(item.identifier, `The metadata was stored but not its files: ${(e as Error).message}`);
       }
     }
+    if (textChanged.size) this.ingest.reindex(textChanged);
   }
 
   /** Links the translations whose original is stored by now; the others wait for a later batch. */
@@ -465,10 +472,10 @@ export class HarvestService {
   }
 
   /** amusewiki texts: the Muse source and the zip with its images (the Book Builder needs both), fetched from the site's own host. */
-  private async fetchAmusewikiFiles(site: SiteRow, dsId: number, record: IngestRecord, changed: boolean, signal: AbortSignal) {
+  private async fetchAmusewikiFiles(site: SiteRow, dsId: number, record: IngestRecord, changed: boolean, signal: AbortSignal): Promise<string | undefined> {
     const base = amusewikiTextBase(record.uri);
-    if (!base) return;
-    if (!changed && (this.q.hasFile.get(dsId) as number) === 2) return;
+    if (!base) return undefined;
+    if (!changed && (this.q.hasFile.get(dsId) as number) === 2) return undefined;
     const siteHost = new URL(site.url!).host;
     if (new URL(base).host !== siteHost) throw new HarvestError(`The text is on ${new URL(base).host}, not on the site's host ${siteHost}`);
     const max = this.opts.maxFileBytes ?? 200 * 1024 * 1024;
@@ -477,15 +484,21 @@ export class HarvestService {
     if (zip.body.subarray(0, 2).toString('latin1') !== 'PK') throw new HarvestError(`${base}.zip is not a zip file`);
     this.files.put(dsId, '.muse', muse.body);
     this.files.put(dsId, '.zip', zip.body);
+    return muse.body.toString('utf8');
   }
 
-  private storeLocalFiles(dsId: number, files: { ext: string; path: string }[]) {
+  /** Copies a Calibre book's files; returns its .txt as the full text (null without one). */
+  private storeLocalFiles(dsId: number, files: { ext: string; path: string }[]): string | null {
     const max = this.opts.maxFileBytes ?? 200 * 1024 * 1024;
+    let text: string | null = null;
     for (const f of files) {
       const size = fs.statSync(f.path).size;
       if (size > max) throw new HarvestError(`${path.basename(f.path)} is larger than ${Math.round(max / 1024 / 1024)} MB`);
-      this.files.put(dsId, f.ext, fs.readFileSync(f.path));
+      const bytes = fs.readFileSync(f.path);
+      this.files.put(dsId, f.ext, bytes);
+      if (f.ext === '.txt') text = bytes.toString('utf8');
     }
+    return text;
   }
 
   // ---------- Calibre ----------

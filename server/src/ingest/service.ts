@@ -147,6 +147,8 @@ export class IngestService {
     // The datestamp is the acquisition date: a record already held keeps it unless the source gives one.
     const datestamp = r.datestamp || existing?.datestamp || now;
     const row = this.dataSourceRow(r, title, subtitle, authors, languages, datestamp);
+    // A record that says nothing of its full text (a harvested record: the text comes with its files) keeps the stored one.
+    if (r.full_text === undefined && existing) row.full_text = (existing.full_text as string | null) ?? null;
     // A record stored again unchanged changes nothing (no datestamp bump, no reindex): re-uploading the
     // same spreadsheet or re-running an import does not make old records "new".
     if (existing && existing.entry_id !== null && DS_FIELDS.every((f) => (existing[f] ?? null) === row[f])) {
@@ -229,6 +231,12 @@ export class IngestService {
       this.agentIds.set(name, id);
     }
     return id;
+  }
+
+  /** Sets the full text of a data source (from its files, after the record was stored); returns its entry to reindex. */
+  setFullText(dataSourceId: number, text: string | null): number | null {
+    const row = this.db.sqlite.prepare('UPDATE data_sources SET full_text = ? WHERE id = ? AND full_text IS NOT ? RETURNING entry_id').get(text, dataSourceId, text) as { entry_id: number | null } | undefined;
+    return row?.entry_id ?? null;
   }
 
   /** Records "is part of" and "is a translation of" links; returns the entries to reindex. */
