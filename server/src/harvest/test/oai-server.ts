@@ -28,6 +28,8 @@ export interface Faults {
   endless?: boolean;
   /** Answer with an entity-expansion bomb. */
   bomb?: boolean;
+  /** Wait this long before answering ListRecords (a slow repository: progress can be watched). */
+  delayMs?: number;
 }
 
 export interface OaiTestServer {
@@ -77,6 +79,11 @@ export async function startOaiServer(opts: { records?: ServedRecord[]; pageSize?
     `${r.deleted || !r.metadata ? '' : `<metadata>${r.metadata}</metadata>`}</record>`;
 
   const server = http.createServer((req, res) => {
+    const delay = state.faults.delayMs;
+    if (delay && (req.url ?? '').includes('ListRecords')) setTimeout(() => answer(req, res), delay);
+    else answer(req, res);
+  });
+  const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const u = new URL(req.url ?? '/', 'http://x');
     state.requests.push(u.pathname + u.search);
     const f = state.faults;
@@ -153,7 +160,7 @@ export async function startOaiServer(opts: { records?: ServedRecord[]; pageSize?
     const rt = token || next ? `<resumptionToken completeListSize="${all.length}" cursor="${offset}">${esc(next)}</resumptionToken>` : '';
     return res.end(envelope(`<request verb="ListRecords" metadataPrefix="${esc(args.get('metadataPrefix') ?? '')}">${base}</request>`,
       `<ListRecords>${slice.map(recordXml).join('')}${rt}</ListRecords>`));
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return Object.assign(state, {
