@@ -120,9 +120,12 @@ export function entryHead(entry: Entry, base: string, siteName: string): string 
 
 /** The template with its own title and description replaced by `head` (or left as they are, with `noindex`). */
 export function injectHead(template: string, head: string): string {
-  const stripped = template.replace(/[ \t]*<title>[\s\S]*?<\/title>\s*\n?/i, '').replace(/[ \t]*<meta\s+name="description"[^>]*>\s*\n?/i, '');
-  const at = stripped.search(/<\/head>/i);
-  return at < 0 ? stripped : `${stripped.slice(0, at)}${head}${stripped.slice(at)}`;
+  const stripped = template.replace(/[ \t]*<title>[\s\S]*?<\/title>[ \t]*\r?\n?/i, '').replace(/[ \t]*<meta\s+name="description"[^>]*>[ \t]*\r?\n?/i, '');
+  // Before the line holding </head>, so the block keeps its own indentation.
+  const m = /(^|\n)[ \t]*<\/head>/i.exec(stripped);
+  if (!m) return stripped;
+  const at = m.index + m[1].length;
+  return `${stripped.slice(0, at)}${head}${stripped.slice(at)}`;
 }
 
 export class EntryPages {
