@@ -2,6 +2,7 @@
 // date and set, resumption tokens over several pages, deletions (merge, removed record, library made
 // private), private libraries kept out, and well-formed XML (read back with the harvester's parser).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import BetterSqlite3 from 'better-sqlite3';
 import { fixtureLines, entryId, testApp, type TestApp } from '../test/fixture.ts';
 import { child, children, parseXml, textOf, type XmlElement } from '../harvest/xml.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
@@ -340,7 +341,7 @@ describe('tokens', () => {
     const token = await firstToken();
     const s = t.services;
     const later = new OaiProvider(s.db, s.libraries, s.catalogue, new AuthorResolver(s.db), s.pages, { publicUrl: '', now: () => new Date(Date.now() + 2 * 86400_000) });
-    const root = parseXml(later.handle([['verb', 'ListIdentifiers'], ['resumptionToken', token]], 'http://x/oai', 'http://x'));
+    const root = parseXml(await later.handle([['verb', 'ListIdentifiers'], ['resumptionToken', token]], 'http://x/oai', 'http://x'));
     expect(errors(root)).toEqual(['badResumptionToken']);
     expect(textOf(child(root, 'error'))).toMatch(/expired/);
   });
@@ -372,6 +373,43 @@ describe('tokens', () => {
     expect(headers.length).toBeGreaterThan(PAGE_SIZE);
     expect(headers.every((h) => children(h, 'setSpec').map(textOf).includes('library:2'))).toBe(true);
     expect(new Set(identifiers(headers)).size).toBe(headers.length);
+  });
+});
+
+describe('writes in progress', () => {
+  /** Another connection (an import, a harvest worker) holding the write lock. */
+  function writer() {
+    const other = new BetterSqlite3(t.services.db.sqlite.name);
+    other.exec('BEGIN IMMEDIATE');
+    return { release: () => { other.exec('COMMIT'); other.close(); } };
+  }
+
+  it('waits for a write transaction to end before answering a list, without blocking other requests', async () => {
+    const w = writer();
+    setTimeout(w.release, 300);
+    const started = Date.now();
+    const done = (res: { statusCode: number }) => ({ status: res.statusCode, ms: Date.now() - started });
+    const [list, identify] = await Promise.all([
+      t.app.inject({ url: '/oai?verb=ListIdentifiers&metadataPrefix=oai_dc' }).then(done),
+      t.app.inject({ url: '/oai?verb=Identify' }).then(done),
+    ]);
+    expect(list.status).toBe(200);
+    expect(list.ms).toBeGreaterThanOrEqual(250);
+    // The wait is asynchronous: the server answered in the meantime.
+    expect(identify.status).toBe(200);
+    expect(identify.ms).toBeLessThan(list.ms);
+  });
+
+  it('answers 503 with Retry-After while the database stays locked', async () => {
+    const w = writer();
+    try {
+      const res = await t.app.inject({ url: '/oai?verb=ListRecords&metadataPrefix=oai_dc' });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('10');
+    } finally {
+      w.release();
+    }
+    expect((await t.app.inject({ url: '/oai?verb=ListRecords&metadataPrefix=oai_dc' })).statusCode).toBe(200);
   });
 });
 

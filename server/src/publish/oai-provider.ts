@@ -13,6 +13,15 @@ import {
   type MetadataPrefix, type OaiHeader, type RecordData, type RelatedEntry, type XmlWriter,
 } from './oai-xml.ts';
 
+/** A list request waits this many times this long for a write transaction of another connection to end. */
+const SETTLE_ATTEMPTS = 60;
+const SETTLE_WAIT_MS = 50;
+
+/** The database stayed locked by writers: the route answers 503 with Retry-After, as the protocol allows. */
+export class OaiBusy extends Error {
+  retryAfterSeconds = 10;
+}
+
 /** Records (or headers) per ListRecords / ListIdentifiers answer. */
 export const PAGE_SIZE = 100;
 /** How long a resumption token is honoured. */
@@ -141,8 +150,40 @@ export class OaiProvider {
    * Answers one request. `params` are the decoded arguments in request order (repeats kept, so they
    * can be refused); `baseUrl` is the provider's address and `siteUrl` the site's, for entry links.
    */
-  handle(params: [string, string][], baseUrl: string, siteUrl: string): string {
-    const responseDate = utcSeconds(this.now());
+  async handle(params: [string, string][], baseUrl: string, siteUrl: string): Promise<string> {
+    const listing = params.some(([k, v]) => k === 'verb' && (v === 'ListRecords' || v === 'ListIdentifiers'));
+    const responseDate = utcSeconds(listing ? await this.settledNow() : this.now());
+    // One snapshot for the whole answer: the page and the records' data agree.
+    return this.db.sqlite.transaction(() => this.answerAt(responseDate, params, baseUrl, siteUrl))();
+  }
+
+  /**
+   * The time to answer a list with, taken while holding the write lock: every change stamped before it
+   * has been committed (so it is in this answer), and every later write is stamped at or after it. A
+   * harvester that comes back `from` this responseDate therefore misses nothing. The lock is tried
+   * without blocking the event loop; a database busy for seconds gets OaiBusy (HTTP 503).
+   */
+  private async settledNow(): Promise<Date> {
+    const s = this.db.sqlite;
+    for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
+      const timeout = s.pragma('busy_timeout', { simple: true }) as number;
+      s.pragma('busy_timeout = 0');
+      try {
+        s.exec('BEGIN IMMEDIATE');
+        const now = this.now();
+        s.exec('COMMIT');
+        return now;
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
+      } finally {
+        s.pragma(`busy_timeout = ${timeout}`);
+      }
+      await new Promise((r) => setTimeout(r, SETTLE_WAIT_MS));
+    }
+    throw new OaiBusy();
+  }
+
+  private answerAt(responseDate: string, params: [string, string][], baseUrl: string, siteUrl: string): string {
     const verbs = params.filter(([k]) => k === 'verb').map(([, v]) => v);
     if (verbs.length !== 1 || !Object.hasOwn(ARGUMENTS, verbs[0])) {
       const message = verbs.length === 0 ? 'The verb argument is missing' : verbs.length > 1 ? 'The verb argument is repeated'
