@@ -52,7 +52,7 @@ describe('curation controls and axe-core', () => {
     await user.click(screen.getAllByRole('button', { name: 'Omit author: Mikhail Bakunin' })[0]);
     await user.type(screen.getByRole('textbox', { name: 'Reason' }), 'x');
     expect(await violations()).toEqual([]);
-  });
+  }, 20_000); // axe over the whole search page takes seconds when the suite runs files in parallel
 
   it('the author overview with both boxes and an edit form', async () => {
     const user = userEvent.setup();
