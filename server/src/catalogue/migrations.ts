@@ -169,4 +169,11 @@ export const catalogueMigrations: Record<string, Migration> = {
         content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0', prefix='2 3')`.execute(db);
     },
   },
+  '2026-11-25-0800-search-doc-libraries': {
+    /** The holding libraries of an index row, apart from its document: triggers (OAI-PMH records) read them without parsing the document. */
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('search_docs').addColumn('libraries', 'text').execute();
+      await sql`UPDATE search_docs SET libraries = json_extract(doc, '$.values.library') WHERE doc IS NOT NULL`.execute(db);
+    },
+  },
 };

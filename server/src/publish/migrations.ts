@@ -7,7 +7,7 @@ type AnyDb = Kysely<any>;
 const NOW = `strftime('%Y-%m-%dT%H:%M:%SZ','now')`;
 const VISIBLE = 'l.public = 1 AND l.active = 1';
 /** Some library of the doc is visible to anonymous visitors right now. */
-const DOC_SHOWN = `EXISTS (SELECT 1 FROM json_each(NEW.doc, '$.values.library') j JOIN libraries l ON l.id = CAST(j.value AS INTEGER) WHERE ${VISIBLE})`;
+const DOC_SHOWN = `EXISTS (SELECT 1 FROM json_each(NEW.libraries) j JOIN libraries l ON l.id = CAST(j.value AS INTEGER) WHERE ${VISIBLE})`;
 
 /** A library's visibility changed: every record it holds (or held last) gets a new datestamp, so incremental harvests see it. */
 const bumpLibrary = (exposeLive: boolean) => `
@@ -50,10 +50,10 @@ export const publishMigrations: Record<string, Migration> = {
       // What is in the index already starts its history now.
       await run(`INSERT INTO oai_exposed_libraries (library_id) SELECT id FROM libraries l WHERE ${VISIBLE}`);
       await run(`INSERT INTO oai_records (entry_id, datestamp, live, exposed)
-        SELECT d.entry_id, ${NOW}, 1, ${DOC_SHOWN.replaceAll('NEW.doc', 'd.doc')} FROM search_docs d WHERE d.doc IS NOT NULL`);
+        SELECT d.entry_id, ${NOW}, 1, ${DOC_SHOWN.replaceAll('NEW.libraries', 'd.libraries')} FROM search_docs d WHERE d.doc IS NOT NULL`);
       await run(`INSERT OR IGNORE INTO oai_sets (library_id, datestamp, entry_id)
         SELECT CAST(j.value AS INTEGER), r.datestamp, r.entry_id FROM search_docs d
-        JOIN oai_records r ON r.entry_id = d.entry_id, json_each(d.doc, '$.values.library') j WHERE d.doc IS NOT NULL`);
+        JOIN oai_records r ON r.entry_id = d.entry_id, json_each(d.libraries) j WHERE d.doc IS NOT NULL`);
 
       // A doc written (new or rewritten): the record changed now; its sets are the doc's libraries.
       const written = `
@@ -61,7 +61,7 @@ export const publishMigrations: Record<string, Migration> = {
           ON CONFLICT (entry_id) DO UPDATE SET datestamp = excluded.datestamp, live = 1, exposed = max(exposed, excluded.exposed);
         DELETE FROM oai_sets WHERE entry_id = NEW.entry_id;
         INSERT OR IGNORE INTO oai_sets (library_id, datestamp, entry_id)
-          SELECT CAST(j.value AS INTEGER), r.datestamp, r.entry_id FROM oai_records r, json_each(NEW.doc, '$.values.library') j
+          SELECT CAST(j.value AS INTEGER), r.datestamp, r.entry_id FROM oai_records r, json_each(NEW.libraries) j
           WHERE r.entry_id = NEW.entry_id;`;
       await run(`CREATE TRIGGER oai_doc_inserted AFTER INSERT ON search_docs WHEN NEW.doc IS NOT NULL BEGIN ${written} END`);
       await run(`CREATE TRIGGER oai_doc_updated AFTER UPDATE ON search_docs WHEN NEW.doc IS NOT NULL BEGIN ${written} END`);

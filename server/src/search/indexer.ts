@@ -62,7 +62,8 @@ export class Indexer {
       recordlessParents: s.prepare(`SELECT DISTINCT l.aggregation_entry_id FROM aggregation_links l WHERE l.aggregated_entry_id IN ${IDS}
         AND NOT EXISTS (SELECT 1 FROM data_sources d WHERE d.entry_id = l.aggregation_entry_id)`).pluck(),
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
-      putDoc: s.prepare('INSERT INTO search_docs (entry_id, seq, doc) VALUES (?, ?, ?) ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc'),
+      putDoc: s.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries) VALUES (?, ?, ?, ?)
+        ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries`),
       ftsDelete: s.prepare('DELETE FROM entry_fts WHERE rowid = ?'),
       ftsInsert: s.prepare('INSERT INTO entry_fts (rowid, title, authors, body, fulltext) VALUES (?, ?, ?, ?, ?)'),
     };
@@ -112,13 +113,18 @@ export class Indexer {
 
     let seq = q.maxSeq.get() as number;
     const missing = new Set(ids);
+    // Full-text rows are written after every search_docs row of the batch: a statement that fires
+    // triggers (the OAI-PMH record state) opens a savepoint, which makes FTS5 flush its pending terms;
+    // interleaved, that flush would happen once per entry instead of once per batch.
+    const ftsRows: [number, string, string, string, string][] = [];
+    const ftsGone: number[] = [];
     for (const e of canon) {
       missing.delete(e.id);
       const ds = dsBy.get(e.id) ?? [];
       const viaParts = partLibs.get(e.id) ?? [];
-      q.ftsDelete.run(e.id);
+      ftsGone.push(e.id);
       if (ds.length === 0 && viaParts.length === 0) {
-        q.putDoc.run(e.id, ++seq, null);
+        q.putDoc.run(e.id, ++seq, null, null);
         continue;
       }
       const resolved = authorsBy.get(e.id);
@@ -168,22 +174,24 @@ export class Indexer {
         sort_title: titleSortKey(e.title, e.subtitle),
         agent_keys: resolved?.keys ?? [],
       };
-      q.putDoc.run(e.id, ++seq, JSON.stringify(doc));
+      q.putDoc.run(e.id, ++seq, JSON.stringify(doc), JSON.stringify(values.library.map(Number)));
       const dsTitles = ds.flatMap((d) => [d.title, d.subtitle ?? '']).filter((t) => t && t !== e.title && t !== e.subtitle);
       const dsAuthors = ds.flatMap((d) => JSON.parse(d.authors) as string[]);
-      q.ftsInsert.run(
+      ftsRows.push([
         e.id,
         foldText([e.title, e.subtitle ?? '', ...new Set(dsTitles)].join(' \n ')),
         foldText([...creator.map((c) => c.value), ...new Set(dsAuthors)].join(' \n ')),
         foldText(ds.flatMap((d) => [d.description, d.publisher, d.isbn, d.material_description]).filter(Boolean).join(' \n ')),
         foldText(ds.map((d) => d.full_text ?? '').join(' \n ')),
-      );
+      ]);
     }
     // Merged-away entries and ids that no longer exist: drop them from the index.
     for (const id of missing) {
-      q.ftsDelete.run(id);
-      q.putDoc.run(id, ++seq, null);
+      ftsGone.push(id);
+      q.putDoc.run(id, ++seq, null, null);
     }
+    for (const id of ftsGone) q.ftsDelete.run(id);
+    for (const row of ftsRows) q.ftsInsert.run(...row);
     return canon.length;
   }
 }
