@@ -2,10 +2,11 @@
 // from the generated catalogue in pages of 100; a fresh database harvests them all through the real
 // harvest path (a queued job run in a harvest thread while the main thread serves searches, as `serve`
 // does), --rounds times. A client
-// process searches all along; its latencies show what readers get while a harvest runs.
+// process searches all along (one query, then a pause of --search-interval-ms); its latencies show
+// what readers get while a harvest runs.
 // Prints one JSON line: seconds per full harvest (median, p95 over rounds), records/s at those, and
 // search latency during the harvests.
-//   npm run bench:harvest -- [--entries 100000] [--rounds 3]
+//   npm run bench:harvest -- [--entries 100000] [--rounds 3] [--search-interval-ms 100]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +40,7 @@ if (role === 'provider') {
 // ---------- the search client process ----------
 if (role === 'searcher') {
   const base = opt('base', '');
+  const interval = Number(opt('interval', '100'));
   const queries = ['anarchy', 'libert*', 'mutual aid', 'title:history', 'war AND peace', 'autonomy', 'zapata', 'commune'];
   const times: number[] = [];
   let stop = false;
@@ -49,7 +51,7 @@ if (role === 'searcher') {
     const t0 = performance.now();
     await (await fetch(`${base}/collector/api/search?query=${encodeURIComponent(queries[i % queries.length])}`)).arrayBuffer();
     times.push(performance.now() - t0);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, interval));
   }
   process.send!({ times });
   process.exit(0);
@@ -110,7 +112,7 @@ if (role === 'main') {
     const site = services.sites.create(libId, { title: 'Bench OAI', site_type: 'generic', url, oai_metadata_format: 'marc21', active: true }, true);
     const app = await buildApp(config, services);
     await app.listen({ host: '127.0.0.1', port: 0 });
-    const searcher = child('searcher', ['--base', `http://127.0.0.1:${(app.server.address() as { port: number }).port}`]);
+    const searcher = child('searcher', ['--base', `http://127.0.0.1:${(app.server.address() as { port: number }).port}`, '--interval', opt('search-interval-ms', '100')]);
     // As the server runs it: a queued job, executed by the worker in a harvest thread.
     const jobs = createJobWorker({ jobConcurrency: 1, harvestScheduleSeconds: 0 }, services);
     jobs.start();
@@ -141,6 +143,7 @@ if (role === 'main') {
     bench: 'harvest', entries, records, rounds, page_size: 100,
     seconds_median: +q(durations, 0.5).toFixed(1), seconds_p95: +q(durations, 0.95).toFixed(1),
     records_per_s_median: Math.round(records / q(durations, 0.5)), records_per_s_at_p95: Math.round(records / q(durations, 0.95)),
+    search_interval_ms: Number(opt('search-interval-ms', '100')),
     search_during_harvest_ms_median: +q(searchTimes, 0.5).toFixed(1), search_during_harvest_ms_p95: +q(searchTimes, 0.95).toFixed(1), searches: searchTimes.length,
   }));
 }

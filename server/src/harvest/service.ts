@@ -16,16 +16,12 @@ import { HttpError } from '../http/errors.ts';
 import { runOut, type RunRow, type SiteRow, type SiteStore } from './sites.ts';
 import { OaiClient, oaiDate, OaiError } from './oai-client.ts';
 import { fetchWithRetry, HarvestFetchError, type FetchOptions } from './fetch.ts';
-import type { XmlElement } from './xml.ts';
-import type { AggregationRef, MappedRecord } from './record.ts';
-import { mapMarc21 } from './mappers/marc21.ts';
-import { mapUnimarc } from './mappers/unimarc.ts';
-import { mapDublinCore } from './mappers/dc.ts';
+import type { AggregationRef } from './record.ts';
 import { scanCalibreTree } from './calibre.ts';
+import { readOaiList, SourceError, type HarvestItem } from './oai-reader.ts';
 import type { HarvestThreadData, HarvestThreadMessage } from './thread-main.ts';
 
 export const HARVEST_JOB = 'harvest';
-const MARC_NS = 'http://www.loc.gov/MARC21/slim';
 const MAX_REPORTED_ERRORS = 100;
 /** A running run whose progress was not written for this long lost its process. */
 const STALE_RUN_MS = 30 * 60_000;
@@ -33,17 +29,6 @@ const STALE_RUN_MS = 30 * 60_000;
 const STORE_BATCH = 1000;
 /** Calibre books per "page" of the report. */
 const CALIBRE_PAGE = 100;
-
-/** One record of a page, as the source gave it. */
-export interface HarvestItem {
-  identifier: string;
-  deleted?: boolean;
-  record?: MappedRecord;
-  /** Why the record could not be read (reported, nothing stored). */
-  error?: string;
-  /** Local files of the record (Calibre): stored with the data source. */
-  files?: { ext: string; path: string }[];
-}
 
 export interface HarvestOptions {
   fetch?: Partial<FetchOptions>;
@@ -246,7 +231,7 @@ export class HarvestService {
       if (signal.aborted && !(e instanceof HarvestFetchError)) {
         this.save(runId, report, 'failed', `Stopped: ${(signal.reason as Error)?.message ?? 'the run was interrupted'}`, iso());
       } else {
-        const message = e instanceof HarvestFetchError || e instanceof OaiError || e instanceof HarvestError ? e.message : `Unexpected error: ${(e as Error).message}`;
+        const message = e instanceof HarvestFetchError || e instanceof OaiError || e instanceof HarvestError || e instanceof SourceError ? e.message : `Unexpected error: ${(e as Error).message}`;
         this.save(runId, report, 'failed', message, iso());
       }
       await this.noteFailure(site, this.run(runId)!.message ?? '');
@@ -294,21 +279,15 @@ export class HarvestService {
     const from = !force && site.harvest_from ? oaiDate(site.harvest_from, identify.granularity) : null;
     let clock: string | null = null;
     let buffer: HarvestItem[] = [];
+    const args = {
+      baseUrl: site.url, siteType: site.site_type, metadataPrefix, from, fetch: this.opts.fetch ?? {},
+      set: site.oai_set || (site.site_type === 'amusewiki' ? 'web' : null),
+    };
     try {
-      for await (const p of client.listRecords({ metadataPrefix, set: site.oai_set || (site.site_type === 'amusewiki' ? 'web' : null), from }, {
-        onRetry: (msg) => this.opts.log?.('harvest retry', { site: site.id, msg }),
-      })) {
+      for await (const p of readOaiList(args, signal, (msg) => this.opts.log?.('harvest retry', { site: site.id, msg }))) {
         clock ??= p.responseDate || null;
         report.counts.total = p.completeListSize ?? report.counts.total;
-        const items = p.records.map((r): HarvestItem => {
-          if (r.deleted) return { identifier: r.identifier, deleted: true };
-          if (!r.metadata) return { identifier: r.identifier, error: 'The record has no metadata' };
-          try {
-            return { identifier: r.identifier, record: this.mapMetadata(site, r.metadata) };
-          } catch (e) {
-            return { identifier: r.identifier, error: (e as Error).message };
-          }
-        });
+        const items = p.items;
         buffer.push(...items);
         report.counts.records += items.length;
         if (buffer.length >= STORE_BATCH) {
@@ -325,18 +304,6 @@ export class HarvestService {
     }
     await this.storeItems(site, buffer, report, seen, signal, formats);
     return clock;
-  }
-
-  /** Picks the mapper by what the record really is (its element and namespace), not by the site type alone. */
-  private mapMetadata(site: SiteRow, meta: XmlElement): MappedRecord {
-    const host = site.url ? new URL(site.url).host : undefined;
-    if (meta.name === 'dc') return mapDublinCore(meta, { host });
-    const record = meta.name === 'collection' ? meta.children.find((c) => c.name === 'record') : meta;
-    if (record && record.name === 'record' && (record.ns === MARC_NS || record.ns === '')) {
-      const unimarc = site.site_type === 'koha-unimarc' || looksUnimarc(record);
-      return unimarc ? mapUnimarc(record, { host }) : mapMarc21(record, { host });
-    }
-    throw new Error(`Records in <${meta.name}>${meta.ns ? ` (${meta.ns})` : ''} cannot be read: expected MARCXML or oai_dc`);
   }
 
   /** amusewiki: the download formats the site offers (kept on the site; best effort). */
@@ -541,15 +508,4 @@ export function amusewikiTextBase(uri: string | null | undefined): string | null
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
   const m = /^\/library\/([^/.]+)(?:\.[a-z0-9.]+)?\/?$/i.exec(u.pathname);
   return m ? `${u.protocol}//${u.host}/library/${m[1]}` : null;
-}
-
-/** UNIMARC (Koha servers put it in the MARC21 envelope): a 200 title field and no 245. */
-function looksUnimarc(record: XmlElement): boolean {
-  let has200 = false;
-  for (const f of record.children) {
-    if (f.name !== 'datafield') continue;
-    if (f.attrs.tag === '245') return false;
-    if (f.attrs.tag === '200') has200 = true;
-  }
-  return has200;
 }
