@@ -57,6 +57,7 @@ export async function startOaiServer(opts: { records?: ServedRecord[]; pageSize?
     clock: () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
   };
   let pageNo = 0;
+  let snapshot: { key: string; list: ServedRecord[] } | null = null;
 
   const envelope = (request: string, body: string) =>
     `<?xml version="1.0" encoding="UTF-8"?>\n<OAI-PMH xmlns="http://www.openarchives.org/OAI/2.0/" ` +
@@ -153,7 +154,10 @@ export async function startOaiServer(opts: { records?: ServedRecord[]; pageSize?
     if (offset === 0) pageNo = 0;
     pageNo++;
     if (f.malformedPages?.includes(pageNo)) return res.end(envelope('<request verb="ListRecords">', '<ListRecords><record><header>'));
-    const all = selected(args);
+    // A list is a snapshot taken at its first page (the benchmark's 100,000 records are not filtered again per page).
+    const key = args.toString();
+    if (!token || snapshot?.key !== key) snapshot = { key, list: selected(args) };
+    const all = snapshot.list;
     if (all.length === 0) return res.end(error('noRecordsMatch', 'No records match'));
     const slice = all.slice(offset, offset + state.pageSize);
     const next = offset + state.pageSize < all.length ? `${offset + state.pageSize}|${args.toString()}` : '';
