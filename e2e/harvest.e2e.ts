@@ -58,6 +58,16 @@ describe.skipIf(!hasChromium)('harvesting', () => {
     await page.getByText(`${word} harvested pamphlet 0`).first().waitFor({ timeout: 20_000 });
     await page.getByText(`${word} harvested pamphlet 5`).first().waitFor();
 
+    // On a phone (320 px) the sites panel, with its runs open, fits the screen.
+    await page.setViewportSize({ width: 320, height: 800 });
+    await page.goto(`${baseUrl}/library/admin/${librarian.libraryId}`);
+    await waitForH1(page, /^Administration of /);
+    const narrow = page.getByRole('region', { name: 'Sites and harvesting' }).getByRole('article', { name: title });
+    await narrow.getByRole('button', { name: 'Show the runs' }).click();
+    await narrow.getByRole('group', { name: `Harvest runs of “${title}”` }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
     // The source drops everything; a full harvest replaces the site's records with the (empty) new set.
     oai.records.length = 0;
     oai.faults.delayMs = 0;
