@@ -170,7 +170,8 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
     try {
       const removed = services.bookbuilder.cleanup();
       const purged = services.jobs.purge((config.jobMaxAgeDays ?? 7) * 86400_000);
-      if (removed.sessions || removed.folders || purged) log?.('cleanup', { ...removed, jobs: purged });
+      const runs = services.harvest.purgeRuns();
+      if (removed.sessions || removed.folders || purged || runs) log?.('cleanup', { ...removed, jobs: purged, harvest_runs: runs });
     } catch (e) {
       log?.('cleanup failed', { error: (e as Error).message });
     }

@@ -299,6 +299,14 @@ describe('harvest runs through the API, the worker and the schedule', () => {
     expect(t.services.sites.get(siteId)).toMatchObject({ failing: false, consecutive_failures: 0 });
   });
 
+  it('keeps the newest runs of each site when old ones are purged', async () => {
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    for (let i = 0; i < 4; i++) await t.services.harvest.runNow(siteId, false);
+    const before = t.services.harvest.runs(siteId).map((r) => r.id);
+    expect(t.services.harvest.purgeRuns(2)).toBeGreaterThanOrEqual(2);
+    expect(t.services.harvest.runs(siteId).map((r) => r.id)).toEqual(before.slice(0, 2));
+  });
+
   it('npm run harvest prints a progress line per page', async () => {
     for (let i = 0; i < 3; i++) oai.records.push({ identifier: `oai:cli:${i}`, datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: [`Command line ${i}`], creator: ['Cli Writer'] }) });
     const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
