@@ -106,7 +106,7 @@ if (role === 'main') {
   let records = 0;
   for (let r = 0; r < rounds; r++) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-bench-harvest-'));
-    const config = { ...loadConfig(), dataDir, logLevel: 'silent', demo: false };
+    const config = { ...loadConfig(), dataDir, logLevel: 'silent', demo: false, harvestAllowPrivate: true };
     const services = await createServices(config);
     const libId = Number(services.db.sqlite.prepare("INSERT INTO libraries (name, library_type, public, active) VALUES ('Bench library', 'digital', 1, 1)").run().lastInsertRowid);
     const site = services.sites.create(libId, { title: 'Bench OAI', site_type: 'generic', url, oai_metadata_format: 'marc21', active: true }, true);

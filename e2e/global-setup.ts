@@ -135,6 +135,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     LOG_LEVEL: process.env.E2E_LOG_LEVEL || 'warn',
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     PUBLIC_URL: baseUrl,
+    // The harvest test's OAI-PMH provider listens on 127.0.0.1, a private address harvests refuse by default.
+    HARVEST_ALLOW_PRIVATE: '1',
   };
   const tsxCli = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   const child = spawn(

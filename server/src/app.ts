@@ -85,7 +85,7 @@ export interface Services {
 /** Settings the services read (the rest of Config is for the HTTP layer). */
 type ServiceConfig = Pick<Config, 'dataDir' | 'smtpUrl' | 'mailFrom' | 'adminEmail' | 'publicUrl' | 'wikidataUrl' | 'wikidataTimeoutMs' | 'wikidataCacheSeconds'>
   & Partial<Pick<Config, 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port' | 'calibreRoot'
-    | 'harvestTimeoutSeconds' | 'harvestMaxResponseMb' | 'harvestRetries' | 'harvestBackoffMs'>>;
+    | 'harvestTimeoutSeconds' | 'harvestMaxResponseMb' | 'harvestRetries' | 'harvestBackoffMs' | 'harvestAllowPrivate'>>;
 
 /** Job and Book Builder settings (defaults from config.ts when absent). */
 type JobConfig = Partial<Pick<Config, 'jobConcurrency' | 'bookBuildConcurrency' | 'bookBuildTimeoutSeconds' | 'bookSessionMaxAgeDays' | 'jobMaxAgeDays' | 'harvestScheduleSeconds'>>;
@@ -134,6 +134,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
       maxBytes: (config.harvestMaxResponseMb ?? 100) * 1024 * 1024,
       retries: config.harvestRetries ?? 3,
       backoffMs: config.harvestBackoffMs ?? 2000,
+      allowPrivate: config.harvestAllowPrivate ?? false,
     },
     thread: dbFile === ':memory:' ? undefined : {
       dbFile, dataDir: config.dataDir, calibreRoot: config.calibreRoot ?? path.join(config.dataDir, 'calibre'),

@@ -56,6 +56,8 @@ export interface Config {
   harvestBackoffMs: number;
   /** Look for due harvests this often (0: never; `npm run harvest` still works). */
   harvestScheduleSeconds: number;
+  /** Let harvests reach loopback and private-network addresses (a repository on the LAN). */
+  harvestAllowPrivate: boolean;
 }
 
 export const DEFAULT_WIKIDATA_URL = 'https://www.wikidata.org/w/api.php';
@@ -104,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     harvestRetries: envInt(env, 'HARVEST_RETRIES', 3),
     harvestBackoffMs: envInt(env, 'HARVEST_BACKOFF_MS', 2000),
     harvestScheduleSeconds: envInt(env, 'HARVEST_SCHEDULE_SECONDS', 60),
+    harvestAllowPrivate: envBool(env, 'HARVEST_ALLOW_PRIVATE', false),
     tileUrl: env.TILE_URL || '',
     tileAttribution: env.TILE_ATTRIBUTION || '',
     sessionDays: Math.max(1, envInt(env, 'SESSION_DAYS', 14)),

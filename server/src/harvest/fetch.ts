@@ -1,7 +1,12 @@
 // Outbound requests of harvests: http(s) only, a timeout on every request, a size cap read while the
 // body streams in (a 2 GB answer is cut off, never buffered), and retries with backoff for network
-// errors, 429 and 5xx (Retry-After honoured up to a cap). Every failure is a HarvestFetchError with a
-// message meant for the run's report.
+// errors, 429 and 5xx (Retry-After honoured up to a cap). Addresses of private networks (loopback,
+// LAN, link-local: a site URL typed by a library admin must not reach the server's own services) are
+// refused at connection time, redirects and DNS answers included, unless HARVEST_ALLOW_PRIVATE is set.
+// Every failure is a HarvestFetchError with a message meant for the run's report.
+import dns from 'node:dns';
+import ipaddr from 'ipaddr.js';
+import { Agent, fetch } from 'undici';
 
 export interface FetchOptions {
   timeoutMs: number;
@@ -14,6 +19,8 @@ export interface FetchOptions {
   maxRetryAfterMs: number;
   signal?: AbortSignal;
   userAgent?: string;
+  /** Let harvests reach loopback and private-network addresses (a LAN repository; the tests). */
+  allowPrivate?: boolean;
 }
 
 export const DEFAULT_FETCH: FetchOptions = {
@@ -33,8 +40,20 @@ export class HarvestFetchError extends Error {
 
 export interface FetchedBody { status: number; contentType: string; body: Buffer; url: string }
 
+/** Public internet addresses only ('unicast'); loopback, private, link-local, reserved... are not. */
+export function isPublicAddress(address: string): boolean {
+  try {
+    return ipaddr.process(address).range() === 'unicast';
+  } catch {
+    return false;
+  }
+}
+
+const privateRefused = (host: string, address: string) =>
+  new HarvestFetchError(`${host} is a private network address (${address}); harvesting those is switched off (HARVEST_ALLOW_PRIVATE)`);
+
 /** Checks that a site or record URL may be fetched at all. */
-export function assertHttpUrl(raw: string): URL {
+export function assertHttpUrl(raw: string, allowPrivate = false): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -42,8 +61,29 @@ export function assertHttpUrl(raw: string): URL {
     throw new HarvestFetchError(`"${raw.slice(0, 200)}" is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarvestFetchError(`Only http and https addresses can be harvested, not "${url.protocol}"`);
+  // An address written as such is never looked up, so it is checked here; names are checked as they resolve.
+  const literal = url.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && ipaddr.isValid(literal) && !isPublicAddress(literal)) throw privateRefused(url.host, literal);
   return url;
 }
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/** Connections whose name resolves only to public addresses (checked on every connection, so redirects too). */
+const publicOnly = new Agent({
+  connect: {
+    lookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback) {
+      dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+        if (err) return callback(err, []);
+        const bad = addresses.find((a) => !isPublicAddress(a.address));
+        if (bad) return callback(privateRefused(hostname, bad.address) as NodeJS.ErrnoException, []);
+        if (options.all) callback(null, addresses);
+        else callback(null, addresses[0].address, addresses[0].family);
+      });
+    },
+  },
+});
+const anyAddress = new Agent();
 
 function retryAfter(header: string | null): number | null {
   if (!header) return null;
@@ -60,11 +100,25 @@ async function fetchOnce(url: URL, o: FetchOptions): Promise<FetchedBody> {
   const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
   let res: Response;
   try {
-    res = await fetch(url, { signal, redirect: 'follow', headers: { 'user-agent': o.userAgent ?? DEFAULT_FETCH.userAgent!, accept: '*/*' } });
+    // Redirects are followed here, each target checked like the first (an address written as such
+    // would skip the name lookup's check).
+    for (let hops = 0; ; hops++) {
+      res = await fetch(url, {
+        signal, redirect: 'manual', dispatcher: o.allowPrivate ? anyAddress : publicOnly,
+        headers: { 'user-agent': o.userAgent ?? DEFAULT_FETCH.userAgent!, accept: '*/*' },
+      }) as unknown as Response;
+      const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+      if (!location) break;
+      await res.body?.cancel().catch(() => undefined);
+      if (hops >= 5) throw new HarvestFetchError(`${url.host} redirects more than 5 times`);
+      url = assertHttpUrl(new URL(location, url).href, o.allowPrivate);
+    }
   } catch (e) {
+    if (e instanceof HarvestFetchError) throw e;
     if (o.signal?.aborted) throw o.signal.reason ?? e;
     if (timeout.aborted) throw new HarvestFetchError(`No answer from ${url.host} within ${Math.round(o.timeoutMs / 1000)} s`, true);
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    if (cause instanceof HarvestFetchError) throw cause;
     throw new HarvestFetchError(`Cannot reach ${url.host}: ${cause?.code ?? cause?.message ?? (e as Error).message}`, true);
   }
   if (res.status === 429 || res.status >= 500) {
@@ -112,7 +166,7 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /** GET with the harvest's limits and retries. `onRetry` tells the run what is happening. */
 export async function fetchWithRetry(raw: string, opts: Partial<FetchOptions> = {}, onRetry?: (msg: string) => void): Promise<FetchedBody> {
   const o = { ...DEFAULT_FETCH, ...opts };
-  const url = assertHttpUrl(raw);
+  const url = assertHttpUrl(raw, o.allowPrivate);
   for (let attempt = 0; ; attempt++) {
     try {
       return await fetchOnce(url, o);

@@ -11,6 +11,7 @@ import { createJobWorker } from '../app.ts';
 import { runHarvestCli } from './cli.ts';
 import { SiteStore } from './sites.ts';
 import { HarvestService } from './service.ts';
+import { isPublicAddress } from './fetch.ts';
 
 let t: TestApp;
 let oai: OaiTestServer;
@@ -52,7 +53,7 @@ const visibleTitles = async (query: string) => {
 };
 
 beforeAll(async () => {
-  t = await testApp(undefined, { harvestBackoffMs: 10, harvestRetries: 2, harvestMaxResponseMb: 2, harvestTimeoutSeconds: 5 });
+  t = await testApp(undefined, { harvestBackoffMs: 10, harvestRetries: 2, harvestMaxResponseMb: 2, harvestTimeoutSeconds: 5, harvestAllowPrivate: true });
   const a = t.services.accounts;
   await a.createUser({ username: 'lib1-admin', email: 'l1@example.org', password: TEST_PASSWORD, library_admin: true, libraryIds: [1] });
   await a.createUser({ username: 'lib2-admin', email: 'l2@example.org', password: TEST_PASSWORD, library_admin: true, libraryIds: [2] });
@@ -164,6 +165,22 @@ describe('an OAI-PMH harvest', () => {
     const res = await t.app.inject({ method: 'GET', url: '/collector/api/search?query=mutual' });
     expect(res.statusCode).toBe(200);
     expect(t.services.db.sqlite.prepare('SELECT count(*) FROM data_sources WHERE site_id = ?').pluck().get(siteId)).toBe(0);
+  });
+
+  it('refuses private-network addresses unless they are allowed (a site URL must not reach the server\'s own services)', async () => {
+    oai.records.push({ identifier: 'oai:p:1', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: ['Private'], creator: ['P'] }) });
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    const guarded = new HarvestService(t.services.db, t.services.sites, t.services.ingest, t.services.files, t.services.jobs, t.services.mail, { fetch: { retries: 0 } });
+    expect((await guarded.runNow(siteId, false)).message).toMatch(/127\.0\.0\.1.*private network address.*HARVEST_ALLOW_PRIVATE/);
+    // By name too: "localhost" resolves to a loopback address.
+    t.services.db.sqlite.prepare('UPDATE sites SET url = ? WHERE id = ?').run(oai.url.replace('127.0.0.1', 'localhost'), siteId);
+    expect((await guarded.runNow(siteId, false)).message).toMatch(/localhost is a private network address/);
+    expect(isPublicAddress('10.1.2.3')).toBe(false);
+    expect(isPublicAddress('169.254.169.254')).toBe(false);
+    expect(isPublicAddress('::ffff:127.0.0.1')).toBe(false);
+    expect(isPublicAddress('fd00::1')).toBe(false);
+    expect(isPublicAddress('93.184.216.34')).toBe(true);
+    expect(await t.services.harvest.runNow(siteId, false)).toMatchObject({ status: 'finished', new: 1 });
   });
 
   it('reports a record with no title and stores the others', async () => {

@@ -13,7 +13,7 @@ beforeAll(async () => {
   source = await testApp();
   await source.app.listen({ host: '127.0.0.1', port: 0 });
   oaiUrl = `http://127.0.0.1:${(source.app.server.address() as AddressInfo).port}/oai`;
-  target = await testApp([{ type: 'settings', site_name: 'Second instance' }, { type: 'library', id: 1, name: 'Aggregator', public: true }]);
+  target = await testApp([{ type: 'settings', site_name: 'Second instance' }, { type: 'library', id: 1, name: 'Aggregator', public: true }], { harvestAllowPrivate: true });
 });
 afterAll(async () => {
   await source?.close();
