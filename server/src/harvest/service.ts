@@ -17,6 +17,7 @@ import { runOut, type RunRow, type SiteRow, type SiteStore } from './sites.ts';
 import { OaiClient, oaiDate, OaiError } from './oai-client.ts';
 import { fetchWithRetry, HarvestFetchError, type FetchOptions } from './fetch.ts';
 import type { AggregationRef } from './record.ts';
+import { amusewikiTextUrl } from './mappers/fields.ts';
 import { scanCalibreTree } from './calibre.ts';
 import { readOaiList, SourceError, type HarvestItem } from './oai-reader.ts';
 import type { HarvestThreadData, HarvestThreadMessage } from './thread-main.ts';
@@ -78,6 +79,7 @@ export class HarvestService {
         updated = @updated, unchanged = @unchanged, deleted = @deleted, failed = @failed, errors = @errors, message = @message,
         finished = @finished, progressed = @now WHERE id = @id`),
       dsByIdentifier: s.prepare('SELECT id FROM data_sources WHERE site_id = ? AND identifier = ?').pluck(),
+      entryOfDs: s.prepare('SELECT entry_id FROM data_sources WHERE id = ?').pluck(),
       identifiersOf: s.prepare('SELECT id, identifier FROM data_sources WHERE site_id = ?'),
       hasFile: s.prepare('SELECT count(*) FROM data_source_files WHERE data_source_id = ? AND ext IN (\'.muse\', \'.zip\')').pluck(),
       library: s.prepare('SELECT name, email_internal FROM libraries WHERE id = ?'),
@@ -354,7 +356,7 @@ export class HarvestService {
       }
       const { aggregations: _a, ...fields } = item.record;
       const record: IngestRecord = { ...fields, siteId: site.id, identifier: item.identifier };
-      if (site.site_type === 'amusewiki' && amusewikiTextBase(record.uri) && !record.downloads?.length && amusewikiFormats) record.downloads = amusewikiFormats;
+      if (site.site_type === 'amusewiki' && amusewikiTextUrl(record.uri) && !record.downloads?.length && amusewikiFormats) record.downloads = amusewikiFormats;
       good.push({ item, record });
     }
     if (toRemove.length) {
@@ -405,7 +407,7 @@ export class HarvestService {
     const links: { kind: 'translation'; parentEntryId: number; childEntryId: number }[] = [];
     report.translations = report.translations.filter((t) => {
       const dsId = this.q.dsByIdentifier.get(site.id, t.originalIdentifier) as number | undefined;
-      const entryId = dsId === undefined ? null : (this.db.sqlite.prepare('SELECT entry_id FROM data_sources WHERE id = ?').pluck().get(dsId) as number | null);
+      const entryId = dsId === undefined ? null : (this.q.entryOfDs.get(dsId) as number | null);
       if (entryId === null) return true;
       links.push({ kind: 'translation', parentEntryId: entryId, childEntryId: t.childEntryId });
       return false;
@@ -429,7 +431,7 @@ export class HarvestService {
         let parentEntryId: number;
         if (existingId !== undefined && !identifier.startsWith('aggregation:')) {
           // The source's own record of the aggregation: never overwritten by a part's summary of it.
-          const e = this.db.sqlite.prepare('SELECT entry_id FROM data_sources WHERE id = ?').pluck().get(existingId) as number | null;
+          const e = this.q.entryOfDs.get(existingId) as number | null;
           if (e === null) continue;
           parentEntryId = e;
         } else {
@@ -446,7 +448,7 @@ export class HarvestService {
 
   /** amusewiki texts: the Muse source and the zip with its images (the Book Builder needs both), fetched from the site's own host. */
   private async fetchAmusewikiFiles(site: SiteRow, dsId: number, record: IngestRecord, changed: boolean, signal: AbortSignal): Promise<string | undefined> {
-    const base = amusewikiTextBase(record.uri);
+    const base = amusewikiTextUrl(record.uri)?.base;
     if (!base) return undefined;
     if (!changed && (this.q.hasFile.get(dsId) as number) === 2) return undefined;
     const siteHost = new URL(site.url!).host;
@@ -501,17 +503,3 @@ export class HarvestService {
 }
 
 export class HarvestError extends Error {}
-
-/** `https://host/library/slug` (optionally with an extension) → the text's base URL; aggregation pages are not texts. */
-export function amusewikiTextBase(uri: string | null | undefined): string | null {
-  if (!uri) return null;
-  let u: URL;
-  try {
-    u = new URL(uri);
-  } catch {
-    return null;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-  const m = /^\/library\/([^/.]+)(?:\.[a-z0-9.]+)?\/?$/i.exec(u.pathname);
-  return m ? `${u.protocol}//${u.host}/library/${m[1]}` : null;
-}

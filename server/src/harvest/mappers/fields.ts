@@ -236,14 +236,11 @@ export function mimeType(value: string | null | undefined): string | null {
 export function amusewikiText(candidates: UriInfo[], host?: string | null): { page: UriInfo; downloads: string[] } | null {
   const texts = new Map<string, { page?: UriInfo; exts: string[] }>();
   for (const c of candidates) {
-    const u = httpUrl(c.uri);
-    if (!u) continue;
-    const m = /^\/library\/([^/.]+)(?:\.([a-z0-9][a-z0-9.]*))?\/?$/i.exec(u.pathname);
-    if (!m || u.search) continue;
-    const base = `${u.protocol}//${u.host}/library/${m[1]}`;
+    const link = amusewikiTextUrl(c.uri);
+    if (!link) continue;
+    const { base, ext } = link;
     const t = texts.get(base) ?? { exts: [] };
-    if (m[2]) {
-      const ext = m[2].toLowerCase();
+    if (ext) {
       if (ext.length <= 16 && !t.exts.includes(ext)) t.exts.push(ext);
     } else {
       t.page ??= { ...c, uri: base };
@@ -255,6 +252,14 @@ export function amusewikiText(candidates: UriInfo[], host?: string | null): { pa
   const own = host ? pages.find((t) => sameHost(new URL(t.page!.uri), host)) : undefined;
   const t = own ?? pages[0];
   return { page: t.page!, downloads: t.exts };
+}
+
+/** An amusewiki text link: the text's page (`base`) and the format it names (`ext`, null for the page itself). Aggregation pages are not texts. */
+export function amusewikiTextUrl(uri: string | null | undefined): { base: string; ext: string | null } | null {
+  const u = httpUrl(uri);
+  if (!u || u.search) return null;
+  const m = /^\/library\/([^/.]+)(?:\.([a-z0-9][a-z0-9.]*))?\/?$/i.exec(u.pathname);
+  return m ? { base: `${u.protocol}//${u.host}/library/${m[1]}`, ext: m[2]?.toLowerCase() ?? null } : null;
 }
 
 /** A relation that is a name (a series, a journal), not a link or a coded identifier. */
