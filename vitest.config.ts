@@ -21,6 +21,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['web/src/**/*.test.{ts,tsx}'],
           setupFiles: ['./web/src/test/setup.ts'],
+          testTimeout: 30000,
         },
       },
     ],
