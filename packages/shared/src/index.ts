@@ -5,3 +5,4 @@ export * from './bookbuilder.ts';
 export * from './libraryadmin.ts';
 export * from './curation.ts';
 export * from './harvest.ts';
+export * from './cover.ts';
