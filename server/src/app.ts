@@ -33,6 +33,9 @@ import { BookBuilderService, BOOK_BUILD_JOB } from './bookbuilder/service.ts';
 import { FontCatalog } from './bookbuilder/fonts.ts';
 import { BuildRunner } from './bookbuilder/runner.ts';
 import { bookbuilderRoutes } from './bookbuilder/routes.ts';
+import { BuilderSessions } from './bookbuilder/sessions.ts';
+import { CoverService, COVER_BUILD_JOB } from './covers/service.ts';
+import { coverRoutes } from './covers/routes.ts';
 import { AccountService } from './accounts/service.ts';
 import { accountRoutes, installSessions } from './accounts/routes.ts';
 import { installCsrf } from './http/csrf.ts';
@@ -72,6 +75,7 @@ export interface Services {
   jobs: JobQueue;
   fonts: FontCatalog;
   bookbuilder: BookBuilderService;
+  covers: CoverService;
   buildRunner: BuildRunner;
   accounts: AccountService;
   admin: AdminService;
@@ -84,7 +88,7 @@ export interface Services {
 
 /** Settings the services read (the rest of Config is for the HTTP layer). */
 type ServiceConfig = Pick<Config, 'dataDir' | 'smtpUrl' | 'mailFrom' | 'adminEmail' | 'publicUrl' | 'wikidataUrl' | 'wikidataTimeoutMs' | 'wikidataCacheSeconds'>
-  & Partial<Pick<Config, 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port' | 'calibreRoot'
+  & Partial<Pick<Config, 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port' | 'calibreRoot' | 'coverTemplate'
     | 'harvestTimeoutSeconds' | 'harvestMaxResponseMb' | 'harvestRetries' | 'harvestBackoffMs' | 'harvestAllowPrivate'>>;
 
 /** Job and Book Builder settings (defaults from config.ts when absent). */
@@ -108,13 +112,16 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const reports = new ReportService(db, mail, pages, libraries, config);
   const jobs = new JobQueue(db);
   const fonts = new FontCatalog(path.join(config.dataDir, 'cache', 'fonts'));
-  const bookbuilder = new BookBuilderService(db, catalogue, files, jobs, {
-    dataDir: config.dataDir,
+  const builderSessions = new BuilderSessions(db, config.dataDir, (config.bookSessionMaxAgeDays ?? 7) * 86400_000);
+  const bookbuilder = new BookBuilderService(db, builderSessions, catalogue, files, jobs, {
     maxSessionBytes: BOOKBUILDER_MAX_SESSION_BYTES,
     maxTexts: BOOKBUILDER_MAX_TEXTS,
-    sessionMaxAgeMs: (config.bookSessionMaxAgeDays ?? 7) * 86400_000,
   }, () => fonts.names());
   const buildRunner = new BuildRunner();
+  const covers = new CoverService(builderSessions, jobs, buildRunner, () => fonts.names(), {
+    templatePath: config.coverTemplate || undefined,
+    maxSessionBytes: BOOKBUILDER_MAX_SESSION_BYTES,
+  });
   const accounts = new AccountService(db, libraries, {
     sessionDays: config.sessionDays ?? 14,
     resetMinutes: config.passwordResetMinutes ?? 30,
@@ -141,7 +148,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
       mail: { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom },
     },
   });
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, buildRunner, accounts, admin, libraryAdmin, spreadsheets, curation, sites, harvest };
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, covers, buildRunner, accounts, admin, libraryAdmin, spreadsheets, curation, sites, harvest };
 }
 
 /**
@@ -152,6 +159,10 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
   const concurrency = Math.max(1, config.jobConcurrency ?? 1);
   const worker = new JobWorker(services.jobs, {
     [BOOK_BUILD_JOB]: services.bookbuilder.jobHandler(services.buildRunner, {
+      concurrency: Math.min(concurrency, config.bookBuildConcurrency ?? 1),
+      timeoutMs: (config.bookBuildTimeoutSeconds ?? 600) * 1000,
+    }),
+    [COVER_BUILD_JOB]: services.covers.jobHandler({
       concurrency: Math.min(concurrency, config.bookBuildConcurrency ?? 1),
       timeoutMs: (config.bookBuildTimeoutSeconds ?? 600) * 1000,
     }),
@@ -169,7 +180,7 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
   };
   const maintain = () => {
     try {
-      const removed = services.bookbuilder.cleanup();
+      const removed = services.bookbuilder.sessions.cleanup();
       const purged = services.jobs.purge((config.jobMaxAgeDays ?? 7) * 86400_000);
       const runs = services.harvest.purgeRuns();
       if (removed.sessions || removed.folders || purged || runs) log?.('cleanup', { ...removed, jobs: purged, harvest_runs: runs });
@@ -235,6 +246,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     }));
     await api.register(pageRoutes(services.pages, { tileUrl: config.tileUrl, tileAttribution: config.tileAttribution }));
     await api.register(bookbuilderRoutes(services.bookbuilder, services.fonts));
+    await api.register(coverRoutes(services.covers));
     await api.register(libraryAdminRoutes(services.libraryAdmin, services.spreadsheets, services.libraries));
     await api.register(adminRoutes(services.admin, services.sites), { prefix: '/admin' });
     await api.register(harvestRoutes(services.sites, services.harvest, services.libraries));

@@ -47,6 +47,8 @@ export interface Config {
   bookSessionMaxAgeDays: number;
   /** Finished and failed jobs are kept this long. */
   jobMaxAgeDays: number;
+  /** A Typst cover template replacing the default one ('' = the default). */
+  coverTemplate: string;
   /** Calibre sites' folders must lie under this folder. */
   calibreRoot: string;
   /** Harvest requests: timeout, largest answer, retries and first backoff. */
@@ -100,6 +102,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bookBuildTimeoutSeconds: Math.max(1, envInt(env, 'BOOK_BUILD_TIMEOUT', 600)),
     bookSessionMaxAgeDays: envInt(env, 'BOOK_SESSION_MAX_AGE_DAYS', 7),
     jobMaxAgeDays: envInt(env, 'JOB_MAX_AGE_DAYS', 7),
+    coverTemplate: env.COVER_TEMPLATE ? path.resolve(env.COVER_TEMPLATE) : '',
     calibreRoot: path.resolve(env.CALIBRE_ROOT || path.join(env.DATA_DIR || path.join(repoRoot, 'data'), 'calibre')),
     harvestTimeoutSeconds: Math.max(1, envInt(env, 'HARVEST_TIMEOUT', 60)),
     harvestMaxResponseMb: Math.max(1, envInt(env, 'HARVEST_MAX_RESPONSE_MB', 100)),

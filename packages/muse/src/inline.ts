@@ -399,6 +399,13 @@ export function parseInline(s: string, ctx: InlineContext): Inline[] {
   return build(toks);
 }
 
+/** The tags of a paragraph left without a partner (`<em>` never closed, `</strong>` never opened): printed literally. */
+export function unpairedTags(s: string, ctx: InlineContext): string[] {
+  const toks = tokenize(s, ctx);
+  pair(toks);
+  return toks.filter((t): t is Extract<Tok, { k: 'tag' }> => t.k === 'tag' && t.pair === undefined).map((t) => t.raw);
+}
+
 /** Plain text of an inline tree (for the TOC, alt texts, PDF metadata). */
 export function inlineText(nodes: Inline[]): string {
   let out = '';

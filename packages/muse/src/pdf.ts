@@ -30,6 +30,11 @@ export class TypstCompileError extends Error {
   ) {
     super(message);
   }
+
+  /** The first diagnostics, for a job's error message. */
+  summary(): string {
+    return (this.diagnostics as { message?: string }[]).map((d) => d?.message).filter(Boolean).slice(0, 2).join('; ');
+  }
 }
 
 /** Compile Typst source (with the given attachments) to PDF bytes. */
@@ -37,8 +42,8 @@ export function compileTypst(source: string, files?: Map<string, Uint8Array>): U
   return compileTypstPdf(source, files).pdf;
 }
 
-/** Like compileTypst, also telling the page count. */
-export function compileTypstPdf(source: string, files?: Map<string, Uint8Array>): { pdf: Uint8Array; pages: number } {
+/** Compiles with the attachments mounted under FILES_DIR; throws TypstCompileError with the diagnostics. */
+function compileDoc(source: string, files?: Map<string, Uint8Array>) {
   const c = getCompiler();
   for (const p of mapped) c.unmapShadow(p);
   mapped = [];
@@ -53,6 +58,12 @@ export function compileTypstPdf(source: string, files?: Map<string, Uint8Array>)
     const diag = (res.takeDiagnostics() ?? res.takeError())?.shortDiagnostics ?? [];
     throw new TypstCompileError('Typst compilation failed', diag);
   }
+  return { c, doc };
+}
+
+/** Like compileTypst, also telling the page count. */
+export function compileTypstPdf(source: string, files?: Map<string, Uint8Array>): { pdf: Uint8Array; pages: number } {
+  const { c, doc } = compileDoc(source, files);
   const pdf = c.pdf(doc);
   const pages = doc.numOfPages;
   c.evictCache(30);
@@ -69,16 +80,12 @@ export function typstWarnings(source: string): string[] {
   return msgs;
 }
 
-/** Typst source (no attachments) to one SVG image of all its pages. */
-export function typstToSvg(source: string): string {
-  const c = getCompiler();
-  const res = c.compile({ mainFileContent: source });
-  const doc = res.result;
-  if (!doc || res.hasError()) {
-    const diag = (res.takeDiagnostics() ?? res.takeError())?.shortDiagnostics ?? [];
-    throw new TypstCompileError('Typst compilation failed', diag);
-  }
-  return c.plainSvg(doc);
+/** Typst source (with attachments) to one SVG image of all its pages. */
+export function typstToSvg(source: string, files?: Map<string, Uint8Array>): string {
+  const { c, doc } = compileDoc(source, files);
+  const svg = c.plainSvg(doc);
+  c.evictCache(30);
+  return svg;
 }
 
 /** Check that Typst source compiles; returns the error diagnostics (empty when fine). */

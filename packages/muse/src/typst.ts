@@ -3,7 +3,7 @@
 // never inject Typst code.
 import type { Block, Footnote, Inline, MuseDocument, ImageSpec } from './types.ts';
 import { parseMuse } from './parse.ts';
-import { inlineText, parseInline } from './inline.ts';
+import { inlineText, parseInline, unpairedTags } from './inline.ts';
 import { resolveLayout, truthy, type ResolvedLayout, type TypstLayoutOptions } from './layout.ts';
 
 export type TypstOptions = TypstLayoutOptions & {
@@ -408,15 +408,40 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
   out.push(`#show heading.where(level: 1): it => { pagebreak(weak: true${toOdd}); v(20%); align(center, text(size: 1.6em, it)); pagebreak(weak: true) }`);
   out.push(`#show heading.where(level: 2): it => { pagebreak(weak: true${toOdd});${resetFn} ${center(F.centerchapter || F.centersection)} }`);
   for (const lvl of [3, 4, 5]) out.push(`#show heading.where(level: ${lvl}): it => ${center(F.centersection)}`);
-  out.push(
-    `#let museSecondary(body) = { counter("muse-secondary").step(); context { let n = counter("muse-secondary").get().first(); footnote(numbering: _ => numbering(${typstString(F.secondaryAlpha ? 'a' : '(1)')}, n), body) }; counter(footnote).update(n => n - 1) }`,
-  );
-  out.push('#let museRuby(base, ann) = box(place(top + center, dy: -0.75em, text(size: 0.5em, ann)) + base)');
-  out.push('#let museVerse(body) = block(inset: (left: 2em), above: 1em, below: 1em, { set par(first-line-indent: 0pt, justify: false); body })');
-  out.push('#let museExample(src) = block(width: 100%, above: 1em, below: 1em, { set par(justify: false); raw(src, block: true) })');
-  out.push('#let museRule() = { v(1em); line(length: 100%, stroke: 0.4pt); v(1em) }');
+  out.push(...museHelpers(L));
   out.push('');
   return out;
+}
+
+/** The functions rendered blocks call (notes, ruby, verse, examples, rules): no page or heading rules. */
+export function museHelpers(L: ResolvedLayout): string[] {
+  return [
+    `#let museSecondary(body) = { counter("muse-secondary").step(); context { let n = counter("muse-secondary").get().first(); footnote(numbering: _ => numbering(${typstString(L.flags.secondaryAlpha ? 'a' : '(1)')}, n), body) }; counter(footnote).update(n => n - 1) }`,
+    '#let museRuby(base, ann) = box(place(top + center, dy: -0.75em, text(size: 0.5em, ann)) + base)',
+    '#let museVerse(body) = block(inset: (left: 2em), above: 1em, below: 1em, { set par(first-line-indent: 0pt, justify: false); body })',
+    '#let museExample(src) = block(width: 100%, above: 1em, below: 1em, { set par(justify: false); raw(src, block: true) })',
+    '#let museRule() = { v(1em); line(length: 100%, stroke: 0.4pt); v(1em) }',
+  ];
+}
+
+/**
+ * A Muse fragment inside another document (the cover's fields) as Typst markup: 'inline' is one line
+ * (runs of white space and <br> become one space), 'body' a whole Muse body. Call museHelpers first.
+ */
+export function museFragmentTypst(text: string, kind: 'inline' | 'body', options: TypstOptions = {}): string {
+  const L = resolveLayout(options);
+  if (kind === 'inline') {
+    const line = text.replace(/<br ?\/?>/g, ' ').replace(/\s+/g, ' ').trim();
+    const doc = parseMuse('');
+    return new TypstRenderer(doc, L, undefined).inline(parseInline(line, noRefs)).trim();
+  }
+  const doc = parseMuse(text);
+  return new TypstRenderer(doc, L, options.files).blocks(doc.body).trim();
+}
+
+/** Tags a fragment leaves unpaired, paragraph by paragraph (they would print literally). */
+export function museFragmentProblems(text: string): string[] {
+  return text.split(/\n\s*\n/).flatMap((para) => unpairedTags(para, noRefs));
 }
 
 export function museToTypst(input: string | MuseDocument, options: TypstOptions = {}): string {

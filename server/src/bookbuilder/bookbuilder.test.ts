@@ -9,6 +9,7 @@ import { bookbuilderResponseSchema, defaultCollectionData, type BookbuilderRespo
 import { repoRoot } from '../config.ts';
 import { createJobWorker } from '../app.ts';
 import { fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
+import { BuilderSessions } from './sessions.ts';
 import { BookBuilderService } from './service.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
 import { HttpError } from '../http/errors.ts';
@@ -135,7 +136,7 @@ describe('texts in a session', () => {
     expect(list.texts!.map((x) => x.attributes.title)).toEqual(['Keeping Paper Alive', 'How to Use the Union Catalogue']);
     expect(list.limits).toEqual({ max_texts: 200, max_bytes: 64 * 1024 * 1024, used_bytes: list.texts!.reduce((s, x) => s + x.attributes.size, 0) });
     // The copy is the session's own: it survives the catalogue file going away.
-    expect(fs.readdirSync(path.join(t.services.bookbuilder.root, a.session_id!, 'texts')).sort()).toEqual(
+    expect(fs.readdirSync(path.join(t.services.bookbuilder.sessions.root, a.session_id!, 'texts')).sort()).toEqual(
       list.texts!.flatMap((x) => [`${x.id}.muse`, `${x.id}.zip`]).sort(),
     );
   });
@@ -155,7 +156,7 @@ describe('texts in a session', () => {
     expect(order(await ok({ action: 'reorder', session_id: sid, move_id: l, to_id: null }))).toEqual([k, h, l]);
     expect(order(await ok({ action: 'reorder', session_id: sid, move_id: h, to_id: k }))).toEqual([h, k, l]);
     expect(order(await ok({ action: 'remove', session_id: sid, remove_id: k }))).toEqual([h, l]);
-    expect(fs.existsSync(path.join(t.services.bookbuilder.root, sid, 'texts', `${k}.muse`))).toBe(false);
+    expect(fs.existsSync(path.join(t.services.bookbuilder.sessions.root, sid, 'texts', `${k}.muse`))).toBe(false);
     expect(await call({ action: 'remove', session_id: sid, remove_id: k })).toMatchObject({ status: 404 });
     expect(await call({ action: 'reorder', session_id: sid, move_id: 999999, to_id: h })).toMatchObject({ status: 404 });
     expect(await call({ action: 'remove', session_id: 'BBBBBBBBBBBBBBBBBBBBBB', remove_id: h })).toMatchObject({ status: 404, json: { error: expect.stringContaining('session not found') } });
@@ -170,7 +171,7 @@ describe('texts in a session', () => {
   it('enforces the text and size limits with clear errors', async () => {
     const s = t.services;
     const small = (maxTexts: number, maxSessionBytes: number) =>
-      new BookBuilderService(s.db, s.catalogue, s.files, s.jobs, { dataDir: path.join(t.dir, 'limits'), maxTexts, maxSessionBytes, sessionMaxAgeMs: 1000 }, () => s.fonts.names());
+      new BookBuilderService(s.db, new BuilderSessions(s.db, path.join(t.dir, 'limits'), 1000), s.catalogue, s.files, s.jobs, { maxTexts, maxSessionBytes }, () => s.fonts.names());
     const two = small(2, 64 * 1024 * 1024);
     let sid = two.add(null, ids['Keeping Paper Alive'], ANONYMOUS).session_id!;
     two.add(sid, ids['How to Use the Union Catalogue'], ANONYMOUS);
@@ -227,7 +228,7 @@ describe('validation', () => {
 
   it('GET of a session without a book is a 404 JSON; a bad id a 400', async () => {
     const sid = await newSession('Keeping Paper Alive');
-    expect((await t.app.inject(`/collector/api/bookbuilder/${sid}`)).json()).toEqual({ error: 'No book has been built in this session yet' });
+    expect((await t.app.inject(`/collector/api/bookbuilder/${sid}`)).json()).toEqual({ error: 'No PDF has been built in this session yet' });
     expect((await t.app.inject('/collector/api/bookbuilder/CCCCCCCCCCCCCCCCCCCCCC')).statusCode).toBe(404);
     expect((await t.app.inject('/collector/api/bookbuilder/bad')).statusCode).toBe(400);
   });
@@ -361,7 +362,7 @@ describe('builds', () => {
     const sid = await newSession('Keeping Paper Alive');
     // Break the copied source on disk: the job must fail with a reason, not hang.
     const id = (await ok({ action: 'list', session_id: sid })).texts![0].id;
-    fs.rmSync(path.join(t.services.bookbuilder.root, sid, 'texts', `${id}.muse`));
+    fs.rmSync(path.join(t.services.bookbuilder.sessions.root, sid, 'texts', `${id}.muse`));
     const b = await ok({ action: 'build', session_id: sid, collection_data: {} });
     const r = await waitForJob(sid, b.job_id!);
     expect(r.status).toBe('failed');
@@ -372,9 +373,9 @@ describe('builds', () => {
 describe('cleanup', () => {
   it('deletes sessions untouched for longer than the setting, with their files', async () => {
     const sid = await newSession('Keeping Paper Alive');
-    const dir = path.join(t.services.bookbuilder.root, sid);
+    const dir = path.join(t.services.bookbuilder.sessions.root, sid);
     expect(fs.existsSync(dir)).toBe(true);
-    const r = t.services.bookbuilder.cleanup(Date.now() + 8 * 86400_000);
+    const r = t.services.bookbuilder.sessions.cleanup(Date.now() + 8 * 86400_000);
     expect(r.sessions).toBeGreaterThan(0);
     expect(fs.existsSync(dir)).toBe(false);
     expect(await ok({ action: 'list', session_id: sid })).toMatchObject({ session_id: null, texts: [] });

@@ -62,7 +62,7 @@ export async function buildBook(input: BuildInput): Promise<BuildResult> {
     compiled = compileTypstPdf(source, files);
   } catch (e) {
     if (e instanceof TypstCompileError) {
-      const first = (e.diagnostics as { message?: string }[]).map((d) => d?.message).filter(Boolean).slice(0, 2).join('; ');
+      const first = e.summary();
       throw new Error(`Typesetting failed${first ? `: ${first}` : ''}`);
     }
     throw e;

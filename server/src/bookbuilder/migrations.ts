@@ -33,4 +33,10 @@ export const bookbuilderMigrations: Record<string, Migration> = {
       await db.schema.createIndex('book_session_texts_session').on('book_session_texts').columns(['session_id', 'position']).execute();
     },
   },
+  /** One table for both builders' sessions: 'book' (texts) or 'cover' (uploaded images). */
+  '2026-11-26-0900-cover-sessions': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('book_sessions').addColumn('kind', 'text', (c) => c.notNull().defaultTo('book')).execute();
+    },
+  },
 };

@@ -1,4 +1,4 @@
-// POST /bookbuilder (actions of spec §7), GET /bookbuilder/:session_id (the built PDF) and the font
+// POST /bookbuilder (actions of spec §7), GET /bookbuilder/:session_id (the built PDF of a book or cover session) and the font
 // specimens. Thin: validation by the shared schemas, work in BookBuilderService / FontCatalog.
 import fs from 'node:fs';
 import { z } from 'zod';
@@ -55,14 +55,14 @@ export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog)
       querystring: z.object({ inline: z.string().max(5).optional(), job: z.string().max(12).optional() }),
     },
   }, async (req, reply) => {
-    const out = books.output(req.params.session_id);
-    if (!out) throw notFound('No book has been built in this session yet');
+    const out = books.sessions.output(req.params.session_id);
+    if (!out) throw notFound('No PDF has been built in this session yet');
     const stamp = new Date().toISOString().slice(0, 19).replace('T', '--').replace(/:/g, '-');
     return reply
       .type('application/pdf')
       .header('Content-Length', out.size)
       .header('Cache-Control', 'private, no-cache')
-      .header('Content-Disposition', `${req.query.inline ? 'inline' : 'attachment'}; filename="bookbuilder-${stamp}.pdf"`)
+      .header('Content-Disposition', `${req.query.inline ? 'inline' : 'attachment'}; filename="${out.kind === 'cover' ? 'bookcover' : 'bookbuilder'}-${stamp}.pdf"`)
       .send(fs.createReadStream(out.absPath));
   });
 };

@@ -1,9 +1,10 @@
-// Runs builds in worker threads (Typst compiles synchronously: in the main thread a build would stall
-// every request). One thread per concurrent build, reused, ended after a minute idle to give back its
+// Runs builds (books, covers and cover previews) in worker threads (Typst compiles synchronously: in
+// the main thread a build would stall every request). One thread per concurrent build, reused, ended after a minute idle to give back its
 // memory; a build past its time limit (or aborted) has its thread terminated.
 import { Worker } from 'node:worker_threads';
 import type { BuildInput, BuildResult } from './build.ts';
-import type { BuildReply } from './build-thread-main.ts';
+import type { CoverRenderInput, CoverRenderResult } from '../covers/render.ts';
+import type { BuildReply, ThreadResult, ThreadTask } from './build-thread-main.ts';
 
 interface Slot { worker: Worker; busy: boolean; idleTimer: NodeJS.Timeout | null; ready: Promise<void> }
 
@@ -41,7 +42,15 @@ export class BuildRunner {
     slot.idleTimer.unref();
   }
 
-  async run(input: BuildInput, signal?: AbortSignal): Promise<BuildResult> {
+  run(input: BuildInput, signal?: AbortSignal): Promise<BuildResult> {
+    return this.exec({ kind: 'book', input }, signal) as Promise<BuildResult>;
+  }
+
+  runCover(input: CoverRenderInput, signal?: AbortSignal): Promise<CoverRenderResult> {
+    return this.exec({ kind: 'cover', input }, signal) as Promise<CoverRenderResult>;
+  }
+
+  private async exec(task: ThreadTask, signal?: AbortSignal): Promise<ThreadResult> {
     signal?.throwIfAborted();
     const slot = this.slots.find((s) => !s.busy) ?? this.spawn();
     slot.busy = true;
@@ -50,7 +59,7 @@ export class BuildRunner {
     const id = ++this.seq;
     try {
       await slot.ready;
-      return await new Promise<BuildResult>((resolve, reject) => {
+      return await new Promise<ThreadResult>((resolve, reject) => {
         const cleanup = () => {
           slot.worker.off('message', onMsg);
           slot.worker.off('error', onError);
@@ -80,7 +89,7 @@ export class BuildRunner {
         slot.worker.once('error', onError);
         slot.worker.once('exit', onExit);
         signal?.addEventListener('abort', onAbort, { once: true });
-        slot.worker.postMessage({ id, input });
+        slot.worker.postMessage({ id, task });
       });
     } finally {
       if (this.slots.includes(slot)) this.release(slot);

@@ -2,10 +2,8 @@
 // jobs, the produced PDF, and the cleanup of old sessions. Files live under DATA_DIR/bookbuilder/<session>/.
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import {
   JOB_NOT_FOUND,
-  bookSessionIdSchema,
   makeCollectionDataSchema,
   type BookText,
   type BookbuilderResponse,
@@ -20,20 +18,17 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { JobHandler } from '../jobs/worker.ts';
 import type { BuildResult } from './build.ts';
 import type { BuildRunner } from './runner.ts';
+import { BUILD_JOB_OF, BuilderSessions, type SessionRow } from './sessions.ts';
 
-export const BOOK_BUILD_JOB = 'book_build';
+export const BOOK_BUILD_JOB = BUILD_JOB_OF.book;
 
 export interface BookBuilderSettings {
-  dataDir: string;
   maxSessionBytes: number;
   maxTexts: number;
-  /** Sessions untouched for longer are deleted with their files. */
-  sessionMaxAgeMs: number;
 }
 
 interface BuildPayload { session_id: string; text_ids: number[]; data: CollectionData }
 interface TextRow { id: number; session_id: string; position: number; data_source_id: number; entry_id: number | null; title: string; authors: string; size: number }
-interface SessionRow { id: string; job_id: number | null; output: string | null; output_job_id: number | null; output_pages: number | null; last_modified: string }
 
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
 const MiB = 1024 * 1024;
@@ -41,10 +36,10 @@ const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
 
 export class BookBuilderService {
   private q;
-  readonly root: string;
 
   constructor(
     private db: Db,
+    readonly sessions: BuilderSessions,
     private catalogue: CatalogueService,
     private files: FileStore,
     private queue: JobQueue,
@@ -52,14 +47,8 @@ export class BookBuilderService {
     /** Font families a build may use (checked before a job is queued). */
     private fontNames: () => string[],
   ) {
-    this.root = path.join(settings.dataDir, 'bookbuilder');
     const s = db.sqlite;
     this.q = {
-      session: s.prepare('SELECT id, job_id, output, output_job_id, output_pages, last_modified FROM book_sessions WHERE id = ?'),
-      createSession: s.prepare('INSERT INTO book_sessions (id, created, last_modified) VALUES (?, ?, ?)'),
-      touch: s.prepare('UPDATE book_sessions SET last_modified = ? WHERE id = ?'),
-      setJob: s.prepare('UPDATE book_sessions SET job_id = ?, last_modified = ? WHERE id = ?'),
-      setOutput: s.prepare('UPDATE book_sessions SET output = ?, output_job_id = ?, output_pages = ? WHERE id = ?'),
       texts: s.prepare('SELECT * FROM book_session_texts WHERE session_id = ? ORDER BY position, id'),
       usage: s.prepare('SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes FROM book_session_texts WHERE session_id = ?'),
       byDataSource: s.prepare('SELECT id FROM book_session_texts WHERE session_id = ? AND data_source_id = ?').pluck(),
@@ -68,37 +57,22 @@ export class BookBuilderService {
       deleteText: s.prepare('DELETE FROM book_session_texts WHERE id = ? AND session_id = ?'),
       setPosition: s.prepare('UPDATE book_session_texts SET position = ? WHERE id = ?'),
       dsAuthors: s.prepare('SELECT authors FROM data_sources WHERE id = ?').pluck(),
-      old: s.prepare('SELECT id FROM book_sessions WHERE last_modified < ?').pluck(),
-      deleteSession: s.prepare('DELETE FROM book_sessions WHERE id = ?'),
-      allIds: s.prepare('SELECT id FROM book_sessions').pluck(),
     };
   }
 
-  private dir(sessionId: string): string {
-    return path.join(this.root, sessionId);
-  }
-
   private textPaths(sessionId: string, textId: number) {
-    const d = path.join(this.dir(sessionId), 'texts');
+    const d = path.join(this.sessions.dir(sessionId), 'texts');
     return { muse: path.join(d, `${textId}.muse`), zip: path.join(d, `${textId}.zip`) };
   }
 
   private session(id: string | null | undefined): SessionRow | null {
-    if (!id || !bookSessionIdSchema.safeParse(id).success) return null;
-    return (this.q.session.get(id) as SessionRow | undefined) ?? null;
+    return this.sessions.get(id, 'book');
   }
 
   private requireSession(id: string | null | undefined): SessionRow {
     const s = this.session(id);
     if (!s) throw notFound('Book Builder session not found: it may have expired. Add the texts again.');
     return s;
-  }
-
-  private createSession(): string {
-    const id = randomBytes(16).toString('base64url');
-    const t = iso();
-    this.q.createSession.run(id, t, t);
-    return id;
   }
 
   texts(sessionId: string): BookText[] {
@@ -129,7 +103,7 @@ export class BookBuilderService {
     const size = muse.size + (zip?.size ?? 0);
 
     const existing = this.session(sessionId);
-    const sid = existing?.id ?? this.createSession();
+    const sid = existing?.id ?? this.sessions.create('book');
     if (this.q.byDataSource.get(sid, ds.id) !== undefined) return this.listing(sid, 'Already in the Book Builder');
     const u = this.q.usage.get(sid) as { n: number; bytes: number };
     if (u.n >= this.settings.maxTexts) {
@@ -151,7 +125,7 @@ export class BookBuilderService {
       fs.rmSync(dest.zip, { force: true });
       throw e;
     }
-    this.q.touch.run(iso(), sid);
+    this.sessions.touch(sid);
     return this.listing(sid);
   }
 
@@ -189,7 +163,7 @@ export class BookBuilderService {
   private renumber(sessionId: string, ids: number[]): void {
     this.db.sqlite.transaction(() => {
       ids.forEach((id, i) => this.q.setPosition.run(i + 1, id));
-      this.q.touch.run(iso(), sessionId);
+      this.sessions.touch(sessionId);
     })();
   }
 
@@ -210,15 +184,18 @@ export class BookBuilderService {
     }
     const payload: BuildPayload = { session_id: s.id, text_ids: texts.map((t) => t.id), data: checked.data };
     const jobId = this.queue.enqueue(BOOK_BUILD_JOB, payload, { maxAttempts: 2 });
-    this.q.setJob.run(jobId, iso(), s.id);
+    this.sessions.setJob(s.id, jobId);
     return { session_id: s.id, job_id: jobId, status: 'inactive' };
   }
 
-  /** The state of a build of this session (spec §4): inactive, active, finished, failed or 'not found'. */
+  /**
+   * The state of a build of this session (spec §4): inactive, active, finished, failed or 'not found'.
+   * Serves the cover builder's sessions too, so one job checker serves both tabs.
+   */
   checkJob(sessionId: string | null | undefined, jobId: number): BookbuilderResponse {
-    const s = this.session(sessionId);
-    const job = this.queue.get<BuildPayload, BuildResult>(jobId);
-    if (!s || !job || job.kind !== BOOK_BUILD_JOB || job.payload.session_id !== s.id) {
+    const s = this.sessions.get(sessionId, 'any');
+    const job = this.queue.get<{ session_id: string }, Partial<BuildResult>>(jobId);
+    if (!s || !job || job.kind !== BUILD_JOB_OF[s.kind] || job.payload.session_id !== s.id) {
       return { session_id: s?.id ?? null, job_id: jobId, status: JOB_NOT_FOUND, error: null };
     }
     return {
@@ -231,15 +208,6 @@ export class BookBuilderService {
       book_pages: job.status === 'finished' ? job.result?.bookPages ?? null : null,
       sheets: job.status === 'finished' ? job.result?.sheets ?? null : null,
     };
-  }
-
-  /** The last built PDF of a session, or null. */
-  output(sessionId: string): { absPath: string; size: number; jobId: number | null } | null {
-    const s = this.session(sessionId);
-    if (!s?.output) return null;
-    const absPath = path.join(this.dir(s.id), s.output);
-    if (!fs.existsSync(absPath)) return null;
-    return { absPath, size: fs.statSync(absPath).size, jobId: s.output_job_id };
   }
 
   /** The job handler: builds in a worker thread and records the output on the session. */
@@ -262,46 +230,13 @@ export class BookBuilderService {
               return { musePath: tp.muse, zipPath: fs.existsSync(tp.zip) ? tp.zip : null };
             }),
             data: p.data,
-            outPath: path.join(this.dir(s.id), file),
+            outPath: path.join(this.sessions.dir(s.id), file),
           },
           ctx.signal,
         );
-        const before = this.session(s.id);
-        if (!before) {
-          fs.rmSync(path.join(this.dir(s.id), file), { force: true });
-          throw new Error('The session no longer exists');
-        }
-        // Keep the newest build only (a slower older job must not replace a newer output).
-        if (before.output_job_id !== null && before.output_job_id > ctx.jobId) {
-          fs.rmSync(path.join(this.dir(s.id), file), { force: true });
-        } else {
-          this.q.setOutput.run(file, ctx.jobId, result.pages, s.id);
-          if (before.output && before.output !== file) fs.rmSync(path.join(this.dir(s.id), before.output), { force: true });
-        }
+        this.sessions.storeOutput(s.id, ctx.jobId, file, result.pages);
         return result;
       },
     };
-  }
-
-  /** Deletes sessions untouched for longer than the setting, and folders without a session. */
-  cleanup(now = Date.now()): { sessions: number; folders: number } {
-    const old = this.q.old.all(iso(now - this.settings.sessionMaxAgeMs)) as string[];
-    for (const id of old) {
-      this.q.deleteSession.run(id);
-      fs.rmSync(this.dir(id), { recursive: true, force: true });
-    }
-    let folders = 0;
-    if (fs.existsSync(this.root)) {
-      const live = new Set(this.q.allIds.all() as string[]);
-      for (const name of fs.readdirSync(this.root)) {
-        if (live.has(name)) continue;
-        // A folder whose session row is not committed yet is young: leave folders of the last hour.
-        const st = fs.statSync(path.join(this.root, name));
-        if (now - st.mtimeMs < 3600_000) continue;
-        fs.rmSync(path.join(this.root, name), { recursive: true, force: true });
-        folders++;
-      }
-    }
-    return { sessions: old.length, folders };
   }
 }

@@ -1,6 +1,6 @@
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../test/fixture.ts';
+import { multipartBody, testApp, type TestApp } from '../test/fixture.ts';
 import { loginCookie } from './test-helpers.ts';
 import { SPREADSHEET_JOB } from './spreadsheets.ts';
 import { readCsv } from './spreadsheet.ts';
@@ -21,18 +21,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 function multipart(fields: Record<string, string>, file?: { name: string; content: Uint8Array | string }) {
-  const boundary = '----uctest' + Math.random().toString(16).slice(2);
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="spreadsheet"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(Buffer.from(file.content));
-    parts.push(Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+  return multipartBody(fields, file && { field: 'spreadsheet', ...file });
 }
 
 async function upload(content: Uint8Array | string, fields: Record<string, string> = {}, name = 'sheet.csv') {

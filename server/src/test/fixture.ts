@@ -89,3 +89,19 @@ export function entryId(services: Services, title: string): number {
 
 /** Headers of a browser that got its CSRF cookie and echoes it (double-submit), for POSTs in tests. */
 export const CSRF_HEADERS = { cookie: 'csrftoken=test-csrf-token', 'x-csrftoken': 'test-csrf-token' } as const;
+
+/** A multipart/form-data body for inject(): text fields and at most one file under `file.field`. */
+export function multipartBody(fields: Record<string, string>, file?: { field: string; name: string; content: Uint8Array | string; type?: string }) {
+  const boundary = '----uctest' + Math.random().toString(16).slice(2);
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  if (file) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`));
+    parts.push(Buffer.from(file.content));
+    parts.push(Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}

@@ -1,0 +1,283 @@
+// The cover builder through its HTTP API (spec §7 POST /bookcover, /bookcover/upload): tokens, every
+// token type's refusals, uploads, previews, and the built PDF checked like a print shop would.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as mupdf from 'mupdf';
+import { bookcoverResponseSchema, coverLayout, type BookcoverResponse, type BookbuilderResponse } from '@uc/shared';
+import { createJobWorker } from '../app.ts';
+import { CSRF_HEADERS, multipartBody, testApp, type TestApp } from '../test/fixture.ts';
+import { decodeBarcodes, pdfFonts, pdfPageSizesMm, pdfTextLines } from './test/pdf-inspect.ts';
+
+let t: TestApp;
+let jobs: ReturnType<typeof createJobWorker>;
+
+beforeAll(async () => {
+  t = await testApp();
+  jobs = createJobWorker({ jobConcurrency: 1, bookBuildConcurrency: 1 }, t.services);
+  jobs.start();
+}, 60_000);
+
+afterAll(async () => {
+  await jobs.stop();
+  await t.close();
+});
+
+type Reply = { status: number; json: BookcoverResponse & { error?: string } };
+
+async function cover(body: object): Promise<Reply> {
+  const res = await t.app.inject({ method: 'POST', url: '/collector/api/bookcover', payload: body, headers: CSRF_HEADERS });
+  const json = res.json();
+  if (res.statusCode === 200) bookcoverResponseSchema.parse(json);
+  return { status: res.statusCode, json };
+}
+
+async function newSession(): Promise<string> {
+  const r = await cover({ action: 'get_tokens' });
+  expect(r.status).toBe(200);
+  return r.json.session_id!;
+}
+
+async function upload(sessionId: string, field: string, content: Uint8Array | string, name = 'picture.png') {
+  const { payload, contentType } = multipartBody({ session_id: sessionId }, { field, name, content });
+  const res = await t.app.inject({ method: 'POST', url: '/collector/api/bookcover/upload', headers: { ...CSRF_HEADERS, 'content-type': contentType }, payload });
+  return { status: res.statusCode, json: res.json() as BookcoverResponse & { error?: string } };
+}
+
+/** A real image of the given pixels, drawn by MuPDF (grey, with a darker square). */
+function image(width: number, height: number, format: 'png' | 'jpg'): Uint8Array {
+  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, width, height], false);
+  pix.clear(180);
+  try {
+    return format === 'png' ? pix.asPNG() : pix.asJPEG(80);
+  } finally {
+    pix.destroy();
+  }
+}
+
+async function checkJob(session_id: string, check_job_id: number): Promise<BookbuilderResponse> {
+  const res = await t.app.inject({ method: 'POST', url: '/collector/api/bookbuilder', payload: { action: 'check_job', session_id, check_job_id }, headers: CSRF_HEADERS });
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
+
+async function buildPdf(args: Record<string, unknown>): Promise<Buffer> {
+  const r = await cover({ action: 'build', args });
+  expect(r.status, JSON.stringify(r.json)).toBe(200);
+  expect(r.json).toMatchObject({ session_id: args.session_id, status: 'inactive' });
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    const s = await checkJob(String(args.session_id), r.json.job_id!);
+    if (s.status === 'finished') break;
+    if (s.status === 'failed' || s.status === 'not found') throw new Error(`cover job ${s.status}: ${s.error}`);
+    if (Date.now() > deadline) throw new Error('cover job too slow');
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  const pdf = await t.app.inject(`/collector/api/bookbuilder/${args.session_id}`);
+  expect(pdf.statusCode).toBe(200);
+  expect(pdf.headers['content-type']).toBe('application/pdf');
+  expect(pdf.headers['content-disposition']).toMatch(/^attachment; filename="bookcover-\d{4}-\d\d-\d\d--\d\d-\d\d-\d\d\.pdf"$/);
+  return pdf.rawPayload;
+}
+
+describe('get_tokens', () => {
+  it('answers the sheet tokens then the template tokens, with a session that can be resumed', async () => {
+    const r = await cover({ action: 'get_tokens' });
+    expect(r.status).toBe(200);
+    const tokens = r.json.tokens!;
+    expect(tokens.map((x) => `${x.name}:${x.type}`)).toEqual([
+      'coverheight:int', 'coverwidth:int', 'spinewidth:int', 'flapwidth:int', 'wrapwidth:int', 'bleedwidth:int', 'marklength:int',
+      'font_name:select', 'foldingmargin:bool', 'language_code:select',
+      'author_muse_str:muse_str', 'title_muse_str:muse_str', 'subtitle_muse_str:muse_str', 'image_file:file',
+      'image_width_in_mm_int:int', 'front_footer_muse_str:muse_str', 'back_text_muse_body:muse_body', 'isbn_isbn:isbn',
+    ]);
+    const byName = Object.fromEntries(tokens.map((x) => [x.name, x]));
+    expect(byName.coverheight).toMatchObject({ value: 210, min: 50, max: 600 });
+    expect(byName.coverwidth.value).toBe(148);
+    expect(byName.bleedwidth.value).toBe(10);
+    expect(byName.marklength.value).toBe(5);
+    expect(byName.font_name.value).toBe('DejaVu Serif');
+    expect(byName.font_name.options!.map((o) => o.value)).toContain('DejaVu Sans');
+    expect(byName.language_code.options).toHaveLength(32);
+    expect(byName.image_width_in_mm_int.desc).toBe('Image Width In Mm');
+    expect(byName.back_text_muse_body.desc).toBe('Back Text');
+
+    const sid = r.json.session_id!;
+    expect((await cover({ action: 'get_tokens', session_id: sid })).json.session_id).toBe(sid);
+    // An expired or unknown session gives a fresh one; a Book Builder session is not a cover session.
+    const other = (await cover({ action: 'get_tokens', session_id: 'AAAAAAAAAAAAAAAAAAAAAA' })).json.session_id;
+    expect(other).not.toBe(sid);
+    expect(other).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+  });
+});
+
+describe('refusals: a clear 4xx naming the field, and nothing stored', () => {
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['negative dimension', { coverwidth: -5 }, /^coverwidth: a whole number of at least 0/],
+    ['fractional dimension', { spinewidth: '12.5' }, /^spinewidth: a whole number/],
+    ['huge dimension', { coverheight: 100000 }, /^coverheight: at most 600$/],
+    ['too small a panel', { coverwidth: 10 }, /^coverwidth: at least 50$/],
+    ['huge bleed', { bleedwidth: 31 }, /^bleedwidth: at most 30$/],
+    ['template int not a number', { image_width_in_mm_int: 'wide' }, /^image_width_in_mm_int: a whole number/],
+    ['bool not a bool', { foldingmargin: 'maybe' }, /^foldingmargin: yes or no/],
+    ['unknown font', { font_name: 'No Such Font' }, /^font_name: the font "No Such Font" is not available/],
+    ['unknown language', { language_code: 'xx' }, /^language_code: please choose/],
+    ['unclosed Muse tag in a line', { title_muse_str: 'A <em>broken title' }, /^title_muse_str: <em> is never closed$/],
+    ['stray closing tag in the back text', { back_text_muse_body: 'Fine paragraph.\n\nThen </strong> out of nowhere.' }, /^back_text_muse_body: <\/strong> closes a tag that was never opened$/],
+    ['too long a line', { subtitle_muse_str: 'x'.repeat(1001) }, /^subtitle_muse_str: at most 1000 characters$/],
+    ['ISBN with a wrong check digit', { isbn_isbn: '978-0-306-40615-8' }, /^isbn_isbn: this is not a valid ISBN/],
+    ['ISBN-10 with a wrong check digit', { isbn_isbn: '0-306-40615-3' }, /^isbn_isbn: this is not a valid ISBN/],
+    ['ISBN of the wrong length', { isbn_isbn: '12345' }, /^isbn_isbn: an ISBN has 10 or 13 digits/],
+    ['ISBN with letters', { isbn_isbn: '978-0-306-4O615-7' }, /^isbn_isbn: an ISBN has 10 or 13 digits/],
+    ['image never uploaded', { image_file: 'image_file.png' }, /^image_file: this image is not in the session/],
+    ['image path escaping the session', { image_file: '../../catalogue.sqlite' }, /^image_file: this image is not in the session/],
+  ];
+  for (const [what, args, message] of cases) {
+    it(what, async () => {
+      const sid = await newSession();
+      const jobsBefore = t.services.db.sqlite.prepare('SELECT count(*) FROM jobs').pluck().get();
+      for (const action of ['build', 'preview']) {
+        const r = await cover({ action, args: { session_id: sid, ...args } });
+        expect(r.status, JSON.stringify(r.json)).toBe(400);
+        expect(r.json.error).toMatch(message);
+      }
+      expect(t.services.db.sqlite.prepare('SELECT count(*) FROM jobs').pluck().get()).toBe(jobsBefore);
+      expect(t.services.bookbuilder.sessions.output(sid)).toBeNull();
+    });
+  }
+
+  it('an unknown session or a malformed one', async () => {
+    expect(await cover({ action: 'build', args: { session_id: 'AAAAAAAAAAAAAAAAAAAAAA' } })).toMatchObject({ status: 404, json: { error: expect.stringMatching(/^Cover session not found/) } });
+    expect((await cover({ action: 'preview', args: { session_id: '../../etc' } })).status).toBe(400);
+    expect((await cover({ action: 'build', args: {} })).status).toBe(400);
+    expect((await cover({ action: 'explode' })).status).toBe(400);
+    // A Book Builder session is not a cover session.
+    const book = t.services.bookbuilder.sessions.create('book');
+    expect((await cover({ action: 'build', args: { session_id: book } })).status).toBe(404);
+  });
+});
+
+describe('uploads', () => {
+  it('stores a PNG or a JPEG by its content under the token name, and the preview warns under 300 dpi', async () => {
+    const sid = await newSession();
+    const png = await upload(sid, 'image_file', image(600, 400, 'png'), 'holiday photo.PNG');
+    expect(png.status, JSON.stringify(png.json)).toBe(200);
+    expect(png.json.image).toEqual({ token: 'image_file', file: 'image_file.png', width_px: 600, height_px: 400, bytes: expect.any(Number) });
+    expect(png.json.tokens!.find((x) => x.name === 'image_file')!.value).toBe('image_file.png');
+    // A JPEG sent with a .png name is stored as what it is, and replaces the PNG.
+    const jpg = await upload(sid, 'image_file', image(3000, 2000, 'jpg'), 'liar.png');
+    expect(jpg.json.image).toMatchObject({ file: 'image_file.jpg', width_px: 3000, height_px: 2000 });
+    const dir = path.join(t.services.bookbuilder.sessions.dir(sid), 'files');
+    expect(fs.readdirSync(dir)).toEqual(['image_file.jpg']);
+
+    // 3000 px across 118 mm is 646 dpi: no warning; 600 px is 129 dpi: a warning naming the field.
+    const sharp = await cover({ action: 'preview', args: { session_id: sid, image_file: 'image_file.jpg' } });
+    expect(sharp.json.warnings).toEqual([]);
+    await upload(sid, 'image_file', image(600, 400, 'png'));
+    const soft = await cover({ action: 'preview', args: { session_id: sid, image_file: 'image_file.png' } });
+    expect(soft.json.warnings).toEqual([expect.stringMatching(/^image_file: the image prints at 129 dpi at 118 mm wide/)]);
+    // A smaller placed width raises the resolution.
+    const small = await cover({ action: 'preview', args: { session_id: sid, image_file: 'image_file.png', image_width_in_mm_int: 50 } });
+    expect(small.json.warnings).toEqual([]);
+  });
+
+  it('refuses what is not an image, too many pixels, too many bytes, unknown fields and sessions', async () => {
+    const sid = await newSession();
+    const text = await upload(sid, 'image_file', 'just some text, not a picture', 'fake.png');
+    expect(text).toMatchObject({ status: 400, json: { error: 'image_file: this file is not a PNG or JPEG image' } });
+    // A PNG header claiming 10000 × 10000 pixels (100 megapixels): refused from its header.
+    const header = Buffer.from(image(10, 10, 'png'));
+    header.writeUInt32BE(10000, 16);
+    header.writeUInt32BE(10000, 20);
+    const huge = await upload(sid, 'image_file', header);
+    expect(huge).toMatchObject({ status: 400, json: { error: 'image_file: the image has too many pixels (100 megapixels; at most 60)' } });
+    const big = Buffer.concat([Buffer.from(image(10, 10, 'png')), Buffer.alloc(50 * 1024 * 1024)]);
+    const tooBig = await upload(sid, 'image_file', big);
+    expect(tooBig).toMatchObject({ status: 413, json: { error: 'image_file: the image is too large: at most 20 MB' } });
+    expect(await upload(sid, 'title_muse_str', image(10, 10, 'png'))).toMatchObject({ status: 400, json: { error: 'title_muse_str: this cover has no image field of that name' } });
+    expect((await upload('AAAAAAAAAAAAAAAAAAAAAA', 'image_file', image(10, 10, 'png'))).status).toBe(404);
+    expect(fs.existsSync(path.join(t.services.bookbuilder.sessions.dir(sid), 'files'))).toBe(false);
+  });
+});
+
+describe('preview', () => {
+  it('draws the sheet as SVG at the computed size and redraws when a value changes', async () => {
+    const sid = await newSession();
+    const args = { session_id: sid, spinewidth: 12, title_muse_str: 'Preview Title' };
+    const a = await cover({ action: 'preview', args });
+    expect(a.status, JSON.stringify(a.json)).toBe(200);
+    expect(a.json.svg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    expect(a.json.sheet).toEqual({ width_mm: 5 * 2 + 10 * 2 + 148 * 2 + 12, height_mm: 210 + 30 });
+    const b = await cover({ action: 'preview', args: { ...args, title_muse_str: 'Another Title' } });
+    expect(b.json.svg).not.toBe(a.json.svg);
+    const wider = await cover({ action: 'preview', args: { ...args, flapwidth: 80, foldingmargin: true } });
+    expect(wider.json.sheet!.width_mm).toBe(a.json.sheet!.width_mm + 160 + 14);
+  });
+});
+
+describe('build', () => {
+  it('makes one PDF sheet of the computed size, fonts embedded, a barcode that scans, the spine text rotated and centred', async () => {
+    const sid = await newSession();
+    const args = {
+      session_id: sid, coverwidth: 135, coverheight: 216, spinewidth: 14, bleedwidth: 3, marklength: 6, flapwidth: 0,
+      author_muse_str: 'Ada Example', title_muse_str: 'The <em>Long</em> Winter', subtitle_muse_str: 'A novel',
+      back_text_muse_body: 'A story about **snow** and patience.\n\nA second paragraph.', isbn_isbn: '0-306-40615-2',
+      front_footer_muse_str: 'Small Press', language_code: 'en', font_name: 'DejaVu Serif',
+    };
+    const pdf = await buildPdf(args);
+    const L = coverLayout({ coverwidth: 135, coverheight: 216, spinewidth: 14, bleedwidth: 3, marklength: 6, flapwidth: 0, wrapwidth: 0, foldingmargin: false });
+    const [size, ...more] = await pdfPageSizesMm(pdf);
+    expect(more).toEqual([]);
+    expect(Math.abs(size.width - L.width)).toBeLessThan(0.1);
+    expect(Math.abs(size.height - L.height)).toBeLessThan(0.1);
+    expect(L.width).toBe(135 * 2 + 14 + 2 * 3 + 2 * 6);
+
+    const fonts = await pdfFonts(pdf);
+    expect(fonts.length).toBeGreaterThan(0);
+    expect(fonts.filter((f) => !f.embedded)).toEqual([]);
+    expect(fonts.some((f) => /DejaVuSerif/.test(f.name))).toBe(true);
+
+    // The barcode sits on the back panel and reads as the ISBN-13 of the ISBN-10 typed in.
+    const back = L.parts.find((p) => p.name === 'back')!;
+    expect(await decodeBarcodes(pdf, { region: { x: back.x, y: L.trim.y, width: back.width, height: L.trim.height } })).toEqual([{ format: 'EAN_13', text: '9780306406157' }]);
+    const front = L.parts.find((p) => p.name === 'front')!;
+    expect(await decodeBarcodes(pdf, { region: { x: front.x, y: L.trim.y, width: front.width, height: L.trim.height } })).toEqual([]);
+
+    // The spine: author and title read top to bottom, centred across the spine's width and its height.
+    const spine = L.parts.find((p) => p.name === 'spine')!;
+    const lines = await pdfTextLines(pdf);
+    const onSpine = lines.filter((l) => l.x >= spine.x - 0.5 && l.x + l.width <= spine.x + spine.width + 0.5);
+    expect(onSpine.map((l) => l.text).join(' ')).toMatch(/Ada Example\s+The Long Winter/);
+    for (const l of onSpine) {
+      expect(l.dir).toEqual([0, 1]);
+      expect(l.height).toBeGreaterThan(l.width);
+      expect(Math.abs(l.x + l.width / 2 - (spine.x + spine.width / 2))).toBeLessThan(1.5);
+    }
+    const top = Math.min(...onSpine.map((l) => l.y));
+    const bottom = Math.max(...onSpine.map((l) => l.y + l.height));
+    expect(Math.abs((top + bottom) / 2 - (L.trim.y + L.trim.height / 2))).toBeLessThan(1.5);
+    // The title is on the front panel, the back text on the back panel.
+    expect(lines.find((l) => /Long Winter/.test(l.text) && l.dir[0] === 1)!.x).toBeGreaterThan(front.x);
+    expect(lines.find((l) => /snow/.test(l.text))!.x + 1).toBeLessThan(back.x + back.width);
+  });
+
+  it('places an uploaded image; the job is checked with the Book Builder\'s check_job only on its own session', async () => {
+    const sid = await newSession();
+    await upload(sid, 'image_file', image(1200, 800, 'jpg'));
+    const pdf = await buildPdf({ session_id: sid, title_muse_str: 'With a picture', image_file: 'image_file.jpg' });
+    const doc = new mupdf.PDFDocument(pdf);
+    try {
+      const xobjects = doc.loadPage(0).getObject().get('Resources').get('XObject');
+      const kinds: string[] = [];
+      xobjects.forEach((v: mupdf.PDFObject) => void kinds.push(String(v.resolve().get('Subtype'))));
+      expect(kinds.some((k) => /Image/.test(k))).toBe(true);
+    } finally {
+      doc.destroy();
+    }
+    // The same job under another session is "not found".
+    const other = await newSession();
+    const jobId = (t.services.db.sqlite.prepare("SELECT max(id) FROM jobs WHERE kind = 'cover_build'").pluck().get()) as number;
+    expect((await checkJob(other, jobId)).status).toBe('not found');
+    expect((await checkJob(sid, jobId)).status).toBe('finished');
+  });
+});

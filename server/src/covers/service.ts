@@ -1,0 +1,183 @@
+// The cover builder (spec §2, §7 POST /bookcover): a cover session per visitor (the same session table
+// as the Book Builder, kind 'cover'), the template's tokens, image uploads, previews drawn in the build
+// thread, and builds as durable jobs polled with the Book Builder's check_job.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { imageSize } from 'image-size';
+import {
+  COVER_IMAGE_MAX_BYTES,
+  COVER_IMAGE_MAX_PIXELS,
+  COVER_MIN_DPI,
+  coverLayout,
+  printDpi,
+  type BookcoverResponse,
+  type CoverToken,
+} from '@uc/shared';
+import { HttpError, notFound } from '../http/errors.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { JobHandler } from '../jobs/worker.ts';
+import type { BuildRunner } from '../bookbuilder/runner.ts';
+import { BUILD_JOB_OF, type BuilderSessions } from '../bookbuilder/sessions.ts';
+import { imageBoxMm, type CoverRenderInput } from './render.ts';
+import { STORED_IMAGE_RE, coverTokens, discoverTokens, readCoverValues, type CoverValues, type TemplateToken } from './tokens.ts';
+
+export const COVER_BUILD_JOB = BUILD_JOB_OF.cover;
+export const DEFAULT_COVER_TEMPLATE = fileURLToPath(new URL('./default-cover.typ', import.meta.url));
+
+/** Previews drawn at once; more are refused (a preview is redrawn on the next change anyway). */
+const MAX_PREVIEWS = 2;
+const MiB = 1024 * 1024;
+
+interface CoverPayload { session_id: string; values: CoverValues }
+type Args = Record<string, string | number | boolean | null | undefined> & { session_id: string };
+
+export class CoverService {
+  readonly template: string;
+  readonly templateTokens: TemplateToken[];
+  private previewing = 0;
+
+  constructor(
+    private sessions: BuilderSessions,
+    private queue: JobQueue,
+    private runner: BuildRunner,
+    private fonts: () => string[],
+    private settings: { templatePath?: string; maxSessionBytes: number },
+  ) {
+    this.template = fs.readFileSync(settings.templatePath || DEFAULT_COVER_TEMPLATE, 'utf8');
+    this.templateTokens = discoverTokens(this.template);
+  }
+
+  private filesDir(sessionId: string): string {
+    return path.join(this.sessions.dir(sessionId), 'files');
+  }
+
+  private requireSession(id: string | null | undefined): string {
+    const s = this.sessions.get(id, 'cover');
+    if (!s) throw notFound('Cover session not found: it may have expired. Reload the page to start a new one.');
+    return s.id;
+  }
+
+  tokens(): CoverToken[] {
+    return coverTokens(this.templateTokens, this.fonts());
+  }
+
+  /** get_tokens: the given session when it is still valid (its uploads kept), else a new one. */
+  getTokens(sessionId: string | null | undefined): BookcoverResponse {
+    const existing = this.sessions.get(sessionId, 'cover');
+    const sid = existing?.id ?? this.sessions.create('cover');
+    if (existing) this.sessions.touch(sid);
+    return { session_id: sid, tokens: this.tokens() };
+  }
+
+  private read(args: Args): { sid: string; values: CoverValues } {
+    const sid = this.requireSession(args.session_id);
+    const dir = this.filesDir(sid);
+    const values = readCoverValues(args, this.templateTokens, {
+      fonts: this.fonts(),
+      hasFile: (name) => STORED_IMAGE_RE.test(name) && fs.existsSync(path.join(dir, name)),
+    });
+    return { sid, values };
+  }
+
+  private renderInput(sid: string, values: CoverValues, preview: boolean, outPath?: string): CoverRenderInput {
+    return { template: this.template, templateTokens: this.templateTokens, values, filesDir: this.filesDir(sid), preview, outPath };
+  }
+
+  /** Images that would print under 300 dpi where the default layout places them. */
+  private warnings(sid: string, values: CoverValues): string[] {
+    const out: string[] = [];
+    const box = imageBoxMm(values.geometry);
+    for (const t of this.templateTokens) {
+      const file = values.tokens[t.name];
+      if (t.type !== 'file' || typeof file !== 'string') continue;
+      let dims: { width?: number; height?: number };
+      try {
+        dims = imageSize(fs.readFileSync(path.join(this.filesDir(sid), file)));
+      } catch {
+        continue;
+      }
+      if (!dims.width || !dims.height) continue;
+      const widthToken = values.tokens[`${t.name.replace(/_file$/, '')}_width_in_mm_int`];
+      const wanted = typeof widthToken === 'number' && widthToken > 0 ? Math.min(widthToken, box.width) : box.width;
+      const placed = Math.min(wanted, box.height * (dims.width / dims.height));
+      const dpi = printDpi(dims.width, placed);
+      if (dpi < COVER_MIN_DPI) out.push(`${t.name}: the image prints at ${Math.round(dpi)} dpi at ${Math.round(placed)} mm wide; ${COVER_MIN_DPI} dpi or more looks sharp`);
+    }
+    return out;
+  }
+
+  /** preview: the cover as SVG with the bleed shaded and the folds drawn. */
+  async preview(args: Args): Promise<BookcoverResponse> {
+    const { sid, values } = this.read(args);
+    if (this.previewing >= MAX_PREVIEWS) throw new HttpError(503, 'The server is drawing other previews: try again in a moment');
+    this.previewing++;
+    try {
+      const r = await this.runner.runCover(this.renderInput(sid, values, true));
+      const L = coverLayout(values.geometry);
+      return { session_id: sid, svg: r.svg, sheet: { width_mm: L.width, height_mm: L.height }, warnings: this.warnings(sid, values) };
+    } finally {
+      this.previewing--;
+    }
+  }
+
+  /** build: checks the values and queues the PDF; polled with the Book Builder's check_job. */
+  build(args: Args): BookcoverResponse {
+    const { sid, values } = this.read(args);
+    const jobId = this.queue.enqueue(COVER_BUILD_JOB, { session_id: sid, values } satisfies CoverPayload, { maxAttempts: 2 });
+    this.sessions.setJob(sid, jobId);
+    return { session_id: sid, job_id: jobId, status: 'inactive', warnings: this.warnings(sid, values) };
+  }
+
+  /** Stores an uploaded PNG or JPEG as `<token>.<png|jpg>` in the session (content checked, not the name). */
+  upload(sessionId: string | null | undefined, token: string, content: Buffer): BookcoverResponse {
+    const sid = this.requireSession(sessionId);
+    const t = this.templateTokens.find((x) => x.name === token && x.type === 'file');
+    if (!t) throw new HttpError(400, `${token}: this cover has no image field of that name`);
+    if (content.length === 0) throw new HttpError(400, `${token}: the file is empty`);
+    if (content.length > COVER_IMAGE_MAX_BYTES) throw new HttpError(413, `${token}: the image is too large: at most ${COVER_IMAGE_MAX_BYTES / MiB} MB`);
+    let info: { width?: number; height?: number; type?: string };
+    try {
+      info = imageSize(content);
+    } catch {
+      throw new HttpError(400, `${token}: this file is not a PNG or JPEG image`);
+    }
+    const ext = info.type === 'png' ? 'png' : info.type === 'jpg' ? 'jpg' : null;
+    if (!ext || !info.width || !info.height) throw new HttpError(400, `${token}: this file is not a PNG or JPEG image`);
+    const pixels = info.width * info.height;
+    if (pixels > COVER_IMAGE_MAX_PIXELS) {
+      throw new HttpError(400, `${token}: the image has too many pixels (${(pixels / 1e6).toFixed(0)} megapixels; at most ${COVER_IMAGE_MAX_PIXELS / 1e6})`);
+    }
+    const dir = this.filesDir(sid);
+    const file = `${token}.${ext}`;
+    const others = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => !f.startsWith(`${token}.`)) : [];
+    const used = others.reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
+    if (used + content.length > this.settings.maxSessionBytes) {
+      throw new HttpError(413, `${token}: quota exceeded: the images of a cover may take at most ${(this.settings.maxSessionBytes / MiB).toFixed(0)} MB`);
+    }
+    fs.mkdirSync(dir, { recursive: true });
+    const tmp = path.join(dir, `.${file}.tmp-${process.pid}`);
+    fs.writeFileSync(tmp, content);
+    fs.renameSync(tmp, path.join(dir, file));
+    for (const ext2 of ['png', 'jpg']) if (ext2 !== ext) fs.rmSync(path.join(dir, `${token}.${ext2}`), { force: true });
+    this.sessions.touch(sid);
+    const tokens = this.tokens().map((x) => (x.name === token ? { ...x, value: file } : x));
+    return { session_id: sid, tokens, image: { token, file, width_px: info.width, height_px: info.height, bytes: content.length } };
+  }
+
+  /** The job handler: renders in the build thread and records the PDF as the session's output. */
+  jobHandler(opts: { concurrency: number; timeoutMs: number }): JobHandler {
+    return {
+      concurrency: opts.concurrency,
+      timeoutMs: opts.timeoutMs,
+      run: async (raw, ctx) => {
+        const p = raw as CoverPayload;
+        const sid = this.requireSession(p.session_id);
+        const file = `cover-${ctx.jobId}.pdf`;
+        const result = await this.runner.runCover(this.renderInput(sid, p.values, false, path.join(this.sessions.dir(sid), file)), ctx.signal);
+        this.sessions.storeOutput(sid, ctx.jobId, file, result.pages);
+        return { pages: result.pages, bytes: result.bytes, width_mm: result.widthMm, height_mm: result.heightMm };
+      },
+    };
+  }
+}
