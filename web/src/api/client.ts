@@ -10,7 +10,7 @@ import type {
   SearchResponse,
 } from '../lib/shared';
 import type { AgentSearchResponse, BugReportBody, ReportAnswer, WikidataResponse } from './types';
-import type { BookbuilderRequest, BookbuilderResponse } from '@uc/shared';
+import type { BookbuilderRequest, BookbuilderResponse, BookcoverRequest, BookcoverResponse } from '@uc/shared';
 import type { AuthUser, DataSourceReportBody, LoginBody, ResetPasswordBody } from '@uc/shared';
 
 export const API_BASE = '/collector/api';
@@ -161,6 +161,17 @@ export const api = {
   /** POST /bookbuilder with one of the actions of spec §7. */
   bookbuilder: (body: BookbuilderRequest, signal?: AbortSignal) =>
     request<BookbuilderResponse>('/bookbuilder', { method: 'POST', body, signal }),
+  /** POST /bookcover: get_tokens, preview or build. */
+  bookcover: (body: BookcoverRequest, signal?: AbortSignal) =>
+    request<BookcoverResponse>('/bookcover', { method: 'POST', body, signal }),
+  /** POST /bookcover/upload: one image for the file token `token` (the multipart field's name), with the session id. */
+  bookcoverUpload: (sessionId: string, token: string, file: Blob, signal?: AbortSignal) => {
+    const form = new FormData();
+    // The session id goes first: a streaming multipart parser reads it before the file.
+    form.append('session_id', sessionId);
+    form.append(token, file);
+    return request<BookcoverResponse>('/bookcover/upload', { method: 'POST', body: form, signal });
+  },
   // ---------- accounts (spec §7 Authentication) ----------
   authUser: (signal?: AbortSignal) => request<AuthUser>('/auth/user', { signal }),
   login: (body: LoginBody) => request<AuthUser>('/auth/login', { method: 'POST', body }),
