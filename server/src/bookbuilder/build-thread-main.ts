@@ -1,16 +1,25 @@
-// Inside the build thread: runs one task per message (a book build, or a cover build or preview) and
+// Inside the build thread: runs one task per message (a book build, a cover build or preview, a cover
+// image's preview copy) and
 // answers with its result or error.
 import type { MessagePort } from 'node:worker_threads';
 import { buildBook, type BuildInput, type BuildResult } from './build.ts';
 import { renderCover, type CoverRenderInput, type CoverRenderResult } from '../covers/render.ts';
+import { makePreviewImage, type PreviewImageInput } from '../covers/preview-image.ts';
 
-export type ThreadTask = { kind: 'book'; input: BuildInput } | { kind: 'cover'; input: CoverRenderInput };
-export type ThreadResult = BuildResult | CoverRenderResult;
+export type ThreadTask = { kind: 'book'; input: BuildInput } | { kind: 'cover'; input: CoverRenderInput } | { kind: 'preview-image'; input: PreviewImageInput };
+export type ThreadResult = BuildResult | CoverRenderResult | { width: number; height: number };
 export interface BuildRequest { id: number; task: ThreadTask }
 export type BuildReply = { id: number; ok: true; result: ThreadResult } | { id: number; ok: false; error: string };
 
 async function runTask(task: ThreadTask): Promise<ThreadResult> {
-  return task.kind === 'book' ? buildBook(task.input) : renderCover(task.input);
+  switch (task.kind) {
+    case 'book':
+      return buildBook(task.input);
+    case 'cover':
+      return renderCover(task.input);
+    case 'preview-image':
+      return makePreviewImage(task.input);
+  }
 }
 
 export function serve(port: MessagePort | null): void {

@@ -4,6 +4,7 @@
 import { Worker } from 'node:worker_threads';
 import type { BuildInput, BuildResult } from './build.ts';
 import type { CoverRenderInput, CoverRenderResult } from '../covers/render.ts';
+import type { PreviewImageInput } from '../covers/preview-image.ts';
 import type { BuildReply, ThreadResult, ThreadTask } from './build-thread-main.ts';
 
 interface Slot { worker: Worker; busy: boolean; idleTimer: NodeJS.Timeout | null; ready: Promise<void> }
@@ -48,6 +49,10 @@ export class BuildRunner {
 
   runCover(input: CoverRenderInput, signal?: AbortSignal): Promise<CoverRenderResult> {
     return this.exec({ kind: 'cover', input }, signal) as Promise<CoverRenderResult>;
+  }
+
+  runPreviewImage(input: PreviewImageInput): Promise<{ width: number; height: number }> {
+    return this.exec({ kind: 'preview-image', input }) as Promise<{ width: number; height: number }>;
   }
 
   private async exec(task: ThreadTask, signal?: AbortSignal): Promise<ThreadResult> {

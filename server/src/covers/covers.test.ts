@@ -168,11 +168,14 @@ describe('uploads', () => {
     const jpg = await upload(sid, 'image_file', image(3000, 2000, 'jpg'), 'liar.png');
     expect(jpg.json.image).toMatchObject({ file: 'image_file.jpg', width_px: 3000, height_px: 2000 });
     const dir = path.join(t.services.bookbuilder.sessions.dir(sid), 'files');
-    expect(fs.readdirSync(dir)).toEqual(['image_file.jpg']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['image_file.jpg', 'preview']);
+    // Previews embed a small copy: a 6-megapixel photo does not make every redraw megabytes long.
+    expect(fs.readdirSync(path.join(dir, 'preview'))).toEqual(['image_file.jpg']);
 
     // 3000 px across 118 mm is 646 dpi: no warning; 600 px is 129 dpi: a warning naming the field.
     const sharp = await cover({ action: 'preview', args: { session_id: sid, image_file: 'image_file.jpg' } });
     expect(sharp.json.warnings).toEqual([]);
+    expect(sharp.json.svg!.length).toBeLessThan(jpg.json.image!.bytes);
     await upload(sid, 'image_file', image(600, 400, 'png'));
     const soft = await cover({ action: 'preview', args: { session_id: sid, image_file: 'image_file.png' } });
     expect(soft.json.warnings).toEqual([expect.stringMatching(/^image_file: the image prints at 129 dpi at 118 mm wide/)]);
@@ -194,9 +197,12 @@ describe('uploads', () => {
     const big = Buffer.concat([Buffer.from(image(10, 10, 'png')), Buffer.alloc(50 * 1024 * 1024)]);
     const tooBig = await upload(sid, 'image_file', big);
     expect(tooBig).toMatchObject({ status: 413, json: { error: 'image_file: the image is too large: at most 20 MB' } });
+    // A PNG whose header is fine but whose pixels are cut off.
+    const cut = Buffer.from(image(300, 200, 'png')).subarray(0, 60);
+    expect(await upload(sid, 'image_file', cut)).toMatchObject({ status: 400, json: { error: 'image_file: this image cannot be read (damaged or an unusual kind of PNG)' } });
     expect(await upload(sid, 'title_muse_str', image(10, 10, 'png'))).toMatchObject({ status: 400, json: { error: 'title_muse_str: this cover has no image field of that name' } });
     expect((await upload('AAAAAAAAAAAAAAAAAAAAAA', 'image_file', image(10, 10, 'png'))).status).toBe(404);
-    expect(fs.existsSync(path.join(t.services.bookbuilder.sessions.dir(sid), 'files'))).toBe(false);
+    expect(fs.readdirSync(path.join(t.services.bookbuilder.sessions.dir(sid), 'files'))).toEqual([]);
   });
 });
 

@@ -27,6 +27,11 @@ const BARCODE_FILE = 'isbn-barcode.svg';
 const PANEL_INSET_MM = 15;
 const IMAGE_HEIGHT_SHARE = 0.5;
 
+/** Where the small copy of an upload for previews lives, inside the session's files folder. */
+export function previewImageName(file: string): string {
+  return `preview/${file.replace(/\.(png|jpg)$/, '')}.jpg`;
+}
+
 /** The room the default layout gives a panel's image: the panel's text width, half its text height. */
 export function imageBoxMm(g: CoverValues['geometry']): { width: number; height: number } {
   return { width: Math.max(1, g.coverwidth - 2 * PANEL_INSET_MM), height: Math.max(1, (g.coverheight - 2 * PANEL_INSET_MM) * IMAGE_HEIGHT_SHARE) };
@@ -57,10 +62,13 @@ export function coverTypst(input: CoverRenderInput): { source: string; files: Ma
         files.set(BARCODE_FILE, new TextEncoder().encode(isbnBarcodeSvg(String(v))));
         expr = typstString(`${FILES_DIR}/${BARCODE_FILE}`);
       } else if (t.type === 'file') {
-        const bytes = new Uint8Array(fs.readFileSync(path.join(input.filesDir, String(v))));
+        const small = path.join(input.filesDir, previewImageName(String(v)));
+        const bytes = new Uint8Array(fs.readFileSync(input.preview && fs.existsSync(small) ? small : path.join(input.filesDir, String(v))));
         if (imageFormat(bytes)) {
-          files.set(String(v), bytes);
-          expr = typstString(`${FILES_DIR}/${String(v)}`);
+          // The preview copy is a JPEG whatever the upload was: the name's extension tells Typst the format.
+          const name = String(v).replace(/\.(png|jpg)$/, `.${imageFormat(bytes)}`);
+          files.set(name, bytes);
+          expr = typstString(`${FILES_DIR}/${name}`);
         }
       }
     }

@@ -19,7 +19,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { JobHandler } from '../jobs/worker.ts';
 import type { BuildRunner } from '../bookbuilder/runner.ts';
 import { BUILD_JOB_OF, type BuilderSessions } from '../bookbuilder/sessions.ts';
-import { imageBoxMm, type CoverRenderInput } from './render.ts';
+import { imageBoxMm, previewImageName, type CoverRenderInput } from './render.ts';
 import { STORED_IMAGE_RE, coverTokens, discoverTokens, readCoverValues, type CoverValues, type TemplateToken } from './tokens.ts';
 
 export const COVER_BUILD_JOB = BUILD_JOB_OF.cover;
@@ -129,8 +129,11 @@ export class CoverService {
     return { session_id: sid, job_id: jobId, status: 'inactive', warnings: this.warnings(sid, values) };
   }
 
-  /** Stores an uploaded PNG or JPEG as `<token>.<png|jpg>` in the session (content checked, not the name). */
-  upload(sessionId: string | null | undefined, token: string, content: Buffer): BookcoverResponse {
+  /**
+   * Stores an uploaded PNG or JPEG as `<token>.<png|jpg>` in the session (content checked, not the name)
+   * with a small copy for previews; an image that cannot be decoded is refused.
+   */
+  async upload(sessionId: string | null | undefined, token: string, content: Buffer): Promise<BookcoverResponse> {
     const sid = this.requireSession(sessionId);
     const t = this.templateTokens.find((x) => x.name === token && x.type === 'file');
     if (!t) throw new HttpError(400, `${token}: this cover has no image field of that name`);
@@ -150,7 +153,7 @@ export class CoverService {
     }
     const dir = this.filesDir(sid);
     const file = `${token}.${ext}`;
-    const others = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => !f.startsWith(`${token}.`)) : [];
+    const others = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => STORED_IMAGE_RE.test(f) && !f.startsWith(`${token}.`)) : [];
     const used = others.reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
     if (used + content.length > this.settings.maxSessionBytes) {
       throw new HttpError(413, `${token}: quota exceeded: the images of a cover may take at most ${(this.settings.maxSessionBytes / MiB).toFixed(0)} MB`);
@@ -158,6 +161,12 @@ export class CoverService {
     fs.mkdirSync(dir, { recursive: true });
     const tmp = path.join(dir, `.${file}.tmp-${process.pid}`);
     fs.writeFileSync(tmp, content);
+    try {
+      await this.runner.runPreviewImage({ src: tmp, dest: path.join(dir, previewImageName(file)) });
+    } catch {
+      fs.rmSync(tmp, { force: true });
+      throw new HttpError(400, `${token}: this image cannot be read (damaged or an unusual kind of ${ext === 'png' ? 'PNG' : 'JPEG'})`);
+    }
     fs.renameSync(tmp, path.join(dir, file));
     for (const ext2 of ['png', 'jpg']) if (ext2 !== ext) fs.rmSync(path.join(dir, `${token}.${ext2}`), { force: true });
     this.sessions.touch(sid);
