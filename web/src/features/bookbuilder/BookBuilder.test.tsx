@@ -84,10 +84,17 @@ describe('Book Builder screen', () => {
     expect(within(tools).getByRole('link', { name: 'Covers' })).toHaveAttribute('href', '/coverbuilder');
   });
 
-  it('the cover tab says it is coming', async () => {
-    bookApi();
+  it('the cover tab shows the cover form', async () => {
+    const api = bookApi();
+    const inner = api.fetch.getMockImplementation()!;
+    api.fetch.mockImplementation(async (input, init) =>
+      String(input).endsWith('/bookcover') && String(init?.body).includes('"get_tokens"')
+        ? new Response(JSON.stringify({ session_id: SID, tokens: [{ name: 'coverwidth', desc: 'Cover width (mm)', type: 'int', value: 148, min: 50, max: 600 }] }), { status: 200 })
+        : inner(input, init),
+    );
     renderApp('/coverbuilder');
-    expect(await screen.findByText('The cover builder is coming soon.')).toBeInTheDocument();
+    const sheet = await screen.findByRole('group', { name: 'Sheet dimensions' });
+    expect(within(sheet).getByRole('spinbutton', { name: 'Cover width (mm)' })).toHaveValue(148);
   });
 
   it('tabs follow the keyboard (arrows, Home, End)', async () => {

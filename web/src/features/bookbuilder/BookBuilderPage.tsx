@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { collectionProblems, HEADINGS, type BookFont } from '@uc/shared';
 import { api, isApiError } from '../../api/client';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { CoverBuilder } from '../covers/CoverBuilder';
 import { ProblemsContext, type Problems } from './fields';
 import { JobStatus } from './JobStatus';
 import { AdvancedTab, FIELD_TAB, FontsTab, ImpositionTab, LayoutTab, OverviewTab, TAB_IDS, TAB_LABELS, type TabId } from './tabs';
@@ -41,9 +42,8 @@ export function CoverBuilderPage() {
     <div className="mx-auto max-w-screen-xl px-4 py-6">
       <h1 className="mb-4 text-2xl font-semibold">{t('Covers')}</h1>
       <ToolTabs />
-      <div className="rounded-b border border-t-0 border-stone-400 bg-white p-6">
-        <p className="text-lg">{t('The cover builder is coming soon.')}</p>
-        <p className="mt-2 text-stone-700">{t('It will make a wrap-around cover for your book, with the spine width computed from its pages.')}</p>
+      <div className="rounded-b border border-t-0 border-stone-400 bg-white p-4">
+        <CoverBuilder />
       </div>
     </div>
   );

@@ -1,0 +1,94 @@
+// The cover session with the server: get_tokens on opening (the stored session is passed so uploads
+// survive a reload), image uploads, and the build job's polling (check_job of /bookbuilder with the
+// cover session, like the Book Builder's).
+import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { COVER_IMAGE_MAX_BYTES } from '@uc/shared';
+import { JOB_POLL_INTERVAL_MS } from '../../../../packages/shared/src/bookbuilder-constants.ts';
+import { api, ApiError, isApiError } from '../../api/client';
+import { JOB_FAILED, JOB_NOT_FOUND_MESSAGE } from '../bookbuilder/JobStatus';
+import { isCoverPolling, useCoverStore } from './store';
+
+export const COVER_IMAGE_TYPES = ['image/png', 'image/jpeg'];
+
+/** Fetches the tokens once per opening; `ready` when the server has answered for the session in the store. */
+export function useCoverSession(): { ready: boolean; error: string | null; retry: () => void } {
+  const [state, setState] = useState<{ ready: boolean; error: string | null }>({ ready: false, error: null });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    const ctrl = new AbortController();
+    api
+      .bookcover({ action: 'get_tokens', session_id: useCoverStore.getState().session_id }, ctrl.signal)
+      .then((r) => {
+        if (!r.session_id || !r.tokens) throw new ApiError(200, 'Invalid answer from the server');
+        useCoverStore.getState().setSession(r.session_id, r.tokens);
+        setState({ ready: true, error: null });
+      })
+      .catch((e: unknown) => {
+        if (ctrl.signal.aborted) return;
+        setState({ ready: false, error: isApiError(e) ? e.message : String(e) });
+      });
+    return () => ctrl.abort();
+  }, [attempt]);
+  const retry = useCallback(() => {
+    setState({ ready: false, error: null });
+    setAttempt((n) => n + 1);
+  }, []);
+  return { ...state, retry };
+}
+
+/** What is wrong with a chosen file before it is sent (an English source string), or null. */
+export function localImageProblem(file: File): string | null {
+  if (!COVER_IMAGE_TYPES.includes(file.type)) return 'Please choose a PNG or JPEG image.';
+  if (file.size > COVER_IMAGE_MAX_BYTES) return 'The image is larger than 20 MB.';
+  return null;
+}
+
+/** Uploads the image of a file token; the answer's session and tokens are taken, and the token's value becomes the stored file. */
+export async function uploadCoverImage(token: string, file: File): Promise<void> {
+  const store = useCoverStore.getState();
+  if (!store.session_id) throw new ApiError(0, 'No cover session yet');
+  const r = await api.bookcoverUpload(store.session_id, token, file);
+  if (r.session_id && r.tokens) useCoverStore.getState().setSession(r.session_id, r.tokens);
+  if (!r.image) throw new ApiError(200, 'Invalid answer from the server');
+  useCoverStore.getState().setImage({ ...r.image, name: file.name });
+}
+
+/** Polls the cover build every JOB_POLL_INTERVAL_MS while queued or running; answers the queue position. */
+export function useCoverJobPolling(): number | null {
+  const sessionId = useCoverStore((s) => s.session_id);
+  const jobId = useCoverStore((s) => s.job_id);
+  const polling = useCoverStore(isCoverPolling);
+  const q = useQuery({
+    queryKey: ['covers', 'job', sessionId, jobId],
+    queryFn: ({ signal }) => api.bookbuilder({ action: 'check_job', session_id: sessionId, check_job_id: jobId! }, signal),
+    enabled: polling && jobId !== null && sessionId !== null,
+    refetchInterval: JOB_POLL_INTERVAL_MS,
+    refetchIntervalInBackground: false,
+    staleTime: 0,
+    gcTime: 0,
+    retry: 3,
+  });
+  const data = q.data;
+  useEffect(() => {
+    const store = useCoverStore.getState();
+    if (!data || data.job_id !== store.job_id) return;
+    switch (data.status) {
+      case 'inactive':
+      case 'active':
+        store.setStatus(data.status);
+        break;
+      case 'finished':
+        store.finishJob();
+        break;
+      case 'failed':
+        store.setStatus('failed');
+        store.failJob(data.error || JOB_FAILED);
+        break;
+      default:
+        store.setStatus('not found');
+        store.failJob(JOB_NOT_FOUND_MESSAGE);
+    }
+  }, [data]);
+  return data?.queue_position ?? null;
+}
