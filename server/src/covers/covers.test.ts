@@ -287,3 +287,57 @@ describe('build', () => {
     expect((await checkJob(sid, jobId)).status).toBe('finished');
   });
 });
+
+describe('another template (COVER_TEMPLATE)', () => {
+  it('offers the tokens it names, in its order, and draws with them', async () => {
+    const file = path.join(t.dir, 'site-cover.typ');
+    fs.writeFileSync(file, [
+      '#cover-panel("front", { if cover.dark_bool { set text(fill: white) }; text(size: 30pt, cover.tagline_muse_str); v(cover.gap_int * 1mm); cover.blurb_muse_body })',
+      '#cover-spine(cover.tagline_muse_str)',
+      '#cover-panel("back", if cover.code_isbn != none { image(cover.code_isbn, height: 3cm) })',
+    ].join('\n'));
+    const site = await testApp(undefined, { coverTemplate: file });
+    try {
+      const res = await site.app.inject({ method: 'POST', url: '/collector/api/bookcover', payload: { action: 'get_tokens' }, headers: CSRF_HEADERS });
+      const { tokens, session_id } = res.json() as BookcoverResponse;
+      expect(tokens!.slice(10).map((x) => `${x.name}:${x.type}:${x.desc}`)).toEqual([
+        'dark_bool:bool:Dark', 'tagline_muse_str:muse_str:Tagline', 'gap_int:int:Gap', 'blurb_muse_body:muse_body:Blurb', 'code_isbn:isbn:Code',
+      ]);
+      const bad = await site.app.inject({ method: 'POST', url: '/collector/api/bookcover', payload: { action: 'preview', args: { session_id, code_isbn: '9780306406158' } }, headers: CSRF_HEADERS });
+      expect(bad.json().error).toMatch(/^code_isbn: this is not a valid ISBN/);
+      const ok = await site.app.inject({ method: 'POST', url: '/collector/api/bookcover', payload: { action: 'preview', args: { session_id, dark_bool: true, tagline_muse_str: 'Read *this*', gap_int: 12, blurb_muse_body: 'One.\n\nTwo.', code_isbn: '9780306406157', spinewidth: 10 } }, headers: CSRF_HEADERS });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().svg).toMatch(/^<svg/);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('a template that does not compile fails the preview with a 422 and the build job with the reason', async () => {
+    const file = path.join(t.dir, 'broken-cover.typ');
+    fs.writeFileSync(file, '#cover-panel("front", cover.title_muse_str + undefined-function())');
+    const site = await testApp(undefined, { coverTemplate: file });
+    try {
+      const { session_id } = (await site.app.inject({ method: 'POST', url: '/collector/api/bookcover', payload: { action: 'get_tokens' }, headers: CSRF_HEADERS })).json() as BookcoverResponse;
+      const r = await site.app.inject({ method: 'POST', url: '/collector/api/bookcover', payload: { action: 'preview', args: { session_id, title_muse_str: 'x' } }, headers: CSRF_HEADERS });
+      expect(r.statusCode).toBe(422);
+      expect(r.json().error).toMatch(/^The cover could not be drawn: Typesetting the cover failed: /);
+      const build = await site.app.inject({ method: 'POST', url: '/collector/api/bookcover', payload: { action: 'build', args: { session_id, title_muse_str: 'x' } }, headers: CSRF_HEADERS });
+      const worker = createJobWorker({ jobConcurrency: 1 }, site.services);
+      worker.start();
+      try {
+        let status: BookbuilderResponse = { status: 'inactive' };
+        for (let i = 0; i < 300 && (status.status === 'inactive' || status.status === 'active'); i++) {
+          await new Promise((res) => setTimeout(res, 100));
+          status = (await site.app.inject({ method: 'POST', url: '/collector/api/bookbuilder', payload: { action: 'check_job', session_id, check_job_id: build.json().job_id }, headers: CSRF_HEADERS })).json();
+        }
+        expect(status).toMatchObject({ status: 'failed', error: expect.stringMatching(/^Typesetting the cover failed: /) });
+        expect((await site.app.inject(`/collector/api/bookbuilder/${session_id}`)).statusCode).toBe(404);
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      await site.close();
+    }
+  });
+});

@@ -10,7 +10,7 @@ import type { CoverService } from './service.ts';
 const MiB = 1024 * 1024;
 
 export const coverRoutes = (covers: CoverService): FastifyPluginAsyncZod => async (app) => {
-  const errors = { 400: errorSchema, 404: errorSchema, 413: errorSchema, 503: errorSchema };
+  const errors = { 400: errorSchema, 404: errorSchema, 413: errorSchema, 422: errorSchema, 503: errorSchema };
   await app.register(fastifyMultipart, { limits: { fileSize: COVER_IMAGE_MAX_BYTES, files: 1, fields: 4, fieldSize: 200, parts: 5 } });
 
   app.post('/bookcover', {

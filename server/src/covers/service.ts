@@ -113,7 +113,9 @@ export class CoverService {
     if (this.previewing >= MAX_PREVIEWS) throw new HttpError(503, 'The server is drawing other previews: try again in a moment');
     this.previewing++;
     try {
-      const r = await this.runner.runCover(this.renderInput(sid, values, true));
+      const r = await this.runner.runCover(this.renderInput(sid, values, true)).catch((e: Error) => {
+        throw new HttpError(422, `The cover could not be drawn: ${e.message}`);
+      });
       const L = coverLayout(values.geometry);
       return { session_id: sid, svg: r.svg, sheet: { width_mm: L.width, height_mm: L.height }, warnings: this.warnings(sid, values) };
     } finally {
