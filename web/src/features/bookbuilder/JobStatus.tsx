@@ -1,11 +1,11 @@
 // The build's status (spec §4): polled once a second while queued or running (stops when the page is
 // left or the job ends), then the PDF embedded with a download link.
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { JOB_POLL_INTERVAL_MS } from '../../../../packages/shared/src/bookbuilder-constants.ts';
 import { api, bookPdfUrl } from '../../api/client';
-import { isPolling, useBookBuilder } from './store';
+import { isPolling, useBookBuilder, type JobStatusValue } from './store';
 
 export const JOB_FAILED = 'Job failed';
 export const JOB_NOT_FOUND_MESSAGE = 'Job not found. Stale session?';
@@ -53,25 +53,37 @@ function Spinner() {
   return <span aria-hidden="true" className="inline-block h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent" />;
 }
 
-export function JobStatus() {
-  const { t } = useTranslation();
-  const status = useBookBuilder((s) => s.status);
-  const error = useBookBuilder((s) => s.error);
-  const produced = useBookBuilder((s) => s.job_produced);
-  const info = useBookBuilder((s) => s.produced);
-  const sessionId = useBookBuilder((s) => s.session_id);
-  const position = useJobPolling();
+/**
+ * A build's status as the user sees it (Queued with the builds ahead, Working, Job failed with its
+ * reason, Job not found) and, once finished, the PDF embedded with its download link. Presentational:
+ * the caller polls and passes the state; the Book Builder and the Covers tab both use it.
+ */
+export interface JobStatusViewProps {
+  /** Id of the status heading (one per page). */
+  headingId: string;
+  status: JobStatusValue | null;
+  error: string | null;
+  queuePosition: number | null;
+  /** The session and job of the finished PDF, when there is one. */
+  pdf: { sessionId: string; job: number } | null;
+  /** Title of the embedded PDF. */
+  frameTitle: string;
+  /** Shown next to the download link (figures of the PDF). */
+  details?: ReactNode;
+}
 
+export function JobStatusView({ headingId, status, error, queuePosition, pdf, frameTitle, details }: JobStatusViewProps) {
+  const { t } = useTranslation();
   return (
-    <section aria-labelledby="bb-status" className="mt-4">
-      <h2 id="bb-status" className="sr-only">
+    <section aria-labelledby={headingId} className="mt-4">
+      <h2 id={headingId} className="sr-only">
         {t('Build status')}
       </h2>
       <div role="status" aria-live="polite" className="min-h-6">
         {status === 'inactive' && (
-          <p className="flex items-center gap-2 font-medium">
+          <p className="flex flex-wrap items-center gap-2 font-medium">
             <Spinner /> {t('Queued')}
-            {position ? <span className="text-sm text-stone-700">({t('{{n}} builds ahead', { n: position })})</span> : null}
+            {queuePosition ? <span className="text-sm text-stone-700">({t('{{n}} builds ahead', { n: queuePosition })})</span> : null}
           </p>
         )}
         {status === 'active' && (
@@ -82,32 +94,51 @@ export function JobStatus() {
         {status === 'failed' && (
           <div className="text-red-800">
             <p className="font-semibold">{t(JOB_FAILED)}</p>
-            {error && error !== JOB_FAILED && <p className="text-sm">{error}</p>}
+            {error && error !== JOB_FAILED && <p className="text-sm break-words">{error}</p>}
           </div>
         )}
         {status === 'not found' && <p className="font-semibold text-red-800">{t(JOB_NOT_FOUND_MESSAGE)}</p>}
       </div>
-      {produced !== null && sessionId && (
+      {pdf && (
         <div className="mt-3">
           <div className="mb-2 flex flex-wrap items-center gap-3">
-            <a className="btn btn-primary" href={bookPdfUrl(sessionId, { job: produced })} download>
+            <a className="btn btn-primary" href={bookPdfUrl(pdf.sessionId, { job: pdf.job })} download>
               {t('Download the PDF')}
             </a>
-            {info?.pages ? (
-              <span className="text-sm text-stone-700">
-                {info.sheets
-                  ? t('{{pages}} book pages on {{sheets}} sheets of paper', { pages: info.book_pages ?? info.pages, sheets: info.sheets })
-                  : t('{{pages}} pages', { pages: info.pages })}
-              </span>
-            ) : null}
+            {details}
           </div>
-          <iframe
-            title={t('Preview of the book (PDF)')}
-            src={bookPdfUrl(sessionId, { job: produced, inline: true })}
-            className="h-[85vh] w-full rounded border border-stone-300"
-          />
+          <iframe title={frameTitle} src={bookPdfUrl(pdf.sessionId, { job: pdf.job, inline: true })} className="h-[85vh] w-full rounded border border-stone-300" />
         </div>
       )}
     </section>
+  );
+}
+
+export function JobStatus() {
+  const { t } = useTranslation();
+  const status = useBookBuilder((s) => s.status);
+  const error = useBookBuilder((s) => s.error);
+  const produced = useBookBuilder((s) => s.job_produced);
+  const info = useBookBuilder((s) => s.produced);
+  const sessionId = useBookBuilder((s) => s.session_id);
+  const position = useJobPolling();
+  return (
+    <JobStatusView
+      headingId="bb-status"
+      status={status}
+      error={error}
+      queuePosition={position}
+      pdf={produced !== null && sessionId ? { sessionId, job: produced } : null}
+      frameTitle={t('Preview of the book (PDF)')}
+      details={
+        info?.pages ? (
+          <span className="text-sm text-stone-700">
+            {info.sheets
+              ? t('{{pages}} book pages on {{sheets}} sheets of paper', { pages: info.book_pages ?? info.pages, sheets: info.sheets })
+              : t('{{pages}} pages', { pages: info.pages })}
+          </span>
+        ) : null
+      }
+    />
   );
 }

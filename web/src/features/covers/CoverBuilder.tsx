@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { api, isApiError } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
 import { CoverForm, fieldId } from './CoverForm';
-import { JobStatusView } from './JobStatusView';
+import { JobStatusView } from '../bookbuilder/JobStatus';
 import { isCoverPolling, useCoverStore } from './store';
 import { coverArgs, splitError } from './tokens';
 import { useCoverPreview } from './useCoverPreview';
