@@ -1,7 +1,9 @@
 // The Book Builder journey (spec §2 "Book Builder and covers", §4): two demo texts added from their
-// entry pages, a virtual header, 2up imposition, a build, and the PDF preview.
+// entry pages, a virtual header, 2up imposition, a build, and the PDF preview; then the Covers tab: the
+// spine from that book, an image, the live preview, the cover PDF, a phone width and Italian.
 import type { Entry } from '@uc/shared';
 import { PDFDocument } from 'pdf-lib';
+import * as mupdf from 'mupdf';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { baseUrl, formatViolations, hasChromium, seriousAxeViolations, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
 import { api, search } from './lib/demo.ts';
@@ -29,7 +31,7 @@ async function bookEntries(count: number): Promise<Entry[]> {
 describe.skipIf(!hasChromium)('Book Builder', () => {
   const session = useBrowserSessions({ beforeAll, afterAll, beforeEach, afterEach, expect });
 
-  it('adds two texts from their entry pages, sets a virtual header and 2up, builds and shows the PDF', async () => {
+  it('adds two texts from their entry pages, sets a virtual header and 2up, builds and shows the PDF; then a cover with the spine from that book', async () => {
     const { page } = session();
     const entries = await bookEntries(2);
     expect(entries.length, 'the demo catalogue has two texts with a Muse source').toBe(2);
@@ -88,5 +90,54 @@ describe.skipIf(!hasChromium)('Book Builder', () => {
     await page.reload();
     await waitForH1(page, 'Book Builder');
     await waitUntil(async () => (await page.getByTitle('Preview of the book (PDF)').count()) > 0, 'the preview after a reload');
-  }, 120_000);
+
+    // ---- The Covers tab: the spine from the book just built, an image, the live preview, the PDF. ----
+    await page.getByRole('navigation', { name: 'Book Builder and covers' }).getByRole('link', { name: 'Covers' }).click();
+    await waitForH1(page, 'Covers');
+    const bookPages = await page.getByText(/^Your book has \d+ pages$/).innerText();
+    const pages = Number(/(\d+)/.exec(bookPages)![1]);
+    await page.getByRole('button', { name: 'Use for the spine' }).click();
+    const spine = Math.ceil(Math.ceil(pages / 2) * 0.1);
+    expect(await page.getByRole('spinbutton', { name: 'Spine width (mm)' }).inputValue()).toBe(String(spine));
+    // Default 148 × 210 mm panels, 10 mm bleed, 5 mm marks.
+    await page.getByText(`Sheet: ${2 * 148 + spine + 30} × 240 mm`).waitFor();
+
+    const preview = page.getByRole('img', { name: 'Preview of the cover' });
+    await preview.waitFor({ timeout: 20_000 });
+    const before = await preview.getAttribute('src');
+    await page.getByRole('textbox', { name: 'Title', exact: true }).fill('A Cover from the Test Suite');
+    await page.getByRole('textbox', { name: 'Author', exact: true }).fill('The Test Suite');
+    await page.getByRole('textbox', { name: /^ISBN/ }).fill('978-0-306-40615-7');
+    await waitUntil(async () => (await preview.getAttribute('src')) !== before, 'the preview redrawn after typing');
+
+    // A 900 × 600 picture: at the default 118 mm it would print at 194 dpi, so the form warns.
+    const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, 900, 600], false);
+    pix.clear(120);
+    const png = Buffer.from(pix.asPNG());
+    pix.destroy();
+    await page.getByLabel('Front image (PNG or JPEG)').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: png });
+    await page.getByText(/^Low resolution: at 118 mm wide this image prints at 194 dpi/).first().waitFor({ timeout: 20_000 });
+    await page.waitForLoadState('networkidle');
+    const coverForm = await seriousAxeViolations(page);
+    expect(coverForm.length, formatViolations('/coverbuilder', coverForm)).toBe(0);
+
+    await page.getByRole('button', { name: 'Build', exact: true }).click();
+    const coverFrame = page.getByTitle('Preview of the cover (PDF)');
+    await coverFrame.waitFor({ timeout: 60_000 });
+    const coverSrc = (await coverFrame.getAttribute('src'))!;
+    const coverPdf = await fetch(`${baseUrl}${coverSrc}`);
+    expect(coverPdf.status).toBe(200);
+    const sheet = (await PDFDocument.load(new Uint8Array(await coverPdf.arrayBuffer()))).getPage(0).getSize();
+    expect([sheet.width, sheet.height].map((pt) => Math.round((pt * 25.4) / 72))).toEqual([2 * 148 + spine + 30, 240]);
+
+    // On a 320-pixel phone the form and the preview stack without sideways scrolling.
+    await page.setViewportSize({ width: 320, height: 640 });
+    await waitUntil(async () => (await page.evaluate(() => document.documentElement.scrollWidth)) <= 320, 'no horizontal overflow at 320 px');
+
+    // The tab speaks the reader's language.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('combobox', { name: 'UI language' }).selectOption('it');
+    await waitForH1(page, 'Copertine');
+    await page.getByRole('group', { name: 'Dimensioni del foglio' }).waitFor();
+  }, 180_000);
 });

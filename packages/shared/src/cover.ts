@@ -135,6 +135,24 @@ export const bookcoverResponseSchema = z.object({
 });
 export type BookcoverResponse = z.infer<typeof bookcoverResponseSchema>;
 
+/** The default layout: panels padded 15 mm; an image gets the text width and at most half the text height. */
+export const COVER_PANEL_INSET_MM = 15;
+export const COVER_IMAGE_HEIGHT_SHARE = 0.5;
+
+export function coverImageBoxMm(g: Pick<CoverGeometry, 'coverwidth' | 'coverheight'>): { width: number; height: number } {
+  return { width: Math.max(1, g.coverwidth - 2 * COVER_PANEL_INSET_MM), height: Math.max(1, (g.coverheight - 2 * COVER_PANEL_INSET_MM) * COVER_IMAGE_HEIGHT_SHARE) };
+}
+
+/**
+ * The width in mm an image of these pixels is printed at in the default layout: the asked width (0: the
+ * text width), never wider than the text, and narrower when half the panel's height limits it.
+ */
+export function placedImageWidthMm(g: Pick<CoverGeometry, 'coverwidth' | 'coverheight'>, askedMm: number, widthPx: number, heightPx: number): number {
+  const box = coverImageBoxMm(g);
+  const wanted = askedMm > 0 ? Math.min(askedMm, box.width) : box.width;
+  return heightPx > 0 ? Math.min(wanted, box.height * (widthPx / heightPx)) : wanted;
+}
+
 /** The resolution an image prints at when placed `widthMm` wide. */
 export function printDpi(widthPx: number, widthMm: number): number {
   return widthMm > 0 ? widthPx / (widthMm / 25.4) : Infinity;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import bwipjs from 'bwip-js/node';
 import { FILES_DIR, compileTypstPdf, imageFormat, mm, museFragmentTypst, museHelpers, resolveLayout, typstString, typstToSvg, TypstCompileError } from '@uc/muse';
-import { coverLayout } from '@uc/shared';
+import { COVER_PANEL_INSET_MM, coverImageBoxMm, coverLayout } from '@uc/shared';
 import type { CoverValues, TemplateToken } from './tokens.ts';
 
 export interface CoverRenderInput {
@@ -23,18 +23,10 @@ export interface CoverRenderInput {
 export interface CoverRenderResult { svg?: string; pages: number; bytes: number; widthMm: number; heightMm: number }
 
 const BARCODE_FILE = 'isbn-barcode.svg';
-/** Panel padding and the image's share of the panel height, as in the default layout. */
-const PANEL_INSET_MM = 15;
-const IMAGE_HEIGHT_SHARE = 0.5;
 
 /** Where the small copy of an upload for previews lives, inside the session's files folder. */
 export function previewImageName(file: string): string {
   return `preview/${file.replace(/\.(png|jpg)$/, '')}.jpg`;
-}
-
-/** The room the default layout gives a panel's image: the panel's text width, half its text height. */
-export function imageBoxMm(g: CoverValues['geometry']): { width: number; height: number } {
-  return { width: Math.max(1, g.coverwidth - 2 * PANEL_INSET_MM), height: Math.max(1, (g.coverheight - 2 * PANEL_INSET_MM) * IMAGE_HEIGHT_SHARE) };
 }
 
 /** An EAN-13 "Bookland" barcode with its digits and the ISBN line above, as SVG. */
@@ -83,9 +75,9 @@ export function coverTypst(input: CoverRenderInput): { source: string; files: Ma
     ...museHelpers(layout),
     `#let sheet = (width: ${mm(L.width)}, height: ${mm(L.height)}, trim: (x: ${mm(L.trim.x)}, y: ${mm(L.trim.y)}, width: ${mm(L.trim.width)}, height: ${mm(L.trim.height)}), parts: (${L.parts.map(part).join(', ')},), preview: ${input.preview})`,
     `#let cover = (${entries.join(', ')}${entries.length ? ',' : ':'})`,
-    `#let cover-inset = ${PANEL_INSET_MM}mm`,
-    `#let cover-text-width = ${mm(imageBoxMm(g).width)}`,
-    `#let cover-image-height = ${mm(imageBoxMm(g).height)}`,
+    `#let cover-inset = ${COVER_PANEL_INSET_MM}mm`,
+    `#let cover-text-width = ${mm(coverImageBoxMm(g).width)}`,
+    `#let cover-image-height = ${mm(coverImageBoxMm(g).height)}`,
     `#let cover-spine-width = ${mm(g.spinewidth)}`,
     '#let cover-part(name) = sheet.parts.find(p => p.name == name)',
     '#let cover-panel(name, body) = { let p = cover-part(name); if p != none and p.width > 0pt { place(top + left, dx: p.x, dy: sheet.trim.y, block(width: p.width, height: sheet.trim.height, inset: cover-inset, clip: true, body)) } }',

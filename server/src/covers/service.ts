@@ -10,6 +10,7 @@ import {
   COVER_IMAGE_MAX_PIXELS,
   COVER_MIN_DPI,
   coverLayout,
+  placedImageWidthMm,
   printDpi,
   type BookcoverResponse,
   type CoverToken,
@@ -19,7 +20,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { JobHandler } from '../jobs/worker.ts';
 import type { BuildRunner } from '../bookbuilder/runner.ts';
 import { BUILD_JOB_OF, type BuilderSessions } from '../bookbuilder/sessions.ts';
-import { imageBoxMm, previewImageName, type CoverRenderInput } from './render.ts';
+import { previewImageName, type CoverRenderInput } from './render.ts';
 import { STORED_IMAGE_RE, coverTokens, discoverTokens, readCoverValues, type CoverValues, type TemplateToken } from './tokens.ts';
 
 export const COVER_BUILD_JOB = BUILD_JOB_OF.cover;
@@ -87,7 +88,6 @@ export class CoverService {
   /** Images that would print under 300 dpi where the default layout places them. */
   private warnings(sid: string, values: CoverValues): string[] {
     const out: string[] = [];
-    const box = imageBoxMm(values.geometry);
     for (const t of this.templateTokens) {
       const file = values.tokens[t.name];
       if (t.type !== 'file' || typeof file !== 'string') continue;
@@ -99,8 +99,7 @@ export class CoverService {
       }
       if (!dims.width || !dims.height) continue;
       const widthToken = values.tokens[`${t.name.replace(/_file$/, '')}_width_in_mm_int`];
-      const wanted = typeof widthToken === 'number' && widthToken > 0 ? Math.min(widthToken, box.width) : box.width;
-      const placed = Math.min(wanted, box.height * (dims.width / dims.height));
+      const placed = placedImageWidthMm(values.geometry, typeof widthToken === 'number' ? widthToken : 0, dims.width, dims.height);
       const dpi = printDpi(dims.width, placed);
       if (dpi < COVER_MIN_DPI) out.push(`${t.name}: the image prints at ${Math.round(dpi)} dpi at ${Math.round(placed)} mm wide; ${COVER_MIN_DPI} dpi or more looks sharp`);
     }

@@ -129,6 +129,9 @@ export function CoverBuilder() {
 
 function CoverPreview({ preview }: { preview: ReturnType<typeof useCoverPreview> }) {
   const { t } = useTranslation();
+  // Image resolution is told, translated, under the image field itself (the same rule as the server's).
+  const imageTokens = useCoverStore((s) => s.tokens).filter((x) => x.type === 'file').map((x) => `${x.name}: `);
+  const warnings = preview.warnings.filter((w) => !imageTokens.some((p) => w.startsWith(p)));
   return (
     <section aria-labelledby="cover-preview-heading" className="min-w-0 self-start lg:sticky lg:top-4">
       <h2 id="cover-preview-heading" className="mb-2 text-lg font-semibold">
@@ -142,9 +145,9 @@ function CoverPreview({ preview }: { preview: ReturnType<typeof useCoverPreview>
         )}
       </div>
       <div aria-live="polite">
-        {preview.warnings.length > 0 && (
+        {warnings.length > 0 && (
           <ul className="mt-2 list-disc rounded border border-amber-700 bg-amber-50 py-2 pr-2 pl-6 text-sm text-amber-950">
-            {preview.warnings.map((w) => (
+            {warnings.map((w) => (
               <li key={w} className="break-words">
                 {w}
               </li>

@@ -198,7 +198,7 @@ function FileField({ token, label, error, ready }: { token: CoverToken; label: s
 
   const current = typeof value === 'string' && value !== '' ? value : null;
   const info = image && image.file === current ? image : null;
-  const placed = info ? placedWidthMm(token.name, values) : 0;
+  const placed = info ? placedWidthMm(token.name, values, info.width_px, info.height_px) : 0;
   const dpi = info ? printDpi(info.width_px, placed) : Infinity;
 
   return (
@@ -242,7 +242,7 @@ function FileField({ token, label, error, ready }: { token: CoverToken; label: s
               <p className="rounded border border-amber-700 bg-amber-50 p-2 text-sm text-amber-950">
                 {t('Low resolution: at {{mm}} mm wide this image prints at {{dpi}} dpi, below the {{min}} dpi a sharp print needs. Use a larger image or make it narrower.', {
                   mm: mm(placed),
-                  dpi: Math.floor(dpi),
+                  dpi: Math.round(dpi),
                   min: COVER_MIN_DPI,
                 })}
               </p>

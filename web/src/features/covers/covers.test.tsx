@@ -109,7 +109,7 @@ const num = (name: string) => screen.getByRole('spinbutton', { name });
 
 describe('Covers tab', () => {
   it('renders every token the server sends, grouped, with labels (desc for unknown tokens), and the preview', async () => {
-    const api = coverApi({ preview: () => ({ body: { svg: SVG, sheet: { width_mm: 326, height_mm: 240 }, warnings: ['The barcode needs a white box'] } }) });
+    const api = coverApi({ preview: () => ({ body: { svg: SVG, sheet: { width_mm: 326, height_mm: 240 }, warnings: ['The barcode needs a white box', 'image_file: the image prints at 100 dpi'] } }) });
     await openCovers();
     expect(screen.getByRole('heading', { level: 1, name: 'Covers' })).toBeInTheDocument();
     expect(coverBodies(api)[0]).toEqual({ action: 'get_tokens', session_id: null });
@@ -148,6 +148,8 @@ describe('Covers tab', () => {
     const img = await screen.findByRole('img', { name: 'Preview of the cover' });
     expect(img).toHaveAttribute('src', 'blob:preview-1');
     expect(screen.getByText('The barcode needs a white box')).toBeInTheDocument();
+    // An image's resolution is told under its own field, translated, not twice.
+    expect(screen.queryByText(/the image prints at 100 dpi/)).toBeNull();
     expect(previews(api)[0].args).toMatchObject({ session_id: CSID, coverwidth: 148, font_name: 'DejaVu Serif', image_file: null, isbn_isbn: '' });
   });
 

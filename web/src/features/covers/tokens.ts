@@ -1,7 +1,7 @@
 // What the form knows about the template's tokens: labels of the known ones (others show the server's
 // desc), the groups, the sheet geometry from the values, the placed image width, and the server's
 // "<token>: <message>" errors.
-import { COVER_DIMENSIONS, COVER_DIMENSION_NAMES, coverLayout, type CoverGeometry, type CoverToken } from '@uc/shared';
+import { COVER_DIMENSIONS, COVER_DIMENSION_NAMES, coverLayout, placedImageWidthMm, type CoverGeometry, type CoverToken } from '@uc/shared';
 import type { CoverValue, CoverValues } from './store';
 
 /** Labels (English source strings, translated by the caller) of the default template's tokens. */
@@ -82,10 +82,9 @@ export function sheetSize(values: CoverValues): { width: number; height: number 
   return { width, height };
 }
 
-/** The width an image token's picture is printed at: its own `<prefix>_width_in_mm_int` when above 0, else the cover width less 30 mm. */
-export function placedWidthMm(token: string, values: CoverValues): number {
-  const own = num(values[`${token.replace(/_file$/, '')}_width_in_mm_int`], 0);
-  return own > 0 ? own : geometryOf(values).coverwidth - 30;
+/** The width an image token's picture is printed at (its own `<prefix>_width_in_mm_int`, else the text width; the server's rule). */
+export function placedWidthMm(token: string, values: CoverValues, widthPx: number, heightPx: number): number {
+  return placedImageWidthMm(geometryOf(values), num(values[`${token.replace(/_file$/, '')}_width_in_mm_int`], 0), widthPx, heightPx);
 }
 
 /** "isbn_isbn: The ISBN checksum is wrong" → the field and its message; other errors belong to the form. */
