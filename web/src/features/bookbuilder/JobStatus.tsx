@@ -4,21 +4,30 @@ import { useEffect, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { JOB_POLL_INTERVAL_MS } from '../../../../packages/shared/src/bookbuilder-constants.ts';
+import type { BookbuilderResponse } from '@uc/shared';
 import { api, bookPdfUrl } from '../../api/client';
 import { isPolling, useBookBuilder, type JobStatusValue } from './store';
 
 export const JOB_FAILED = 'Job failed';
 export const JOB_NOT_FOUND_MESSAGE = 'Job not found. Stale session?';
 
-export function useJobPolling() {
-  const sessionId = useBookBuilder((s) => s.session_id);
-  const jobId = useBookBuilder((s) => s.job_id);
-  const polling = useBookBuilder(isPolling);
-  const { setStatus, finishJob, failJob, setProduced } = useBookBuilder.getState();
+/** What a builder's store does with check_job answers (the Book Builder's and the Covers tab's). */
+export interface JobTarget {
+  /** The job the store waits for (answers about another job are stale). */
+  currentJob(): number | null;
+  setStatus(status: JobStatusValue): void;
+  /** finished: the answer carries the PDF's figures. */
+  finish(answer: BookbuilderResponse): void;
+  /** failed / not found, with the reason shown. */
+  fail(error: string): void;
+}
+
+/** Polls check_job once a second while queued or running (stops when the page is left or the job ends); answers the queue position. */
+export function useCheckJob(scope: string, sessionId: string | null, jobId: number | null, polling: boolean, target: JobTarget): number | null {
   const q = useQuery({
-    queryKey: ['bookbuilder', 'job', sessionId, jobId],
+    queryKey: [scope, 'job', sessionId, jobId],
     queryFn: ({ signal }) => api.bookbuilder({ action: 'check_job', session_id: sessionId, check_job_id: jobId! }, signal),
-    enabled: polling && jobId !== null,
+    enabled: polling && jobId !== null && sessionId !== null,
     refetchInterval: JOB_POLL_INTERVAL_MS,
     refetchIntervalInBackground: false,
     staleTime: 0,
@@ -27,26 +36,43 @@ export function useJobPolling() {
   });
   const data = q.data;
   useEffect(() => {
-    if (!data || data.job_id !== useBookBuilder.getState().job_id) return;
+    if (!data || data.job_id !== target.currentJob()) return;
     switch (data.status) {
       case 'inactive':
       case 'active':
-        setStatus(data.status);
+        target.setStatus(data.status);
         break;
       case 'finished':
-        setProduced({ pages: data.pages ?? null, book_pages: data.book_pages ?? null, sheets: data.sheets ?? null });
-        finishJob();
+        target.finish(data);
         break;
       case 'failed':
-        setStatus('failed');
-        failJob(data.error || JOB_FAILED);
+        target.setStatus('failed');
+        target.fail(data.error || JOB_FAILED);
         break;
       default:
-        setStatus('not found');
-        failJob(JOB_NOT_FOUND_MESSAGE);
+        target.setStatus('not found');
+        target.fail(JOB_NOT_FOUND_MESSAGE);
     }
-  }, [data, setStatus, finishJob, failJob, setProduced]);
+  }, [data, target]);
   return data?.queue_position ?? null;
+}
+
+const bookJobTarget: JobTarget = {
+  currentJob: () => useBookBuilder.getState().job_id,
+  setStatus: (status) => useBookBuilder.getState().setStatus(status),
+  finish: (data) => {
+    const s = useBookBuilder.getState();
+    s.setProduced({ pages: data.pages ?? null, book_pages: data.book_pages ?? null, sheets: data.sheets ?? null });
+    s.finishJob();
+  },
+  fail: (error) => useBookBuilder.getState().failJob(error),
+};
+
+export function useJobPolling() {
+  const sessionId = useBookBuilder((s) => s.session_id);
+  const jobId = useBookBuilder((s) => s.job_id);
+  const polling = useBookBuilder(isPolling);
+  return useCheckJob('bookbuilder', sessionId, jobId, polling, bookJobTarget);
 }
 
 function Spinner() {

@@ -2,11 +2,9 @@
 // survive a reload), image uploads, and the build job's polling (check_job of /bookbuilder with the
 // cover session, like the Book Builder's).
 import { useCallback, useEffect, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { COVER_IMAGE_MAX_BYTES } from '@uc/shared';
-import { JOB_POLL_INTERVAL_MS } from '../../../../packages/shared/src/bookbuilder-constants.ts';
 import { api, ApiError, isApiError } from '../../api/client';
-import { JOB_FAILED, JOB_NOT_FOUND_MESSAGE } from '../bookbuilder/JobStatus';
+import { useCheckJob, type JobTarget } from '../bookbuilder/JobStatus';
 import { isCoverPolling, useCoverStore } from './store';
 
 export const COVER_IMAGE_TYPES = ['image/png', 'image/jpeg'];
@@ -54,41 +52,17 @@ export async function uploadCoverImage(token: string, file: File): Promise<void>
   useCoverStore.getState().setImage({ ...r.image, name: file.name });
 }
 
-/** Polls the cover build every JOB_POLL_INTERVAL_MS while queued or running; answers the queue position. */
+const coverJobTarget: JobTarget = {
+  currentJob: () => useCoverStore.getState().job_id,
+  setStatus: (status) => useCoverStore.getState().setStatus(status),
+  finish: () => useCoverStore.getState().finishJob(),
+  fail: (error) => useCoverStore.getState().failJob(error),
+};
+
+/** Polls the cover build like the Book Builder's (check_job with the cover session); answers the queue position. */
 export function useCoverJobPolling(): number | null {
   const sessionId = useCoverStore((s) => s.session_id);
   const jobId = useCoverStore((s) => s.job_id);
   const polling = useCoverStore(isCoverPolling);
-  const q = useQuery({
-    queryKey: ['covers', 'job', sessionId, jobId],
-    queryFn: ({ signal }) => api.bookbuilder({ action: 'check_job', session_id: sessionId, check_job_id: jobId! }, signal),
-    enabled: polling && jobId !== null && sessionId !== null,
-    refetchInterval: JOB_POLL_INTERVAL_MS,
-    refetchIntervalInBackground: false,
-    staleTime: 0,
-    gcTime: 0,
-    retry: 3,
-  });
-  const data = q.data;
-  useEffect(() => {
-    const store = useCoverStore.getState();
-    if (!data || data.job_id !== store.job_id) return;
-    switch (data.status) {
-      case 'inactive':
-      case 'active':
-        store.setStatus(data.status);
-        break;
-      case 'finished':
-        store.finishJob();
-        break;
-      case 'failed':
-        store.setStatus('failed');
-        store.failJob(data.error || JOB_FAILED);
-        break;
-      default:
-        store.setStatus('not found');
-        store.failJob(JOB_NOT_FOUND_MESSAGE);
-    }
-  }, [data]);
-  return data?.queue_position ?? null;
+  return useCheckJob('covers', sessionId, jobId, polling, coverJobTarget);
 }
