@@ -17,7 +17,7 @@ export async function apiLogin(page: Page, username: string, password: string): 
 
 /**
  * Logs in once from the test process and gives the cookies of that session, for tests that open many
- * browser contexts as one user (logins are throttled per address, so one login serves them all).
+ * browser contexts as one user (one login serves them all: fewer password hashes).
  */
 export async function sessionCookies(username: string, password: string): Promise<{ name: string; value: string; url: string }[]> {
   const csrf = 'e2e-session-csrf';

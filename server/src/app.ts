@@ -36,6 +36,7 @@ import { bookbuilderRoutes } from './bookbuilder/routes.ts';
 import { BuilderSessions } from './bookbuilder/sessions.ts';
 import { CoverService, COVER_BUILD_JOB } from './covers/service.ts';
 import { coverRoutes } from './covers/routes.ts';
+import { purgeRateLimits } from './http/rate-limit.ts';
 import { AccountService } from './accounts/service.ts';
 import { accountRoutes, installSessions } from './accounts/routes.ts';
 import { installCsrf } from './http/csrf.ts';
@@ -183,6 +184,7 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
       const removed = services.bookbuilder.sessions.cleanup();
       const purged = services.jobs.purge((config.jobMaxAgeDays ?? 7) * 86400_000);
       const runs = services.harvest.purgeRuns();
+      purgeRateLimits(services.db);
       if (removed.sessions || removed.folders || purged || runs) log?.('cleanup', { ...removed, jobs: purged, harvest_runs: runs });
     } catch (e) {
       log?.('cleanup failed', { error: (e as Error).message });
@@ -240,9 +242,9 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await api.register(citeRoutes(services.catalogue, { publicUrl: config.publicUrl }));
     await api.register(libraryRoutes(services.libraries, services.search));
     await api.register(agentRoutes(services.agents, services.search, services.wikidata));
-    await api.register(accountRoutes(services.accounts, config.sessionDays));
+    await api.register(accountRoutes(services.accounts, config.sessionDays, services.db));
     await api.register(reportRoutes(services.reports, {
-      rateLimit: config.reportRateLimit, rateWindowSeconds: config.reportRateWindowSeconds, emailOf: (viewer) => viewer.email || null,
+      db: services.db, rateLimit: config.reportRateLimit, rateWindowSeconds: config.reportRateWindowSeconds, emailOf: (viewer) => viewer.email || null,
     }));
     await api.register(pageRoutes(services.pages, { tileUrl: config.tileUrl, tileAttribution: config.tileAttribution }));
     await api.register(bookbuilderRoutes(services.bookbuilder, services.fonts));

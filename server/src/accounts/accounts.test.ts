@@ -10,7 +10,7 @@ import { installErrorHandler } from '../http/errors.ts';
 import { installCsrf } from '../http/csrf.ts';
 import { LibraryService, upsertLibrary } from '../libraries/service.ts';
 import { AccountService, type OutgoingMail } from './service.ts';
-import { accountRoutes, installSessions } from './routes.ts';
+import { LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_USER, accountRoutes, installSessions } from './routes.ts';
 
 let db: Db;
 let app: FastifyInstance;
@@ -38,7 +38,7 @@ beforeAll(async () => {
   await app.register(fastifyCookie);
   installCsrf(app);
   installSessions(app, accounts);
-  await app.register(accountRoutes(accounts, 14), { prefix: '/collector/api' });
+  await app.register(accountRoutes(accounts, 14, db), { prefix: '/collector/api' });
 });
 afterAll(async () => {
   await app.close();
@@ -119,11 +119,31 @@ describe('login, user check and logout', () => {
     expect(res.json().error).toMatch(/CSRF/);
   });
 
-  it('rate limits repeated login attempts with a 429 and a message', async () => {
+  it('counts failed logins only: a guessed name is locked after 10 failures, its owner is not locked by others', async () => {
+    // Ten wrong passwords for one name, from ten addresses: the eleventh try is refused whatever the password.
+    for (let i = 0; i < LOGIN_FAILURES_PER_USER; i++) {
+      expect((await client(`10.7.0.${i}`).post('/auth/login', { username: 'target', password: 'wrong guess' })).statusCode).toBe(401);
+    }
+    const locked = await client('10.7.1.1').post('/auth/login', { username: 'TARGET', password: 'wrong guess' });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().error).toMatch(/^Too many attempts\. Please try again in \d+ minute/);
+    // A reading room: many people log in successfully from one address, never locked out.
+    const room = client('10.8.8.8');
+    for (let i = 0; i < LOGIN_FAILURES_PER_USER + 5; i++) expect((await room.post('/auth/login', { username: 'reader', password: 'correct horse battery' })).statusCode).toBe(200);
+  });
+
+  it('limits failures per address more loosely than per name, and a success clears the name\'s count', async () => {
     const c = client('10.9.9.9');
-    let last = 0;
-    for (let i = 0; i < 11; i++) last = (await c.post('/auth/login', { username: `x${i}`, password: 'nope nope nope' })).statusCode;
-    expect(last).toBe(429);
+    for (let i = 0; i < LOGIN_FAILURES_PER_ADDRESS; i++) {
+      expect((await c.post('/auth/login', { username: `someone${i % 5}-${i}`, password: 'nope nope nope' })).statusCode).toBe(401);
+    }
+    expect((await c.post('/auth/login', { username: 'reader', password: 'correct horse battery' })).statusCode).toBe(429);
+    // Nine failures for a name, then its owner logs in: the count starts again.
+    for (let i = 0; i < LOGIN_FAILURES_PER_USER - 1; i++) await client('10.6.0.1').post('/auth/login', { username: 'reader', password: 'typo typo typo' });
+    expect((await client('10.6.0.2').post('/auth/login', { username: 'reader', password: 'correct horse battery' })).statusCode).toBe(200);
+    for (let i = 0; i < LOGIN_FAILURES_PER_USER - 1; i++) {
+      expect((await client('10.6.0.3').post('/auth/login', { username: 'reader', password: 'typo typo typo' })).statusCode).toBe(401);
+    }
   });
 
   it('lets only library admins check usernames', async () => {

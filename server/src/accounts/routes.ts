@@ -6,6 +6,7 @@ import { ANONYMOUS, type Viewer } from '../http/viewer.ts';
 import { viewerOf } from '../http/context.ts';
 import { HttpError } from '../http/errors.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
+import type { Db } from '../db/index.ts';
 
 export const SESSION_COOKIE = 'sessionid';
 
@@ -30,21 +31,33 @@ const resetBody = z.discriminatedUnion('operation', [
   z.object({ operation: z.literal('reset'), username: z.string().min(1).max(150), token: z.string().min(1).max(200), password: z.string().min(1).max(1000) }),
 ]);
 
-export const accountRoutes = (accounts: AccountService, sessionDays: number): FastifyPluginAsyncZod => async (app) => {
-  // Per client address and per username, so neither a crowd of names nor one name can be hammered.
-  const loginLimit = new RateLimiter(10, 10 * 60_000);
-  const resetLimit = new RateLimiter(5, 60 * 60_000);
-  const limited = (limiter: RateLimiter, keys: string[]) => {
-    const wait = Math.max(...keys.map((k) => limiter.hit(k)));
-    if (wait > 0) throw new HttpError(429, `Too many attempts. Please try again in ${Math.ceil(wait / 60)} minute(s).`);
-  };
+/** Failed logins allowed per username and per client address in LOGIN_WINDOW_MS (a reading room shares one address). */
+export const LOGIN_FAILURES_PER_USER = 10;
+export const LOGIN_FAILURES_PER_ADDRESS = 50;
+const LOGIN_WINDOW_MS = 10 * 60_000;
+
+const tooMany = (wait: number) => new HttpError(429, `Too many attempts. Please try again in ${Math.ceil(wait / 60)} minute(s).`);
+
+export const accountRoutes = (accounts: AccountService, sessionDays: number, db: Db): FastifyPluginAsyncZod => async (app) => {
+  // Only failures count, per username and per address, so neither one name nor a crowd of names can be
+  // guessed at, while honest logins behind one address never lock anyone out.
+  const failuresByUser = new RateLimiter(db, 'login-user', LOGIN_FAILURES_PER_USER, LOGIN_WINDOW_MS);
+  const failuresByAddress = new RateLimiter(db, 'login-address', LOGIN_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS);
+  const resetLimit = new RateLimiter(db, 'password-reset', 5, 60 * 60_000);
 
   app.get('/auth/user', async (req) => accounts.userInfo(viewerOf(req)));
 
   app.post('/auth/login', { schema: { body: credentials } }, async (req, reply) => {
-    limited(loginLimit, [`ip:${req.ip}`, `user:${req.body.username.trim().toLowerCase()}`]);
+    const username = req.body.username.trim().toLowerCase();
+    const wait = Math.max(failuresByUser.blocked(username), failuresByAddress.blocked(req.ip));
+    if (wait > 0) throw tooMany(wait);
     const result = await accounts.login(req.body.username, req.body.password);
-    if ('error' in result) return reply.code(401).send({ logged_in: null, error: result.error });
+    if ('error' in result) {
+      failuresByUser.hit(username);
+      failuresByAddress.hit(req.ip);
+      return reply.code(401).send({ logged_in: null, error: result.error });
+    }
+    failuresByUser.clear(username);
     setSession(req, reply, result.token, sessionDays);
     const user = accounts.getUser(result.userId)!;
     return accounts.userInfo(accounts.viewerOf(user));
@@ -58,7 +71,8 @@ export const accountRoutes = (accounts: AccountService, sessionDays: number): Fa
   });
 
   app.post('/auth/reset-password', { schema: { body: resetBody } }, async (req, reply) => {
-    limited(resetLimit, [`ip:${req.ip}`]);
+    const wait = resetLimit.hit(req.ip);
+    if (wait > 0) throw tooMany(wait);
     const body = req.body;
     if (body.operation === 'send-link') {
       await accounts.requestReset(body.username);

@@ -15,11 +15,12 @@ import { libraryAdminMigrations } from '../libraryadmin/migrations.ts';
 import { curationMigrations } from '../curation/migrations.ts';
 import { harvestMigrations } from '../harvest/migrations.ts';
 import { publishMigrations } from '../publish/migrations.ts';
+import { httpMigrations } from '../http/migrations.ts';
 
 export type { Database } from './schema.ts';
 
 /** Each module contributes its migrations here; names sort by date so the order is global. */
-const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations, mailMigrations, agentMigrations, reportMigrations, jobsMigrations, bookbuilderMigrations, libraryAdminMigrations, curationMigrations, harvestMigrations, publishMigrations];
+const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations, mailMigrations, agentMigrations, reportMigrations, jobsMigrations, bookbuilderMigrations, libraryAdminMigrations, curationMigrations, harvestMigrations, publishMigrations, httpMigrations];
 
 class StaticProvider implements MigrationProvider {
   async getMigrations() {

@@ -4,7 +4,7 @@ import { fixtureLines, testApp, type TestApp, CSRF_HEADERS } from '../test/fixtu
 import { startSmtp, type TestSmtp } from '../test/smtp.ts';
 import { ANONYMOUS, type Viewer } from '../http/viewer.ts';
 import { REPORT_NOT_SENT } from './service.ts';
-import { RateLimiter } from '../http/rate-limit.ts';
+import { RateLimiter, purgeRateLimits } from '../http/rate-limit.ts';
 
 const lines = () => fixtureLines().map((l) => ((l as { type: string; id?: number }).type === 'library' && (l as { id: number }).id === 1
   ? { ...l, email_internal: 'staff@uno.example.org' }
@@ -134,15 +134,31 @@ describe('bug report recipients and rate limit', () => {
 
 describe('RateLimiter', () => {
   it('counts per key in a fixed window and resets after it', () => {
-    let now = 0;
-    const rl = new RateLimiter(2, 60_000, () => now);
+    let now = 1_000_000;
+    const rl = new RateLimiter(t.services.db, 'unit', 2, 60_000, () => now);
     expect([rl.hit('a'), rl.hit('a'), rl.hit('b')]).toEqual([0, 0, 0]);
     expect(rl.hit('a')).toBe(60);
-    now = 59_500;
+    now += 59_500;
     expect(rl.hit('a')).toBe(1);
-    now = 60_000;
+    now += 500;
     expect(rl.hit('a')).toBe(0);
-    expect(new RateLimiter(0, 1000).hit('a')).toBe(0);
+    expect(new RateLimiter(t.services.db, 'unit', 0, 1000).hit('a')).toBe(0);
+  });
+
+  it('is shared by every process on the database, separate per scope, and cleared on demand', () => {
+    const now = () => 5_000_000;
+    const nodeA = new RateLimiter(t.services.db, 'shared', 3, 60_000, now);
+    const nodeB = new RateLimiter(t.services.db, 'shared', 3, 60_000, now);
+    const other = new RateLimiter(t.services.db, 'other', 3, 60_000, now);
+    nodeA.hit('x');
+    nodeB.hit('x');
+    expect(nodeA.blocked('x')).toBe(0);
+    nodeA.hit('x');
+    expect(nodeB.blocked('x')).toBe(60);
+    expect(other.blocked('x')).toBe(0);
+    nodeB.clear('x');
+    expect(nodeA.blocked('x')).toBe(0);
+    expect(purgeRateLimits(t.services.db, 10_000_000)).toBeGreaterThan(0);
   });
 });
 

@@ -3,11 +3,14 @@ import { dataSourceReportBodySchema, errorSchema, idParamSchema, reportBugBodySc
 import type { ReportResult, ReportService } from './service.ts';
 import { REPORT_NOT_SENT } from './service.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
+import type { Db } from '../db/index.ts';
 import { viewerOf } from '../http/context.ts';
 import type { Viewer } from '../http/viewer.ts';
 import { HttpError } from '../http/errors.ts';
 
 export interface ReportRouteOptions {
+  /** Where the counters live (shared by every process). */
+  db: Db;
   /** Reports accepted per client address per window (0 = unlimited). */
   rateLimit: number;
   rateWindowSeconds: number;
@@ -24,7 +27,7 @@ function answer(r: ReportResult) {
 }
 
 export const reportRoutes = (reports: ReportService, opts: ReportRouteOptions): FastifyPluginAsyncZod => async (app) => {
-  const limiter = new RateLimiter(opts.rateLimit, opts.rateWindowSeconds * 1000);
+  const limiter = new RateLimiter(opts.db, 'report', opts.rateLimit, opts.rateWindowSeconds * 1000);
   // Every attempt counts (valid or not), before the body is validated.
   app.addHook('onRequest', async (req, reply) => {
     const wait = limiter.hit(req.ip);
