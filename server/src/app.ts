@@ -1,4 +1,5 @@
 // Builds the Fastify app from the modules: services first, then thin route plugins under /collector/api.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -37,6 +38,7 @@ import { BuilderSessions } from './bookbuilder/sessions.ts';
 import { CoverService, COVER_BUILD_JOB } from './covers/service.ts';
 import { coverRoutes } from './covers/routes.ts';
 import { purgeRateLimits } from './http/rate-limit.ts';
+import { healthRoutes } from './http/health.ts';
 import { AccountService } from './accounts/service.ts';
 import { accountRoutes, installSessions } from './accounts/routes.ts';
 import { installCsrf } from './http/csrf.ts';
@@ -219,10 +221,20 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
 
 export async function buildApp(config: Config, services: Services): Promise<FastifyInstance> {
   const app = Fastify({
+    // JSON lines with the request id of each request (the proxy's X-Request-Id when it sends a sane one).
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    requestIdHeader: false,
+    requestIdLogLabel: 'request_id',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
@@ -235,6 +247,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(fastifyCookie);
   installCsrf(app);
   installSessions(app, services.accounts);
+  await app.register(healthRoutes(services.db, config.dataDir));
 
   await app.register(async (api) => {
     await api.register(searchRoutes(services.search));
