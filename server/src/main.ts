@@ -33,12 +33,17 @@ async function main() {
         process.exit(2);
       }
       try {
-        let last = Date.now();
-        const s = await importJsonl(path.resolve(file), services, (n) => {
-          if (Date.now() - last > 2000) {
-            console.error(`... ${n} entries`);
-            last = Date.now();
-          }
+        const started = Date.now();
+        let last = started;
+        const s = await importJsonl(path.resolve(file), services, (p) => {
+          const now = Date.now();
+          if (now - last < 2000) return;
+          last = now;
+          const seconds = (now - started) / 1000;
+          const share = p.totalBytes ? p.bytes / p.totalBytes : 0;
+          const eta = share > 0 ? Math.max(0, Math.round(seconds / share - seconds)) : null;
+          console.error(`... ${p.entries.toLocaleString('en')} entries, ${Math.round(p.entries / seconds).toLocaleString('en')} entries/s, ${Math.round(share * 100)}%` +
+            (eta === null ? '' : `, about ${eta >= 60 ? `${Math.floor(eta / 60)} min ` : ''}${eta % 60} s left`));
         });
         console.log(`Imported ${s.libraries} libraries, ${s.entries} entries (${s.dataSources} data sources), ${s.pages} pages in ${s.seconds.toFixed(1)} s.`);
       } catch (err) {

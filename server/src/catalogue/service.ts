@@ -41,7 +41,7 @@ export class CatalogueService {
       variantsOf: s.prepare(`SELECT id, canonical_entry_id FROM entries WHERE canonical_entry_id IN ${IDS}`),
       partLibrariesOf: s.prepare(PART_LIBRARIES_SQL),
       languages: s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS} ORDER BY entry_id, position`),
-      translationsOf: s.prepare('SELECT id FROM entries WHERE original_entry_id = ? AND canonical_entry_id IS NULL ORDER BY id').pluck(),
+      translationsOf: s.prepare('SELECT id FROM entries WHERE original_entry_id = ? AND +canonical_entry_id IS NULL ORDER BY id').pluck(),
       parents: s.prepare(`SELECT DISTINCT coalesce(p.canonical_entry_id, p.id) FROM aggregation_links l JOIN entries p ON p.id = l.aggregation_entry_id
         WHERE l.aggregated_entry_id IN ${IDS}`).pluck(),
       children: s.prepare(`SELECT coalesce(c.canonical_entry_id, c.id) AS id, min(l.position) AS position FROM aggregation_links l

@@ -73,4 +73,24 @@ describe('JSONL import', () => {
     expect(count(services, 'entries')).toBe(0);
     await services.db.close();
   });
+
+  it('a problem after thousands of stored entries rolls them all back, and the next import is whole', async () => {
+    const { services, dir } = await fresh();
+    const many = (n: number) => Array.from({ length: n }, (_, i) => ({
+      type: 'entry', id: 1000 + i, title: `Pamphlet ${i}`, authors: [`Writer ${i % 50}`], languages: ['en'], data_sources: [{ library_id: 1, identifier: `p-${i}` }],
+    }));
+    const lib = fixtureLines().filter((l) => (l as { type: string }).type === 'library');
+    // 2,100 good entries (one batch is stored before the bad line is read), then a broken one.
+    const err = await importJsonl(writeFixture(dir, [...lib, ...many(2100), { type: 'entry', id: 5, title: 'Broken' }]), services).catch((e) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect((err as ImportError).problems).toEqual([expect.stringMatching(/^line \d+: authors: /)]);
+    for (const table of ['entries', 'data_sources', 'agents', 'search_docs']) expect(count(services, table)).toBe(0);
+    // The authors written by the rolled-back import are not remembered: the next import links real rows.
+    const ok = await importJsonl(writeFixture(dir, [...lib, ...many(30)]), services);
+    expect(ok.entries).toBe(30);
+    expect(count(services, 'agents')).toBe(30);
+    expect(services.db.sqlite.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+    expect(services.db.sqlite.prepare('SELECT count(*) FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id').pluck().get()).toBe(30);
+    await services.db.close();
+  });
 });

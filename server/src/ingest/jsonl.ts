@@ -1,6 +1,6 @@
 // Reads the catalogue import format (docs/import-format.md): the bench generator's JSONL plus optional
-// fields. The whole file is validated first; then everything is written in one transaction, so a
-// failed import changes nothing.
+// fields. One pass: each line is parsed and checked once and stored as it comes, all in one
+// transaction; any problem (up to 20 are listed) rolls everything back, so a failed import changes nothing.
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -102,9 +102,12 @@ export interface ImportDeps {
 }
 
 export interface ImportSummary { libraries: number; entries: number; dataSources: number; pages: number; seconds: number }
+export interface ImportProgress { entries: number; bytes: number; totalBytes: number }
 
-async function* readLines(file: string): AsyncGenerator<[number, string]> {
-  const rl = readline.createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity });
+async function* readLines(file: string, read: { bytes: number }): AsyncGenerator<[number, string]> {
+  const input = fs.createReadStream(file, 'utf8');
+  input.on('data', (chunk) => void (read.bytes += Buffer.byteLength(chunk as string)));
+  const rl = readline.createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   for await (const text of rl) {
     n++;
@@ -112,46 +115,17 @@ async function* readLines(file: string): AsyncGenerator<[number, string]> {
   }
 }
 
-/** Validates the whole file; returns the problems found (at most 20). */
-async function validate(file: string): Promise<{ problems: string[]; libraries: Set<number>; entryIds: Set<number> }> {
-  const problems: string[] = [];
-  const libraries = new Set<number>();
-  const entryIds = new Set<number>();
-  const links: [number, number, string][] = [];
-  const dir = path.dirname(file);
-  for await (const [n, text] of readLines(file)) {
-    if (problems.length >= 20) break;
-    let parsed: Line;
-    try {
-      const res = line.safeParse(JSON.parse(text));
-      if (!res.success) {
-        problems.push(`line ${n}: ${res.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; ')}`);
-        continue;
-      }
-      parsed = res.data;
-    } catch {
-      problems.push(`line ${n}: not valid JSON`);
-      continue;
-    }
-    if (parsed.type === 'library') libraries.add(parsed.id);
-    if (parsed.type === 'entry') {
-      if (entryIds.has(parsed.id)) problems.push(`line ${n}: entry id ${parsed.id} appears twice`);
-      entryIds.add(parsed.id);
-      for (const ds of parsed.data_sources) {
-        if (!libraries.has(ds.library_id)) problems.push(`line ${n}: library ${ds.library_id} is not defined before this entry`);
-        for (const f of [ds.muse_file, ds.pdf_file]) {
-          if (f && !fs.existsSync(path.resolve(dir, f))) problems.push(`line ${n}: file ${f} not found`);
-        }
-      }
-      if (parsed.aggregation_id != null) links.push([n, parsed.aggregation_id, 'aggregation_id']);
-      if (parsed.translation_of != null) links.push([n, parsed.translation_of, 'translation_of']);
-    }
+/** The line checked, or its problem. */
+function parseLine(n: number, text: string): Line | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return `line ${n}: not valid JSON`;
   }
-  for (const [n, id, field] of links) {
-    if (problems.length >= 20) break;
-    if (!entryIds.has(id)) problems.push(`line ${n}: ${field} ${id} names no entry of this file`);
-  }
-  return { problems, libraries, entryIds };
+  const res = line.safeParse(json);
+  if (!res.success) return `line ${n}: ${res.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; ')}`;
+  return res.data;
 }
 
 /** Images a Muse text references ([[name.png]]), to pack with it. */
@@ -159,12 +133,16 @@ function referencedImages(muse: string): string[] {
   return [...new Set([...muse.matchAll(/\[\[([\w.-]+\.(?:png|jpe?g))(?:\]\[|\]\]|\s)/gi)].map((m) => m[1]))];
 }
 
-export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (done: number) => void): Promise<ImportSummary> {
+export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (p: ImportProgress) => void): Promise<ImportSummary> {
   const started = Date.now();
-  const { problems } = await validate(file);
-  if (problems.length) throw new ImportError(problems);
-
   const { db, ingest, pages, files } = deps;
+  const read = { bytes: 0 };
+  const totalBytes = fs.statSync(file).size;
+  const problems: string[] = [];
+  const libraries = new Set<number>();
+  const links: [number, number, string][] = [];
+  /** Every entry id of the file so far (duplicates, and what links may name). */
+  const fileIds = new Set<number>();
   const dir = path.dirname(file);
   const summary: ImportSummary = { libraries: 0, entries: 0, dataSources: 0, pages: 0, seconds: 0 };
   const siteOf = new Map<number, number>();
@@ -232,13 +210,38 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
     ingest.reindex(touched);
     summary.entries += batch.length;
     summary.dataSources += records.length;
-    onProgress?.(summary.entries);
+    onProgress?.({ entries: summary.entries, bytes: read.bytes, totalBytes });
     batch = [];
   };
 
+  /** Checks what a single line cannot tell; after the first problem nothing more is stored. */
+  const check = (n: number, rec: Line): boolean => {
+    if (rec.type === 'library') libraries.add(rec.id);
+    if (rec.type !== 'entry') return true;
+    const before = problems.length;
+    if (fileIds.has(rec.id)) problems.push(`line ${n}: entry id ${rec.id} appears twice`);
+    fileIds.add(rec.id);
+    for (const ds of rec.data_sources) {
+      if (!libraries.has(ds.library_id)) problems.push(`line ${n}: library ${ds.library_id} is not defined before this entry`);
+      for (const f of [ds.muse_file, ds.pdf_file]) {
+        if (f && !fs.existsSync(path.resolve(dir, f))) problems.push(`line ${n}: file ${f} not found`);
+      }
+    }
+    if (rec.aggregation_id != null) links.push([n, rec.aggregation_id, 'aggregation_id']);
+    if (rec.translation_of != null) links.push([n, rec.translation_of, 'translation_of']);
+    return problems.length === before;
+  };
+
   const run = async () => {
-    for await (const [, text] of readLines(file)) {
-      const rec = line.parse(JSON.parse(text));
+    for await (const [n, text] of readLines(file, read)) {
+      if (problems.length >= 20) break;
+      const rec = parseLine(n, text);
+      if (typeof rec === 'string') {
+        problems.push(rec);
+        continue;
+      }
+      // After a problem only the file's other problems matter: nothing more is stored.
+      if (!check(n, rec) || problems.length) continue;
       switch (rec.type) {
         case 'settings':
           pages.setSettings({
@@ -273,14 +276,19 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
           break;
       }
     }
-    if (batch.length) flush();
-    const links: LinkRequest[] = pendingLinks.map((l) => ({
+    if (batch.length && !problems.length) flush();
+    for (const [n, id, field] of links) {
+      if (problems.length >= 20) break;
+      if (!fileIds.has(id)) problems.push(`line ${n}: ${field} ${id} names no entry of this file`);
+    }
+    if (problems.length) throw new ImportError(problems);
+    const linkRequests: LinkRequest[] = pendingLinks.map((l) => ({
       kind: l.kind,
       parentEntryId: entryOfFileId.get(l.parent)!,
       childEntryId: entryOfFileId.get(l.child)!,
       position: l.position,
     }));
-    ingest.reindex(ingest.link(links));
+    ingest.reindex(ingest.link(linkRequests));
   };
 
   // One transaction around everything: a failure half-way leaves the catalogue as it was.
@@ -290,6 +298,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
     db.sqlite.exec('COMMIT');
   } catch (err) {
     db.sqlite.exec('ROLLBACK');
+    ingest.forgetCaches();
     for (const f of writtenFiles) files.remove(f);
     throw err;
   }

@@ -222,6 +222,12 @@ export class IngestService {
     });
   }
 
+  /** Forgets the cached agent ids and languages: a rolled-back transaction may have written them. */
+  forgetCaches(): void {
+    this.agentIds.clear();
+    this.languages.clear();
+  }
+
   /** Agents are matched by their exact name (curators merge variants later). */
   private agentId(name: string): number {
     let id = this.agentIds.get(name);
