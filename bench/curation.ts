@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { loadConfig, repoRoot } from '../server/src/config.ts';
+import { catalogueOf } from './lib/generated.ts';
+import { loadConfig } from '../server/src/config.ts';
 import { buildApp, createServices } from '../server/src/app.ts';
 import { importJsonl } from '../server/src/ingest/jsonl.ts';
 
@@ -18,17 +18,7 @@ const opt = (name: string, def: string) => {
 const entries = Number(opt('entries', '100000'));
 const touch = Number(opt('touch', '1000'));
 const rounds = Number(opt('rounds', '7'));
-const generator = path.resolve(repoRoot, '..', 'shared', 'bench', 'gen-catalogue.mjs');
-const outDir = path.join(repoRoot, 'bench', 'out');
-let catalogueFile = args.includes('--catalogue') ? opt('catalogue', '') : path.join(outDir, `catalogue-${entries}.jsonl`);
-if (!fs.existsSync(catalogueFile)) {
-  if (!fs.existsSync(generator)) {
-    console.error(`bench: ${generator} not found; pass --catalogue FILE.jsonl`);
-    process.exit(2);
-  }
-  fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(catalogueFile, execFileSync('node', [generator, 'catalogue', '--entries', String(entries)], { maxBuffer: 1 << 30 }));
-}
+const catalogueFile = args.includes('--catalogue') ? opt('catalogue', '') : catalogueOf(entries);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-bench-'));
 const config = { ...loadConfig(), dataDir, logLevel: 'silent', demo: false };

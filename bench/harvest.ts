@@ -11,10 +11,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { loadConfig, repoRoot } from '../server/src/config.ts';
+import { fork, type ChildProcess } from 'node:child_process';
+import { loadConfig } from '../server/src/config.ts';
 import { buildApp, createJobWorker, createServices } from '../server/src/app.ts';
 import { marcXml } from '../server/src/harvest/test/oai-server.ts';
+import { OUT_DIR, catalogueOf } from './lib/generated.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: string) => {
@@ -61,17 +62,8 @@ if (role === 'searcher') {
 if (role === 'main') {
   const entries = Number(opt('entries', '100000'));
   const rounds = Number(opt('rounds', '3'));
-  const generator = path.resolve(repoRoot, '..', 'shared', 'bench', 'gen-catalogue.mjs');
-  const outDir = path.join(repoRoot, 'bench', 'out');
-  const catalogueFile = path.join(outDir, `catalogue-${entries}.jsonl`);
-  fs.mkdirSync(outDir, { recursive: true });
-  if (!fs.existsSync(catalogueFile)) {
-    if (!fs.existsSync(generator)) {
-      console.error(`bench: ${generator} not found`);
-      process.exit(2);
-    }
-    fs.writeFileSync(catalogueFile, execFileSync('node', [generator, 'catalogue', '--entries', String(entries)], { maxBuffer: 1 << 30 }));
-  }
+  const outDir = OUT_DIR;
+  const catalogueFile = catalogueOf(entries);
   // The provider's records: one MARC21 record per generated entry (its first holding).
   const recordsFile = path.join(outDir, `oai-records-${entries}.jsonl`);
   if (!fs.existsSync(recordsFile)) {

@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { loadConfig, repoRoot } from '../server/src/config.ts';
+import { catalogueOf, generated } from './lib/generated.ts';
+import { loadConfig } from '../server/src/config.ts';
 import { buildApp, createServices } from '../server/src/app.ts';
 import { importJsonl } from '../server/src/ingest/jsonl.ts';
 
@@ -17,21 +17,7 @@ const opt = (name: string, def?: string) => {
 };
 const entries = Number(opt('entries', '100000'));
 const rounds = Number(opt('rounds', '3'));
-const generator = path.resolve(repoRoot, '..', 'shared', 'bench', 'gen-catalogue.mjs');
-const outDir = path.join(repoRoot, 'bench', 'out');
-
-function generated(kind: 'catalogue' | 'queries', extra: string[], name: string): string {
-  if (!fs.existsSync(generator)) {
-    console.error(`bench: ${generator} not found; pass --catalogue and --queries`);
-    process.exit(2);
-  }
-  fs.mkdirSync(outDir, { recursive: true });
-  const file = path.join(outDir, name);
-  if (!fs.existsSync(file)) fs.writeFileSync(file, execFileSync('node', [generator, kind, ...extra], { maxBuffer: 1 << 30 }));
-  return file;
-}
-
-const catalogueFile = opt('catalogue') ?? generated('catalogue', ['--entries', String(entries)], `catalogue-${entries}.jsonl`);
+const catalogueFile = opt('catalogue') ?? catalogueOf(entries);
 const queriesFile = opt('queries') ?? generated('queries', ['--count', opt('queries-count', '200')!], `queries-${opt('queries-count', '200')}.jsonl`);
 
 interface BenchQuery { query: string; filters: Record<string, string[]>; sort_by: string; kind: string }

@@ -1,0 +1,57 @@
+// Import benchmark: a generated catalogue (gen-catalogue.mjs, 1,000,000 entries by default) imported
+// through the real import path (server/src/ingest/jsonl.ts) into an empty SQLite database, then the
+// same file again (nothing changes). Prints one JSON line: seconds, entries/s, peak memory.
+// Budgets (issue 12): under 120 s from empty, under 60 s for the unchanged re-import, under 2 GiB.
+//   npm run bench:import -- [--entries 1000000] [--catalogue FILE.jsonl]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../server/src/config.ts';
+import { createServices } from '../server/src/app.ts';
+import { importJsonl } from '../server/src/ingest/jsonl.ts';
+import { catalogueOf } from './lib/generated.ts';
+
+const args = process.argv.slice(2);
+const opt = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const entries = Number(opt('entries') ?? 1_000_000);
+const file = opt('catalogue') ?? catalogueOf(entries);
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-bench-import-'));
+let peak = 0;
+const sample = () => (peak = Math.max(peak, process.memoryUsage().rss));
+const timer = setInterval(sample, 200);
+try {
+  const services = await createServices({ ...loadConfig(), dataDir, logLevel: 'silent', demo: false });
+  let last = 0;
+  const progress = (label: string) => (p: { entries: number; bytes: number; totalBytes: number }) => {
+    if (Date.now() - last < 5000) return;
+    last = Date.now();
+    console.error(`${label}: ${p.entries.toLocaleString('en')} entries, ${Math.round((100 * p.bytes) / p.totalBytes)}%`);
+  };
+  const first = await importJsonl(file, services, progress('import'));
+  sample();
+  const again = await importJsonl(file, services, progress('re-import'));
+  sample();
+  const dbBytes = ['catalogue.sqlite', 'catalogue.sqlite-wal'].reduce((n, f) => n + (fs.existsSync(path.join(dataDir, f)) ? fs.statSync(path.join(dataDir, f)).size : 0), 0);
+  await services.db.close();
+  clearInterval(timer);
+  console.log(JSON.stringify({
+    bench: 'import',
+    backend: 'sqlite',
+    entries: first.entries,
+    data_sources: first.dataSources,
+    import_s: round(first.seconds),
+    entries_per_s: Math.round(first.entries / first.seconds),
+    reimport_unchanged_s: round(again.seconds),
+    peak_rss_mb: Math.round(Math.max(peak, process.resourceUsage().maxRSS * 1024) / 1024 / 1024),
+    database_mb: Math.round(dbBytes / 1024 / 1024),
+    budget: { import_s: 120, reimport_s: 60, rss_mb: 2048 },
+  }));
+} finally {
+  clearInterval(timer);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
