@@ -11,12 +11,18 @@ const TEXT_FORMATS = new Set(['muse', 'txt', 'epub', 'html', 'zip', 'tex']);
 const RAW_FORMATS = new Set(['pdf', 'djvu']);
 
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
+const languageNameCache = new Map<string, string>();
 export function languageName(code: string): string {
-  try {
-    return languageNames.of(code) ?? code;
-  } catch {
-    return code;
+  let name = languageNameCache.get(code);
+  if (name === undefined) {
+    try {
+      name = languageNames.of(code) ?? code;
+    } catch {
+      name = code;
+    }
+    languageNameCache.set(code, name);
   }
+  return name;
 }
 
 /** Transliterated, lower-cased title key for the A-Z sorts (leading punctuation ignored). */
