@@ -1,78 +1,53 @@
-// Allow-list HTML sanitizer for stored HTML (static pages): known tags and safe attributes survive,
-// script-like content is dropped, everything else is escaped as text.
-const ALLOWED_TAGS = new Set([
+// Allow-list HTML sanitizer for stored HTML (static pages), on sanitize-html (htmlparser2): known tags and
+// safe attributes survive, script-like elements are dropped with their content, other unknown tags are
+// dropped but keep their text, and every text is escaped.
+import sanitize from 'sanitize-html';
+
+const ALLOWED_TAGS = [
   'a', 'abbr', 'b', 'blockquote', 'br', 'caption', 'code', 'dd', 'div', 'dl', 'dt', 'em', 'figcaption', 'figure',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'img', 'li', 'ol', 'p', 'pre', 's', 'small', 'span', 'strong', 'sub',
   'sup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'u', 'ul',
-]);
-const DROP_WITH_CONTENT = new Set(['script', 'style', 'iframe', 'object', 'embed', 'template', 'noscript', 'svg', 'math']);
-const VOID = new Set(['br', 'hr', 'img']);
-const ALLOWED_ATTRS: Record<string, Set<string>> = {
-  '*': new Set(['title', 'lang', 'dir', 'class', 'id']),
-  a: new Set(['href']),
-  img: new Set(['src', 'alt', 'width', 'height']),
-  td: new Set(['colspan', 'rowspan']),
-  th: new Set(['colspan', 'rowspan', 'scope']),
-};
-const SAFE_URL = /^(https?:|mailto:|\/(?!\/)|#|[a-z0-9._~-]+(\/|$))/i;
+];
+/** Dropped together with everything inside them (not only the tag). */
+const DROP_WITH_CONTENT = [
+  'script', 'style', 'iframe', 'object', 'embed', 'template', 'noscript', 'svg', 'math',
+  // sanitize-html's own defaults: raw or form text that must not come back as markup
+  'textarea', 'option', 'xmp',
+];
+const VOID = ['br', 'hr', 'img'];
+const GLOBAL_ATTRS = ['title', 'lang', 'dir', 'class', 'id'];
 
-const escapeText = (s: string) => s.replace(/&(?!(#\d+|#x[0-9a-f]+|[a-z]+);)/gi, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const OPTIONS: sanitize.IOptions = {
+  allowedTags: ALLOWED_TAGS,
+  nonTextTags: DROP_WITH_CONTENT,
+  disallowedTagsMode: 'discard',
+  allowedAttributes: {
+    '*': GLOBAL_ATTRS,
+    // `rel` is never taken from the input: the transform below replaces it.
+    a: ['href', 'rel'],
+    img: ['src', 'alt', 'width', 'height'],
+    td: ['colspan', 'rowspan'],
+    th: ['colspan', 'rowspan', 'scope'],
+  },
+  // href/src: http, https, mailto or relative ("/page/2", "#top", "x.png"); images http(s) or relative.
+  // The scheme is read after entity decoding with control characters and whitespace removed (launder),
+  // so "jav&#x09;ascript:" and " JAVASCRIPT:" are caught; "//host" (protocol-relative) is refused too.
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowedSchemesAppliedToAttributes: ['href', 'src'],
+  allowProtocolRelative: false,
+  selfClosing: VOID,
+  transformTags: {
+    a: (tagName, attribs) => {
+      const { rel: _ignored, ...rest } = attribs;
+      if (/^\s*https?:/i.test(rest.href ?? '')) rest.rel = 'noopener noreferrer';
+      return { tagName, attribs: rest };
+    },
+  },
+};
 
 export function sanitizeHtml(html: string): string {
-  let out = '';
-  let i = 0;
-  const open: string[] = [];
-  const tagRe = /<\s*(\/)?\s*([a-zA-Z][a-zA-Z0-9]*)((?:\s+[^\s"'>\/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/)?\s*>/y;
-  while (i < html.length) {
-    const lt = html.indexOf('<', i);
-    if (lt < 0) {
-      out += escapeText(html.slice(i));
-      break;
-    }
-    out += escapeText(html.slice(i, lt));
-    if (html.startsWith('<!--', lt)) {
-      const end = html.indexOf('-->', lt + 4);
-      i = end < 0 ? html.length : end + 3;
-      continue;
-    }
-    tagRe.lastIndex = lt;
-    const m = tagRe.exec(html);
-    if (!m) {
-      out += '&lt;';
-      i = lt + 1;
-      continue;
-    }
-    i = tagRe.lastIndex;
-    const [, closing, rawName, attrs] = m;
-    const name = rawName.toLowerCase();
-    if (DROP_WITH_CONTENT.has(name)) {
-      if (!closing) {
-        const end = html.toLowerCase().indexOf(`</${name}`, i);
-        i = end < 0 ? html.length : html.indexOf('>', end) + 1 || html.length;
-      }
-      continue;
-    }
-    if (!ALLOWED_TAGS.has(name)) continue;
-    if (closing) {
-      const idx = open.lastIndexOf(name);
-      if (idx >= 0) {
-        while (open.length > idx) out += `</${open.pop()}>`;
-      }
-      continue;
-    }
-    let attrOut = '';
-    for (const a of attrs.matchAll(/([^\s"'>\/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g)) {
-      const an = a[1].toLowerCase();
-      const value = a[2] ?? a[3] ?? a[4] ?? '';
-      if (!(ALLOWED_ATTRS['*'].has(an) || ALLOWED_ATTRS[name]?.has(an))) continue;
-      if ((an === 'href' || an === 'src') && !SAFE_URL.test(value.trim())) continue;
-      attrOut += ` ${an}="${escapeAttr(value)}"`;
-    }
-    if (name === 'a' && /href="https?:/.test(attrOut)) attrOut += ' rel="noopener noreferrer"';
-    out += `<${name}${attrOut}>`;
-    if (!VOID.has(name)) open.push(name);
-  }
-  while (open.length) out += `</${open.pop()}>`;
-  return out;
+  // sanitize-html writes void elements as `<br />`; the stored form is `<br>`. Every `>` in text and
+  // attribute values comes out escaped (`&gt;`), so " />" can only be the end of one of those tags.
+  return sanitize(html, OPTIONS).replace(/ \/>/g, '>');
 }
