@@ -19,6 +19,8 @@ const VECTORS: string[] = [
   '&lt;script&gt;alert(1)&lt;/script&gt;',
   '<p>a<script type="text/javascript">document.write("<img src=x onerror=alert(1)>")</script>b</p>',
   '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
+  '<p><noscript></p><img src=x onerror=alert(1)></noscript>',
+  '<b><noscript></b><a href="javascript:alert(1)">x</a></noscript>',
   // event handlers
   '<img src=x onerror=alert(1)>',
   '<IMG SRC=x OnErRoR="alert(1)">',
@@ -73,6 +75,8 @@ const VECTORS: string[] = [
   '<b <script>alert(1)</script>>x</b>',
   '<iframe src=javascript:alert(1)>',
   '<iframe><p><img src=x onerror=alert(1)></p>',
+  '<iframe></p><img src=x onerror=alert(1)></iframe>',
+  '<svg></p><style><a title="</style><img src=x onerror=alert(1)>">',
   '<</p>iframe src=javascript:alert(1)//<</p>/iframe>',
   // comments and CDATA
   '<!--<img src="--><img src=x onerror=alert(1)//">',
