@@ -36,4 +36,18 @@ export const libraryAdminMigrations: Record<string, Migration> = {
       await db.schema.createIndex('spreadsheet_uploads_site').on('spreadsheet_uploads').column('site_id').execute();
     },
   },
+  /**
+   * What a spreadsheet job changed, so a failed or killed job can be undone: each data source it
+   * touched, with its row as it was before (NULL: the job created it).
+   */
+  '2026-11-26-1100-spreadsheet-journal': {
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('spreadsheet_journal')
+        .addColumn('upload_id', 'integer', (c) => c.notNull().references('spreadsheet_uploads.id').onDelete('cascade'))
+        .addColumn('data_source_id', 'integer', (c) => c.notNull())
+        .addColumn('previous', 'text')
+        .addPrimaryKeyConstraint('spreadsheet_journal_pk', ['upload_id', 'data_source_id'])
+        .execute();
+    },
+  },
 };

@@ -1,5 +1,7 @@
 // Spreadsheet uploads of csv sites: upload (validate, parse, keep the file, answer a sample), then
-// process as a job through the one ingestion path, with progress kept on the upload row.
+// process as a job through the one ingestion path, with progress kept on the upload row. An upload
+// applies fully or not at all: every data source a job changes is journaled first, and a job that
+// fails (or a killed worker's, when it is run again) is undone from the journal.
 import type { Db } from '../db/index.ts';
 import type { Viewer } from '../http/viewer.ts';
 import { HttpError } from '../http/errors.ts';
@@ -28,7 +30,46 @@ interface UploadRow {
 interface SiteRow { id: number; library_id: number; title: string; csv_type: string | null; active: number }
 
 export class SpreadsheetService {
-  constructor(private db: Db, private ingest: IngestService, private jobs: JobQueue) {}
+  private dsColumns: string[];
+
+  constructor(private db: Db, private ingest: IngestService, private jobs: JobQueue) {
+    this.dsColumns = (db.sqlite.prepare('PRAGMA table_info(data_sources)').all() as { name: string }[]).map((c) => c.name).filter((c) => c !== 'id');
+  }
+
+  /** Journals the rows of these records' data sources as they are now (the first change of an upload only). */
+  private journalBefore(uploadId: number, siteId: number, identifiers: string[]): void {
+    const cols = this.dsColumns.map((c) => `'${c}', ${c}`).join(', ');
+    const stmt = this.db.sqlite.prepare(`INSERT OR IGNORE INTO spreadsheet_journal (upload_id, data_source_id, previous)
+      SELECT ?, id, json_object(${cols}) FROM data_sources WHERE site_id = ? AND identifier IN (SELECT value FROM json_each(?))`);
+    stmt.run(uploadId, siteId, JSON.stringify(identifiers));
+  }
+
+  /** Puts back what an upload's job changed (rows restored, rows it created removed) and reindexes; returns the rows undone. */
+  undo(uploadId: number): number {
+    const rows = this.db.sqlite.prepare('SELECT data_source_id, previous FROM spreadsheet_journal WHERE upload_id = ?').all(uploadId) as { data_source_id: number; previous: string | null }[];
+    if (rows.length === 0) return 0;
+    const touched = new Set<number>();
+    const entryOf = this.db.sqlite.prepare('SELECT entry_id FROM data_sources WHERE id = ?').pluck();
+    const restore = this.db.sqlite.prepare(`UPDATE data_sources SET ${this.dsColumns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
+    this.db.sqlite.transaction(() => {
+      const created: number[] = [];
+      for (const r of rows) {
+        if (r.previous === null) {
+          created.push(r.data_source_id);
+          continue;
+        }
+        const now = entryOf.get(r.data_source_id) as number | null | undefined;
+        if (now) touched.add(now);
+        const before = JSON.parse(r.previous) as Record<string, unknown>;
+        if (typeof before.entry_id === 'number') touched.add(before.entry_id);
+        restore.run({ ...Object.fromEntries(this.dsColumns.map((c) => [c, before[c] ?? null])), id: r.data_source_id });
+      }
+      for (const t of this.ingest.removeDataSources(created)) touched.add(t);
+      this.db.sqlite.prepare('DELETE FROM spreadsheet_journal WHERE upload_id = ?').run(uploadId);
+    })();
+    this.ingest.reindex(touched);
+    return rows.length;
+  }
 
   /** The active csv sites of a library, with the column names their format expects. */
   sites(libraryId: number): SpreadsheetSite[] {
@@ -92,12 +133,19 @@ export class SpreadsheetService {
 
   /** Queues the processing job; an upload is processed once. */
   process(up: UploadRow, skipBadRows: boolean): SpreadsheetStatus {
-    if (up.status !== 'uploaded') throw new HttpError(409, up.status === 'cancelled' ? 'This upload was cancelled' : 'This upload is already processed or being processed');
+    // A failed upload (undone) may run again, and so may one whose job died with its worker.
+    const job = up.job_id !== null ? this.jobs.get(up.job_id) : null;
+    const orphaned = (up.status === 'queued' || up.status === 'working') && (!job || job.status === 'failed' || job.status === 'finished');
+    if (up.status !== 'uploaded' && up.status !== 'failed' && !orphaned) {
+      throw new HttpError(409, up.status === 'cancelled' ? 'This upload was cancelled' : 'This upload is already processed or being processed');
+    }
+    if (!up.content) throw new HttpError(409, 'This upload is already processed');
     if (up.bad_rows > 0 && !skipBadRows) {
       throw new HttpError(400, `The file has ${up.bad_rows} row(s) with errors: fix them and upload the file again, or process the good rows only`);
     }
-    const jobId = this.jobs.enqueue(SPREADSHEET_JOB, { upload_id: up.id }, { maxAttempts: 1 });
-    this.db.sqlite.prepare("UPDATE spreadsheet_uploads SET status = 'queued', job_id = ? WHERE id = ? AND status = 'uploaded'").run(jobId, up.id);
+    // Two attempts: a worker killed mid-job is replaced and the job starts again from the undone state.
+    const jobId = this.jobs.enqueue(SPREADSHEET_JOB, { upload_id: up.id }, { maxAttempts: 2 });
+    this.db.sqlite.prepare("UPDATE spreadsheet_uploads SET status = 'queued', job_id = ?, error = NULL WHERE id = ? AND status = ?").run(jobId, up.id, up.status);
     return this.status(up.id);
   }
 
@@ -124,7 +172,9 @@ export class SpreadsheetService {
         if (!up || !up.content) throw new Error('The upload no longer exists');
         const set = (sql: string, ...args: unknown[]) => this.db.sqlite.prepare(`UPDATE spreadsheet_uploads SET ${sql} WHERE id = ?`).run(...args, up.id);
         try {
-          set("status = 'working', done = 0, error = NULL");
+          // What an earlier, interrupted attempt left half-done is undone first.
+          this.undo(up.id);
+          set("status = 'working', done = 0, stored = 0, error = NULL");
           const site = this.db.sqlite.prepare('SELECT * FROM sites WHERE id = ?').get(up.site_id) as SiteRow | undefined;
           if (!site) throw new Error('The site no longer exists');
           const csvType = site.csv_type || 'generic';
@@ -135,27 +185,39 @@ export class SpreadsheetService {
           for (let i = 0; i < parsed.records.length; i += BATCH) {
             if (ctx.signal.aborted) throw new Error('Stopped');
             const batch = parsed.records.slice(i, i + BATCH).map((r) => r.record);
-            const res = this.ingest.store(batch);
+            const res = this.db.sqlite.transaction(() => {
+              this.journalBefore(up.id, site.id, batch.map((r) => r.identifier));
+              const stored = this.ingest.store(batch);
+              const created = stored.dataSourceIds.filter((_, k) => stored.outcomes[k] === 'new');
+              const journal = this.db.sqlite.prepare('INSERT OR IGNORE INTO spreadsheet_journal (upload_id, data_source_id, previous) VALUES (?, ?, NULL)');
+              for (const id of created) journal.run(up.id, id);
+              return stored;
+            })();
             for (const t of res.touched) touched.add(t);
             done += batch.length;
             stored += batch.length;
             set('done = ?, stored = ?', done, stored);
             await new Promise((r) => setImmediate(r)); // let status requests through between batches
           }
+          // The end in one transaction: what replace_all drops, the index, the finished state, the journal gone.
           let removed = 0;
-          if (up.replace_all) {
-            // The sheet is the whole catalogue of the site: its other records go (their entries are reindexed).
-            const keep = new Set(parsed.records.map((r) => r.record.identifier));
-            const all = this.db.sqlite.prepare('SELECT id, identifier FROM data_sources WHERE site_id = ?').all(site.id) as { id: number; identifier: string }[];
-            const gone = all.filter((d) => !keep.has(d.identifier));
-            for (const t of this.ingest.removeDataSources(gone.map((d) => d.id))) touched.add(t);
-            removed = gone.length;
-          }
-          this.ingest.reindex(touched);
-          set("status = 'finished', removed = ?, content = NULL, processed = strftime('%Y-%m-%dT%H:%M:%fZ','now')", removed);
+          this.db.sqlite.transaction(() => {
+            if (up.replace_all) {
+              // The sheet is the whole catalogue of the site: its other records go (their entries are reindexed).
+              const keep = new Set(parsed.records.map((r) => r.record.identifier));
+              const all = this.db.sqlite.prepare('SELECT id, identifier FROM data_sources WHERE site_id = ?').all(site.id) as { id: number; identifier: string }[];
+              const gone = all.filter((d) => !keep.has(d.identifier));
+              for (const t of this.ingest.removeDataSources(gone.map((d) => d.id))) touched.add(t);
+              removed = gone.length;
+            }
+            this.ingest.reindex(touched);
+            set("status = 'finished', removed = ?, content = NULL, processed = strftime('%Y-%m-%dT%H:%M:%fZ','now')", removed);
+            this.db.sqlite.prepare('DELETE FROM spreadsheet_journal WHERE upload_id = ?').run(up.id);
+          })();
           return { stored, removed, reindexed: touched.size };
         } catch (e) {
-          set("status = 'failed', error = ?", (e as Error).message.slice(0, 2000));
+          this.undo(up.id);
+          set("status = 'failed', done = 0, stored = 0, error = ?", (e as Error).message.slice(0, 2000));
           throw e;
         }
       },
