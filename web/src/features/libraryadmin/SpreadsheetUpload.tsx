@@ -8,7 +8,7 @@ type Phase =
   | { kind: 'choose' }
   | { kind: 'preview'; upload: SpreadsheetUploadResponse }
   | { kind: 'processing'; uploadId: number }
-  | { kind: 'done'; ok: boolean; text: string };
+  | { kind: 'done'; ok: boolean; text: string; uploadId?: number };
 
 function BadRows({ rows }: { rows: RowError[] }) {
   const { t } = useTranslation();
@@ -57,7 +57,8 @@ export function SpreadsheetUpload({ libraryId }: { libraryId: number }) {
       setPhase({ kind: 'done', ok: true, text: t('The file was processed: {{stored}} records stored, {{removed}} removed.', { stored: status.stored, removed: status.removed }) });
       void queryClient.invalidateQueries({ queryKey: ['search'] });
     } else if (status.status === 'failed') {
-      setPhase({ kind: 'done', ok: false, text: t('Processing failed: {{error}}', { error: status.error ?? t('Error') }) });
+      // Nothing of a failed upload stays in the catalogue: it can be processed again as it is.
+      setPhase({ kind: 'done', ok: false, text: t('Processing failed: {{error}}', { error: status.error ?? t('Error') }), uploadId: phase.uploadId });
     }
   }, [phase, status, t, queryClient]);
 
@@ -93,6 +94,17 @@ export function SpreadsheetUpload({ libraryId }: { libraryId: number }) {
     try {
       await libraryAdminApi.process(phase.upload.uploaded, skipBad);
       setPhase({ kind: 'processing', uploadId: phase.upload.uploaded });
+    } catch (err) {
+      setError({ text: err instanceof Error ? err.message : t('Error'), rows: [] });
+    }
+  };
+
+  const onRetry = async () => {
+    if (phase.kind !== 'done' || phase.uploadId === undefined) return;
+    setError(null);
+    try {
+      await libraryAdminApi.process(phase.uploadId, skipBad);
+      setPhase({ kind: 'processing', uploadId: phase.uploadId });
     } catch (err) {
       setError({ text: err instanceof Error ? err.message : t('Error'), rows: [] });
     }
@@ -217,6 +229,14 @@ export function SpreadsheetUpload({ libraryId }: { libraryId: number }) {
           <p role={phase.ok ? 'status' : 'alert'} className={phase.ok ? 'text-green-800' : 'text-red-800'}>
             {phase.text}
           </p>
+          {!phase.ok && phase.uploadId !== undefined && (
+            <>
+              <p>{t('Nothing of this file was stored. You can process it again.')}</p>
+              <button type="button" className="btn btn-primary" onClick={() => void onRetry()}>
+                {t('Process it again')}
+              </button>
+            </>
+          )}
           <button type="button" className="btn" onClick={() => setPhase({ kind: 'choose' })}>
             {t('Upload another file')}
           </button>

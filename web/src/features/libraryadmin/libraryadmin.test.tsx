@@ -156,6 +156,42 @@ describe('/library/admin/:id', () => {
     expect(await within(section).findByText('The file was processed: 2 records stored, 0 removed.', {}, { timeout: 4000 })).toBeInTheDocument();
   });
 
+  it('offers to process a failed file again (nothing of it was stored) and reports the second run', async () => {
+    let run = 0;
+    const m = api({
+      '/spreadsheet/1': (_url, init) => {
+        if (init?.method !== 'POST') return undefined;
+        return { body: { success: 'Spreadsheet uploaded', uploaded: 42, number_of_records: 2, replace_all: false, bad_rows: [], sample: [{ name: 'title', value: 'Quaderni' }] } };
+      },
+      '/spreadsheet/process/': () => {
+        run++;
+        return { body: { success: 'Processing started', id: 42, status: 'queued', job_id: run, total: 2, done: 0, stored: 0, removed: 0, error: null } };
+      },
+      '/spreadsheet/status/': () => {
+        const failed = run === 1;
+        return { body: { id: 42, status: failed ? 'failed' : 'finished', job_id: run, total: 2, done: failed ? 0 : 2, stored: failed ? 0 : 2, removed: 0, error: failed ? 'disk full' : null } };
+      },
+    });
+    const origFetch = m.fetch.getMockImplementation()!;
+    m.fetch.mockImplementation(async (input, init) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.pathname === '/collector/api/spreadsheet/1' && init?.method !== 'POST') {
+        return new Response(JSON.stringify({ sites: [{ id: 3, title: 'Shelf list', csv_type: 'generic', column_names: ['identifier', 'title'] }], max_bytes: 10485760 }), { status: 200 });
+      }
+      return origFetch(input, init);
+    });
+    renderApp('/library/admin/1');
+    const section = await screen.findByRole('region', { name: 'Upload records' });
+    await userEvent.upload(await within(section).findByLabelText('Spreadsheet file (CSV UTF-8 or XLSX)'), new File(['title\nQuaderni\n'], 'sheet.csv', { type: 'text/csv' }));
+    await userEvent.click(within(section).getByRole('button', { name: 'Upload' }));
+    await userEvent.click(await within(section).findByRole('button', { name: 'Process File' }));
+    expect(await within(section).findByText('Processing failed: disk full', {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(within(section).getByText('Nothing of this file was stored. You can process it again.')).toBeInTheDocument();
+    await userEvent.click(within(section).getByRole('button', { name: 'Process it again' }));
+    expect(await within(section).findByText('The file was processed: 2 records stored, 0 removed.', {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(m.fetch.mock.calls.filter((c) => String(c[0]).includes('/spreadsheet/process/42')).length).toBe(2);
+  });
+
   it('shows the bad rows of a refused file with their line numbers', async () => {
     const m = api();
     const origFetch = m.fetch.getMockImplementation()!;
