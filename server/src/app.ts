@@ -42,6 +42,7 @@ import { healthRoutes } from './http/health.ts';
 import { AccountService } from './accounts/service.ts';
 import { accountRoutes, installSessions } from './accounts/routes.ts';
 import { installCsrf } from './http/csrf.ts';
+import { installSecurityHeaders } from './http/headers.ts';
 import { LibraryAdminService } from './libraryadmin/service.ts';
 import { SpreadsheetService, SPREADSHEET_JOB } from './libraryadmin/spreadsheets.ts';
 import { libraryAdminRoutes } from './libraryadmin/routes.ts';
@@ -235,6 +236,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
   });
+  // Security headers (CSP, framing, nosniff, referrer, HSTS over https) on every answer: pages, API, files.
+  await installSecurityHeaders(app, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
