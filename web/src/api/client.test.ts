@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, api, buildQueryString, downloadUrl, request } from './client';
 
 describe('api client', () => {
@@ -45,5 +45,100 @@ describe('api client', () => {
   it('builds download URLs with or without the leading dot', () => {
     expect(downloadUrl(5, '.pdf', true)).toBe('/collector/api/download/5.pdf?inline=1');
     expect(downloadUrl(5, 'epub')).toBe('/collector/api/download/5.epub');
+  });
+});
+
+describe('CSRF on a first visit', () => {
+  const CSRF_403 = () => new Response('{"error":"CSRF token missing or incorrect: reload the page and try again"}', { status: 403 });
+  const setCookie = (v: string) => {
+    document.cookie = `csrftoken=${v}; path=/`;
+  };
+  const sent = (fetchMock: ReturnType<typeof vi.fn>) =>
+    fetchMock.mock.calls.map((c) => {
+      const [url, init] = c as unknown as [string, RequestInit | undefined];
+      return { url, method: init?.method ?? 'GET', token: (init?.headers as Record<string, string> | undefined)?.['X-CSRFToken'] };
+    });
+  afterEach(() => {
+    document.cookie = 'csrftoken=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT';
+  });
+
+  it('retries a call refused for CSRF once, with the cookie the browser holds by then', async () => {
+    setCookie('first');
+    const fetchMock = vi
+      .fn()
+      .mockImplementationOnce(async () => {
+        // Another answer replaced the cookie while this call was on its way.
+        setCookie('second');
+        return CSRF_403();
+      })
+      .mockImplementationOnce(async () => new Response('{"ok":1}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(request('/report/bug', { method: 'POST', body: { message: 'x' } })).resolves.toEqual({ ok: 1 });
+    expect(sent(fetchMock)).toEqual([
+      { url: '/collector/api/report/bug', method: 'POST', token: 'first' },
+      { url: '/collector/api/report/bug', method: 'POST', token: 'second' },
+    ]);
+    // The body is sent again, whole.
+    expect((fetchMock.mock.calls[1] as unknown as [string, RequestInit])[1].body).toBe('{"message":"x"}');
+  });
+
+  it('does not retry a second CSRF refusal, nor other 403s', async () => {
+    setCookie('tok');
+    const refused = vi.fn(async () => CSRF_403());
+    vi.stubGlobal('fetch', refused);
+    const err = await request('/report/bug', { method: 'POST', body: {} }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 403, message: expect.stringMatching(/CSRF/) });
+    expect(refused).toHaveBeenCalledTimes(2);
+
+    const forbidden = vi.fn(async () => new Response('{"error":"Permission denied"}', { status: 403 }));
+    vi.stubGlobal('fetch', forbidden);
+    await expect(request('/admin/users', { method: 'POST', body: {} })).rejects.toMatchObject({ status: 403, message: 'Permission denied' });
+    expect(forbidden).toHaveBeenCalledTimes(1);
+  });
+
+  it('without a cookie, parallel calls first share one GET /csrf, then send the cookie it set', async () => {
+    let csrfGets = 0;
+    const fetchMock = vi.fn(async (url: string) => {
+      if (url === '/collector/api/csrf') {
+        csrfGets++;
+        await new Promise((r) => setTimeout(r, 5));
+        setCookie(`token-${csrfGets}`);
+        return new Response('{"ok":true}', { status: 200 });
+      }
+      return new Response('{"fonts":[]}', { status: 200 });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    await Promise.all([
+      request('/bookbuilder', { method: 'POST', body: { action: 'get_fonts' } }),
+      request('/bookbuilder', { method: 'POST', body: { action: 'get_headings' } }),
+    ]);
+    expect(csrfGets).toBe(1);
+    expect(sent(fetchMock)).toEqual([
+      { url: '/collector/api/csrf', method: 'GET', token: undefined },
+      { url: '/collector/api/bookbuilder', method: 'POST', token: 'token-1' },
+      { url: '/collector/api/bookbuilder', method: 'POST', token: 'token-1' },
+    ]);
+  });
+
+  it('a POST refused for a missing cookie retries once with the cookie the refusal set', async () => {
+    const fetchMock = vi.fn(async (url: string) => {
+      if (url === '/collector/api/csrf') return new Response('{"error":"down"}', { status: 502 }); // no cookie from there
+      if (!document.cookie.includes('csrftoken=')) {
+        setCookie('from-the-403');
+        return CSRF_403();
+      }
+      return new Response('{"ok":1}', { status: 200 });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(request('/report/bug', { method: 'POST', body: {} })).resolves.toEqual({ ok: 1 });
+    expect(sent(fetchMock).filter((c) => c.method === 'POST').map((c) => c.token)).toEqual([undefined, 'from-the-403']);
+  });
+
+  it('GETs never ask for a cookie first', async () => {
+    const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await request('/general');
+    expect(sent(fetchMock).map((c) => c.url)).toEqual(['/collector/api/general']);
   });
 });

@@ -69,7 +69,49 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+let csrfCookieRequest: Promise<void> | null = null;
+
+/**
+ * Makes sure the browser holds a `csrftoken` cookie before a state-changing call: when it has none (a
+ * first visit), one GET /csrf hands it out, shared by every call waiting at that moment, so parallel
+ * first calls end up with one cookie rather than one each. A failure is left to the call itself.
+ */
+export function ensureCsrfCookie(): Promise<void> {
+  if (csrfToken()) return Promise.resolve();
+  csrfCookieRequest ??= fetch(apiUrl('/csrf'), { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+    .then(
+      () => undefined,
+      () => undefined,
+    )
+    .finally(() => {
+      csrfCookieRequest = null;
+    });
+  return csrfCookieRequest;
+}
+
+/** A 403 from the CSRF check (not a permission refusal). */
+export function isCsrfRefusal(e: unknown): e is ApiError {
+  return isApiError(e, 403) && /csrf/i.test(e.serverError ?? '');
+}
+
+/**
+ * One API call. State-changing calls send the `csrftoken` cookie's value as X-CSRFToken, read when the
+ * call is sent; a call refused for CSRF (another answer replaced the cookie meanwhile, or it was missing)
+ * is sent once more with the cookie the browser holds then, never more than once.
+ */
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  if ((opts.method ?? 'GET') === 'GET') return send<T>(path, opts);
+  await ensureCsrfCookie();
+  try {
+    return await send<T>(path, opts);
+  } catch (e) {
+    if (!isCsrfRefusal(e) || opts.signal?.aborted) throw e;
+    await ensureCsrfCookie();
+    return send<T>(path, opts);
+  }
+}
+
+async function send<T>(path: string, opts: RequestOptions): Promise<T> {
   const method = opts.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json' };
   let body: BodyInit | undefined;

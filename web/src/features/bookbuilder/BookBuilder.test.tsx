@@ -180,6 +180,36 @@ describe('Book Builder screen', () => {
     expect(screen.getByRole('combobox', { name: 'Sans Font' })).toHaveValue('DejaVu Sans');
   });
 
+  it('a list the server does not give shows the reason and Try again, not an endless "Loading…"', async () => {
+    withSession([TWO[0]]);
+    const api = bookApi({ texts: [TWO[0]] });
+    let failing = true;
+    const inner = api.fetch.getMockImplementation()!;
+    api.fetch.mockImplementation(async (input, init) => {
+      if (failing && /"get_(fonts|headings)"/.test(String(init?.body ?? ''))) {
+        return new Response(JSON.stringify({ error: 'Server busy' }), { status: 503, headers: { 'Content-Type': 'application/json' } });
+      }
+      return inner(input, init);
+    });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Fonts' }));
+    const fontsAlert = await screen.findByRole('alert');
+    expect(fontsAlert).toHaveTextContent('The list of fonts could not be loaded: Server busy');
+    expect(screen.queryByText('Loading…')).toBeNull();
+    // The Layout tab keeps working with the built-in headings, and says the server's list failed.
+    await user.click(screen.getByRole('tab', { name: 'Layout' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The list of running headings could not be loaded: Server busy');
+    expect(screen.getByRole('combobox', { name: 'Running headings' })).toBeInTheDocument();
+    failing = false;
+    await user.click(within(screen.getByRole('alert')).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    await user.click(screen.getByRole('tab', { name: 'Fonts' }));
+    await user.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('combobox', { name: 'Mono Font' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('Imposition: signature selectors per schema, crop options only with a schema, pictures drawn in SVG', async () => {
     withSession([TWO[0]]);
     bookApi({ texts: [TWO[0]] });

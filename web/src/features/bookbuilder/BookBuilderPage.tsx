@@ -49,6 +49,21 @@ export function CoverBuilderPage() {
   );
 }
 
+/** A server list that failed: what failed, and the user's way to ask again. */
+interface ListState {
+  error: string | null;
+  fetching: boolean;
+  retry: () => void;
+}
+
+function listState(q: { isError: boolean; error: unknown; isFetching: boolean; refetch: () => unknown }): ListState {
+  return {
+    error: q.isError ? (isApiError(q.error) ? q.error.message : String(q.error)) : null,
+    fetching: q.isFetching,
+    retry: () => void q.refetch(),
+  };
+}
+
 function useServerLists() {
   const fonts = useQuery({
     queryKey: ['bookbuilder', 'fonts'],
@@ -62,7 +77,26 @@ function useServerLists() {
     staleTime: Infinity,
     select: (r) => r.headings ?? [],
   });
-  return { fonts: fonts.data, headings: headings.data ?? HEADINGS.map((h) => ({ name: h.name, desc: h.desc })) };
+  return {
+    fonts: fonts.data,
+    fontsState: listState(fonts),
+    // Without the server's list, the built-in one (the same names) keeps the Layout tab usable.
+    headings: headings.data ?? HEADINGS.map((h) => ({ name: h.name, desc: h.desc })),
+    headingsState: listState(headings),
+  };
+}
+
+/** A list that could not be loaded: the reason and Try again (never an endless "Loading…"). */
+function ListError({ message, state }: { message: string; state: ListState }) {
+  const { t } = useTranslation();
+  return (
+    <div role="alert" className="mb-4 rounded border border-red-700 bg-red-50 p-3 text-red-900">
+      <p>{message}</p>
+      <button type="button" className="btn mt-2" onClick={state.retry} disabled={state.fetching} aria-busy={state.fetching}>
+        {t('Try again')}
+      </button>
+    </div>
+  );
 }
 
 /** On open, the server's list of the stored session wins (it may have expired or changed elsewhere). */
@@ -139,7 +173,7 @@ export default function BookBuilderPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('Book Builder'));
   useRefreshList();
-  const { fonts, headings } = useServerLists();
+  const { fonts, fontsState, headings, headingsState } = useServerLists();
   const state = useBookBuilder();
   const [tab, setTab] = useState<TabId>('overview');
   const [buildError, setBuildError] = useState<string | null>(null);
@@ -179,8 +213,22 @@ export default function BookBuilderPage() {
           <OptionTabs problems={problems} tab={tab} setTab={setTab} />
           <div role="tabpanel" id={`bb-panel-${tab}`} aria-labelledby={`bb-tab-${tab}`} tabIndex={0} className="pt-4">
             {tab === 'overview' && <OverviewTab />}
-            {tab === 'layout' && <LayoutTab headings={headings} />}
-            {tab === 'fonts' && (fonts ? <FontsTab fonts={fonts} /> : <p>{t('Loading…')}</p>)}
+            {tab === 'layout' && (
+              <>
+                {headingsState.error && (
+                  <ListError message={t('The list of running headings could not be loaded: {{error}}', { error: headingsState.error })} state={headingsState} />
+                )}
+                <LayoutTab headings={headings} />
+              </>
+            )}
+            {tab === 'fonts' &&
+              (fonts ? (
+                <FontsTab fonts={fonts} />
+              ) : fontsState.error && !fontsState.fetching ? (
+                <ListError message={t('The list of fonts could not be loaded: {{error}}', { error: fontsState.error })} state={fontsState} />
+              ) : (
+                <p role="status">{t('Loading…')}</p>
+              ))}
             {tab === 'imposition' && <ImpositionTab />}
             {tab === 'advanced' && <AdvancedTab />}
           </div>
