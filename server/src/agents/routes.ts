@@ -4,11 +4,15 @@ import {
   wikidataLanguageParamSchema, wikidataResponseSchema,
 } from '@uc/shared';
 import type { AgentService, CreatorCounter } from './service.ts';
+import type { Viewer } from '../http/viewer.ts';
 import type { WikidataService } from './wikidata.ts';
 import { viewerOf } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 
-export const agentRoutes = (agents: AgentService, counter: CreatorCounter, wikidata: WikidataService): FastifyPluginAsyncZod => async (app) => {
+/** The search index also tells which authors the visibility rule hides (SearchService.hidesCreator). */
+type Creators = CreatorCounter & { hidesCreator(agentId: number, viewer: Viewer): boolean };
+
+export const agentRoutes = (agents: AgentService, counter: Creators, wikidata: WikidataService): FastifyPluginAsyncZod => async (app) => {
   app.get('/agents', {
     schema: { querystring: agentsQuerySchema, response: { 200: agentsResponseSchema } },
   }, async (req) => agents.search(req.query.search ?? '', viewerOf(req), counter));
@@ -16,8 +20,9 @@ export const agentRoutes = (agents: AgentService, counter: CreatorCounter, wikid
   app.get('/agents/:id', {
     schema: { params: idParamSchema, response: { 200: agentResponseSchema, 404: errorSchema } },
   }, async (req) => {
+    // An author whose every entry only libraries hidden from the viewer hold answers as a nonexistent one.
     const agent = agents.get(req.params.id);
-    if (!agent) throw notFound('No such author');
+    if (!agent || counter.hidesCreator(agent.id, viewerOf(req))) throw notFound('No such author');
     return { agent };
   });
 
@@ -26,7 +31,7 @@ export const agentRoutes = (agents: AgentService, counter: CreatorCounter, wikid
     schema: { params: wikidataLanguageParamSchema, response: { 200: wikidataResponseSchema, 404: errorSchema } },
   }, async (req) => {
     const { found, wikidataId } = agents.wikidataIdOf(req.params.id);
-    if (!found) throw notFound('No such author');
+    if (!found || counter.hidesCreator(req.params.id, viewerOf(req))) throw notFound('No such author');
     return wikidata.card(wikidataId, req.params.language);
   });
 };

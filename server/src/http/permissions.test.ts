@@ -1,7 +1,7 @@
 // Every route of the API, called as each role (spec §6): who gets 401, 403, or through.
 // The routes come from the OpenAPI document, so a new route cannot escape this table.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSRF_HEADERS, testApp, type TestApp } from '../test/fixture.ts';
+import { CSRF_HEADERS, fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
 
 const ROLES = ['anonymous', 'reader', 'curator', 'librarian', 'other_librarian', 'superuser'] as const;
 type Role = (typeof ROLES)[number];
@@ -43,10 +43,16 @@ const PARAMS: Record<string, string> = {
 
 let t: TestApp;
 const cookies: Partial<Record<Role, string>> = {};
+const probeCookies: Partial<Record<Role | 'member_of_3', string>> = {};
 let routes: { method: string; path: string }[] = [];
 
 beforeAll(async () => {
-  t = await testApp();
+  t = await testApp([
+    ...fixtureLines(),
+    // Held by a public library and by the inactive one (4): what `library:4` must not list.
+    { type: 'entry', id: 20, title: 'Shared With The Closed Library', authors: ['Errico Malatesta'], languages: ['it'], year: 1900,
+      data_sources: [{ library_id: 2, identifier: 'b-20' }, { library_id: 4, identifier: 'd-20' }] },
+  ]);
   const a = t.services.accounts;
   const password = 'a long enough password';
   await a.createUser({ username: 'reader', email: 'reader@example.org', password });
@@ -54,9 +60,16 @@ beforeAll(async () => {
   await a.createUser({ username: 'librarian', email: 'lib@example.org', password, library_admin: true, libraryIds: [1] });
   await a.createUser({ username: 'other_librarian', email: 'other@example.org', password, library_admin: true, libraryIds: [2] });
   await a.createUser({ username: 'superuser', email: 'root@example.org', password, is_superuser: true });
+  // Only for the visibility probes: a reader affiliated with the private library 3.
+  await a.createUser({ username: 'member_of_3', email: 'm3@example.org', password, libraryIds: [3] });
   for (const role of ROLES.slice(1)) {
     const login = (await a.login(role, password)) as { token: string };
     cookies[role] = `sessionid=${login.token}`;
+  }
+  // Sessions of their own for the visibility probes (the table above logs its sessions out).
+  for (const role of [...ROLES.slice(1), 'member_of_3'] as const) {
+    const login = (await a.login(role, password)) as { token: string };
+    probeCookies[role] = `sessionid=${login.token}`;
   }
   const doc = (await t.app.inject('/collector/api/openapi.json')).json() as { paths: Record<string, Record<string, unknown>> };
   routes = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path })));
@@ -113,4 +126,62 @@ describe('the permission table (every route × every role)', () => {
     });
   }
 
+  // Visibility probes: a filter naming a private (3) or inactive (4) library, or an author only they
+  // hold, answers exactly like a nonexistent id for whoever may not see it (LibraryService.isVisible:
+  // inactive hidden from everyone; private seen by superusers and the users affiliated with it).
+  const MISSING = '99999';
+  const PROBE_ROLES = [...ROLES, 'member_of_3'] as const;
+  type ProbeRole = (typeof PROBE_ROLES)[number];
+  const seesPrivate3 = (role: ProbeRole) => role === 'superuser' || role === 'member_of_3';
+  const get = (role: ProbeRole, url: string) => {
+    const headers: Record<string, string> = probeCookies[role] ? { cookie: probeCookies[role]! } : {};
+    return t.app.inject({ method: 'GET', url, headers, remoteAddress: `10.30.${PROBE_ROLES.indexOf(role)}.1` });
+  };
+  /** Status and body with the asked id replaced by ID (in `kind:id`, and as a whole string value), for comparing two ids. */
+  const answer = async (role: ProbeRole, url: (id: string) => string, id: string, kind: string) => {
+    const res = await get(role, url(id));
+    const swap = (v: unknown): unknown => typeof v === 'string' ? (v === id ? 'ID' : v.split(`${kind}:${id}`).join(`${kind}:ID`))
+      : Array.isArray(v) ? v.map(swap) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)])) : v;
+    let body: unknown;
+    try {
+      body = swap(res.json());
+    } catch {
+      // XML (feeds, OAI-PMH): the response time legitimately differs.
+      body = res.body.split(`${kind}:${id}`).join(`${kind}:ID`).split(`/${id}`).join('/ID').replace(/<responseDate>[^<]*</g, '<responseDate>T<');
+    }
+    return { status: res.statusCode, body };
+  };
+  const hiddenAuthor = () => String(t.services.db.sqlite.prepare("SELECT id FROM agents WHERE name = 'Hidden Author'").pluck().get());
+
+  const PROBES: { kind: string; url: (id: string) => string; ids: () => { id: string; hiddenFrom: (r: ProbeRole) => boolean }[] }[] = [
+    ...[(id: string) => `/collector/api/search?query=library:${id}`, (id: string) => `/collector/api/search?query=shared+-library:${id}`,
+      (id: string) => `/collector/api/search?filter_library=${id}`, (id: string) => `/collector/api/search?query=library:${id}+OR+zapata&filter_library=${id}&filter_library=2`]
+      .map((url) => ({ kind: 'library', url, ids: () => [{ id: '3', hiddenFrom: (r: ProbeRole) => !seesPrivate3(r) }, { id: '4', hiddenFrom: () => true }] })),
+    ...[(id: string) => `/collector/api/search?query=creator:${id}`, (id: string) => `/collector/api/search?filter_creator=${id}`]
+      .map((url) => ({ kind: 'creator', url, ids: () => [{ id: hiddenAuthor(), hiddenFrom: (r: ProbeRole) => !seesPrivate3(r) }] })),
+    { kind: 'agents', url: (id) => `/collector/api/agents/${id}`, ids: () => [{ id: hiddenAuthor(), hiddenFrom: (r) => !seesPrivate3(r) }] },
+    { kind: 'agents', url: (id) => `/collector/api/agents/${id}/wikidata/en`, ids: () => [{ id: hiddenAuthor(), hiddenFrom: (r) => !seesPrivate3(r) }] },
+    // Library pages list active physical libraries to everyone (a place to visit); these are digital.
+    { kind: 'libraries', url: (id) => `/collector/api/libraries/${id}`, ids: () => [{ id: '3', hiddenFrom: (r) => !seesPrivate3(r) }, { id: '4', hiddenFrom: () => true }] },
+    // The feeds and OAI-PMH answer as an anonymous visitor, whoever asks.
+    { kind: 'library', url: (id) => `/opds/library/${id}`, ids: () => [{ id: '3', hiddenFrom: () => true }, { id: '4', hiddenFrom: () => true }] },
+    { kind: 'library', url: (id) => `/oai?verb=ListRecords&metadataPrefix=oai_dc&set=library:${id}`, ids: () => [{ id: '3', hiddenFrom: () => true }, { id: '4', hiddenFrom: () => true }] },
+  ];
+
+  for (const role of PROBE_ROLES) {
+    it(`answers filters naming what ${role} may not see like a nonexistent id`, async () => {
+      expect((await get(role, '/collector/api/auth/user')).json().logged_in).toBe(role === 'anonymous' ? null : role);
+      const problems: string[] = [];
+      for (const probe of PROBES) {
+        for (const { id, hiddenFrom } of probe.ids()) {
+          const hidden = await answer(role, probe.url, id, probe.kind);
+          const missing = await answer(role, probe.url, MISSING, probe.kind);
+          const same = JSON.stringify(hidden) === JSON.stringify(missing);
+          if (hiddenFrom(role) && !same) problems.push(`${probe.url(id)} as ${role} differs from ${MISSING}: ${JSON.stringify(hidden).slice(0, 300)}`);
+          if (!hiddenFrom(role) && same) problems.push(`${probe.url(id)} as ${role} answers like a missing id, but ${role} may see it`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
 });

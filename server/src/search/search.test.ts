@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchResponseSchema, type SearchResponse } from '@uc/shared';
-import { entryId, testApp, type TestApp } from '../test/fixture.ts';
+import { entryId, fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -140,5 +140,114 @@ describe('GET /search', () => {
     t.services.ingest.reindex(touched);
     expect((await search('')).total_entries).toBe(before + 1);
     expect(titles(await search('query=pamphlet'))).toEqual(['Brand New Pamphlet']);
+  });
+});
+
+// Filters naming what the viewer may not see (a private or inactive library, an author whose entries
+// only such libraries hold, an aggregation only they hold) answer exactly as a nonexistent id does.
+describe('GET /search with filters naming hidden things', () => {
+  const MISSING = '99999';
+  let h: TestApp;
+  const cookies: Record<string, string> = {};
+  beforeAll(async () => {
+    h = await testApp([
+      ...fixtureLines(),
+      // Held by a public library and by the inactive one: `library:4` must not list it.
+      { type: 'entry', id: 20, title: 'Shared With The Closed Library', authors: ['Errico Malatesta'], languages: ['it'], year: 1900,
+        data_sources: [{ library_id: 2, identifier: 'b-20' }, { library_id: 4, identifier: 'd-20' }] },
+      // An aggregation only the private library holds, with a part a public library holds.
+      { type: 'entry', id: 21, title: 'Hidden Anthology', authors: [], languages: ['en'], year: 1900, data_sources: [{ library_id: 3, identifier: 'c-21' }] },
+      { type: 'entry', id: 22, title: 'Visible Part', authors: ['Emma Goldman'], languages: ['en'], year: 1900,
+        data_sources: [{ library_id: 1, identifier: 'a-22' }], aggregation_id: 21, aggregation_position: 1 },
+    ]);
+    const password = 'a long enough password';
+    await h.services.accounts.createUser({ username: 'member3', email: 'm3@example.org', password, libraryIds: [3] });
+    await h.services.accounts.createUser({ username: 'root', email: 'root@example.org', password, is_superuser: true });
+    for (const u of ['member3', 'root']) cookies[u] = `sessionid=${((await h.services.accounts.login(u, password)) as { token: string }).token}`;
+  });
+  afterAll(async () => h.close());
+
+  const ask = async (qs: string, who?: string) => {
+    const res = await h.app.inject({ url: `/collector/api/search?${qs}`, headers: who ? { cookie: cookies[who] } : {} });
+    expect(res.statusCode, res.body).toBe(200);
+    return searchResponseSchema.parse(res.json());
+  };
+  /** The answer with the asked id replaced, so answers for two ids can be compared. */
+  const normalised = (r: SearchResponse, kind: 'library' | 'creator' | 'aggregate', id: string) => {
+    const swap = (s: string) => s.split(`${kind}:${id}`).join(`${kind}:ID`);
+    return {
+      ...r, querystring: swap(r.querystring), pretty_query: swap(r.pretty_query),
+      filters: { ...r.filters, [kind]: r.filters[kind]?.map((v) => (v === id ? 'ID' : v)) },
+      facets: { ...r.facets, [kind]: { ...r.facets[kind], values: r.facets[kind].values.map((v) => (v.id === id ? { ...v, id: 'ID', term: v.term === id ? 'ID' : v.term } : v)) } },
+    };
+  };
+  const expectLikeMissing = async (kind: 'library' | 'creator' | 'aggregate', id: string, make: (id: string) => string, who?: string) => {
+    const hidden = await ask(make(id), who);
+    const missing = await ask(make(MISSING), who);
+    expect(normalised(hidden, kind, id), make(id)).toEqual(normalised(missing, kind, MISSING));
+    return hidden;
+  };
+  const agent = (name: string) => String(h.services.db.sqlite.prepare('SELECT id FROM agents WHERE name = ?').pluck().get(name));
+  const hiddenAnthology = () => String(entryId(h.services, 'Hidden Anthology'));
+
+  it('answers library:<private or inactive> like a nonexistent library (no name, no holdings)', async () => {
+    // What the review saw: the name in pretty_query and the entries also held by a public library.
+    for (const lib of ['3', '4']) {
+      const r = await ask(`query=library:${lib}`);
+      expect([r.pretty_query, r.total_entries, r.matches]).toEqual([`library:${lib}`, 0, []]);
+      expect((await ask(`query=shared -library:${lib}`)).total_entries).toBe(1);
+    }
+    for (const lib of ['3', '4']) {
+      for (const make of [(id: string) => `query=library:${id}`, (id: string) => `query=library:${id} zapata`, (id: string) => `query=shared -library:${id}`,
+        (id: string) => `query=library:${id} OR mutual&sort_by=title_asc`, (id: string) => `filter_library=${id}`, (id: string) => `filter_library=${id}&filter_library=2`]) {
+        expect(JSON.stringify(await expectLikeMissing('library', lib, make))).not.toMatch(/Private Three|Closed Four/);
+      }
+    }
+  });
+
+  it('answers creator:<author only hidden libraries hold> like a nonexistent author', async () => {
+    const hiddenAuthor = agent('Hidden Author');
+    for (const make of [(id: string) => `query=creator:${id}`, (id: string) => `filter_creator=${id}`, (id: string) => `query=creator:${id} OR essay`]) {
+      const r = await expectLikeMissing('creator', hiddenAuthor, make);
+      expect(JSON.stringify(r)).not.toMatch(/Hidden Author|Secret Private|Inactive Library/);
+    }
+  });
+
+  it('answers aggregate:<aggregation only hidden libraries hold> like a nonexistent one', async () => {
+    for (const make of [(id: string) => `query=aggregate:${id}`, (id: string) => `filter_aggregate=${id}`]) {
+      const r = await expectLikeMissing('aggregate', hiddenAnthology(), make);
+      expect(JSON.stringify(r)).not.toMatch(/Hidden Anthology|Visible Part/);
+    }
+    // Nor is it listed in the facet of a search finding its visible part.
+    const part = await ask('query=visible');
+    expect(titles(part)).toEqual(['Visible Part']);
+    expect(part.facets.aggregate.values).toEqual([]);
+    expect((await ask('query=visible', 'member3')).facets.aggregate.values).toEqual([{ id: hiddenAnthology(), term: 'Hidden Anthology', count: 1, active: false }]);
+  });
+
+  it('still names and lists them for those who may see them (the visibility rule)', async () => {
+    const priv = await ask('query=library:3&sort_by=title_asc', 'member3');
+    expect(priv.pretty_query).toBe('Private Three (library:3)');
+    expect(titles(priv)).toEqual(['Hidden Anthology', 'Secret Private Work', 'Zapata and the Land']);
+    const root = await ask('filter_library=3&sort_by=title_asc', 'root');
+    expect(titles(root)).toEqual(['Hidden Anthology', 'Secret Private Work', 'Zapata and the Land']);
+    expect(root.facets.library.values).toContainEqual({ id: '3', term: 'Private Three', count: 3, active: true });
+    const c = await ask(`query=creator:${agent('Hidden Author')}`, 'member3');
+    expect(c.pretty_query).toBe(`Hidden Author (creator:${agent('Hidden Author')})`);
+    expect(titles(c)).toEqual(['Secret Private Work']);
+    const a = await ask(`filter_aggregate=${hiddenAnthology()}`, 'root');
+    expect(titles(a)).toEqual(['Visible Part']);
+    expect(a.facets.aggregate.values).toContainEqual({ id: hiddenAnthology(), term: 'Hidden Anthology', count: 1, active: true });
+    // Inactive libraries are hidden from everyone, superusers included.
+    await expectLikeMissing('library', '4', (id) => `query=library:${id}`, 'root');
+    await expectLikeMissing('library', '4', (id) => `filter_library=${id}`, 'member3');
+  });
+
+  it('keeps public libraries and authors as they were', async () => {
+    const r = await ask('query=library:2 shared');
+    expect(r.pretty_query).toBe('Archive Two (library:2) shared');
+    expect(titles(r)).toEqual(['Shared With The Closed Library']);
+    expect(r.matches[0].data_sources.map((d) => d.library_name)).toEqual(['Archive Two']);
+    expect((await ask(`query=creator:${agent('Emma Goldman')}`)).pretty_query).toBe(`Emma Goldman (creator:${agent('Emma Goldman')})`);
   });
 });

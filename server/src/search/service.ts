@@ -68,6 +68,8 @@ export class SearchService {
     const sortBy: SortBy = params.sortBy ?? (query ? 'relevance' : 'datestamp');
     const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
     const page = Math.max(1, params.page);
+    // Filter values naming what the viewer may not see answer as nonexistent ids do.
+    const named = this.namer(viewer);
 
     // 1. The query's own match set.
     // Scores are only needed to sort by relevance; bm25 is skipped otherwise.
@@ -75,7 +77,7 @@ export class SearchService {
     let candidates: Uint8Array | null = null;
     if (ast) {
       scores = textual && sortBy === 'relevance' ? new Float64Array(index.capacity) : null;
-      candidates = this.evaluate(ast, scores);
+      candidates = this.evaluate(ast, scores, named);
     }
 
     // 2. Active filters (filter_<facet>), values OR-ed within a facet, facets AND-ed.
@@ -89,7 +91,7 @@ export class SearchService {
       const codes = new Uint8Array(dict.size + 1);
       for (const v of values) {
         const c = dict.codeOf.get(v);
-        if (c !== undefined) codes[c] = 1;
+        if (c !== undefined && named(name, v)) codes[c] = 1;
       }
       active.push({ name, codes, facetIndex: FACET_NAMES.indexOf(name as FacetName) });
     }
@@ -165,7 +167,7 @@ export class SearchService {
 
     return {
       matches,
-      facets: this.facets(counts, filters, visibleLibs),
+      facets: this.facets(counts, filters, visibleLibs, named),
       filters,
       pager: buildPager(page, results.length, pageSize),
       total_entries: results.length,
@@ -175,7 +177,7 @@ export class SearchService {
       can_merge: viewer.canMerge,
       can_set_exclusions: viewer.canSetExclusions,
       is_authenticated: viewer.userId !== null,
-      pretty_query: this.prettyQuery(query),
+      pretty_query: this.prettyQuery(query, named),
       querystring: query,
     };
   }
@@ -243,6 +245,65 @@ export class SearchService {
     return { visibleLibs, libVisible, hidden: ex ? this.hiddenTest(ex) : null, signature: ex?.signature ?? '' };
   }
 
+  /**
+   * Which filter values name something the viewer may see, by the visibility rule alone
+   * (`LibraryService.isVisible`; the viewer's own exclusions do not hide names): a visible library; an
+   * author with at least one visible entry (or with no entry at all: nothing of a library to hide); an
+   * aggregation that is itself visible. Other values (languages, dates…) name nothing hidden. A value
+   * naming something hidden answers exactly as a nonexistent id: it matches nothing and has no name.
+   */
+  private namer(viewer: Viewer): (name: FilterName, value: string) => boolean {
+    const index = this.index;
+    const libs = this.libraries.visibleIds(viewer);
+    const libDict = index.dicts.library;
+    const libSeen = new Uint8Array(libDict.size + 1);
+    for (let c = 0; c < libDict.size; c++) if (libs.has(Number(libDict.ids[c]))) libSeen[c] = 1;
+    const { start, len, pool } = index.columns.library;
+    const entrySeen = (id: number) => {
+      if (!(id < index.capacity && index.present[id])) return false;
+      for (let i = start[id], e = i + len[id]; i < e; i++) if (libSeen[pool[i]]) return true;
+      return false;
+    };
+    const creators = new Map<string, boolean>();
+    const creatorSeen = (value: string) => {
+      const code = index.dicts.creator.codeOf.get(value);
+      if (code === undefined) return true;
+      const col = index.columns.creator;
+      let any = false;
+      for (let id = 0; id < index.capacity; id++) {
+        if (!index.present[id]) continue;
+        for (let i = col.start[id], e = i + col.len[id]; i < e; i++) {
+          if (col.pool[i] !== code) continue;
+          if (entrySeen(id)) return true;
+          any = true;
+          break;
+        }
+      }
+      return !any;
+    };
+    return (name, value) => {
+      switch (name) {
+        case 'library':
+          return libs.has(Number(value));
+        case 'aggregate':
+          return !/^\d+$/.test(value) || entrySeen(Number(value));
+        case 'creator': {
+          let seen = creators.get(value);
+          if (seen === undefined) creators.set(value, (seen = creatorSeen(value)));
+          return seen;
+        }
+        default:
+          return true;
+      }
+    };
+  }
+
+  /** True when the visibility rule hides this author from the viewer (see `namer`): answer as for a nonexistent author. */
+  hidesCreator(agentId: number, viewer: Viewer): boolean {
+    this.sync();
+    return !this.namer(viewer)('creator', this.filterValue('creator', String(agentId))!);
+  }
+
   private hiddenTest(ex: ViewerExclusions): ((id: number) => boolean) | null {
     if (ex.entries.size === 0 && ex.agents.size === 0) return null;
     const keys = this.index.agentKeys;
@@ -263,20 +324,20 @@ export class SearchService {
   }
 
   /** Evaluates the AST to a membership array over entry ids, adding text scores (higher = better). */
-  private evaluate(node: QueryNode, scores: Float64Array | null): Uint8Array {
+  private evaluate(node: QueryNode, scores: Float64Array | null, named: (name: FilterName, value: string) => boolean): Uint8Array {
     const cap = this.index.capacity;
     if (isPureText(node)) return this.fts(toFtsMatch(node), scores);
     switch (node.type) {
       case 'filter': {
         const bits = new Uint8Array(cap);
         const value = this.filterValue(node.name, node.value);
-        if (value !== null) this.index.markValue(node.name, value, bits);
+        if (value !== null && named(node.name, value)) this.index.markValue(node.name, value, bits);
         return bits;
       }
       case 'empty':
         return new Uint8Array(cap);
       case 'not': {
-        const inner = this.evaluate(node.child, null);
+        const inner = this.evaluate(node.child, null, named);
         for (let i = 0; i < cap; i++) inner[i] = inner[i] ? 0 : 1;
         return inner;
       }
@@ -284,7 +345,7 @@ export class SearchService {
         // Run the text children as one FTS5 statement; combine the rest in memory.
         const text = node.children.filter(isPureText);
         const rest = node.children.filter((c) => !isPureText(c));
-        const parts = rest.map((c) => this.evaluate(c, scores));
+        const parts = rest.map((c) => this.evaluate(c, scores, named));
         if (text.length) parts.unshift(this.fts(toFtsMatch(text.length === 1 ? text[0] : { type: 'and', children: text }), scores));
         const out = parts[0];
         for (let p = 1; p < parts.length; p++) {
@@ -294,7 +355,7 @@ export class SearchService {
         return out;
       }
       case 'or': {
-        const parts = node.children.map((c) => this.evaluate(c, scores));
+        const parts = node.children.map((c) => this.evaluate(c, scores, named));
         const out = parts[0];
         for (let p = 1; p < parts.length; p++) {
           const b = parts[p];
@@ -384,13 +445,23 @@ export class SearchService {
     return out;
   }
 
-  private facets(counts: Int32Array[], filters: Record<string, string[]>, visibleLibs: Set<number>): SearchResponse['facets'] {
+  private facets(counts: Int32Array[], filters: Record<string, string[]>, visibleLibs: Set<number>,
+    named: (name: FilterName, value: string) => boolean): SearchResponse['facets'] {
     const out = {} as Record<FacetName, Facet>;
     const libs = this.libraries.all();
     FACET_NAMES.forEach((name, k) => {
       const dict = this.index.dicts[name];
       const cnt = counts[k];
       const activeValues = new Set(filters[name] ?? []);
+      // Values naming something hidden (see `namer`) count nothing and have no name, as nonexistent ids:
+      // active ones are listed with 0, the others left out. Counted libraries and authors are visible
+      // ones already; an aggregation held only by hidden libraries may have visible parts.
+      const hidden = new Set([...activeValues].filter((v) => !named(name, v)));
+      if (name === 'aggregate') for (let c = 0; c < dict.size; c++) if (cnt[c] > 0 && !named(name, dict.ids[c])) hidden.add(dict.ids[c]);
+      for (const h of hidden) {
+        const c = dict.codeOf.get(h);
+        if (c !== undefined) cnt[c] = 0;
+      }
       // Only the FACET_LIMIT largest counts are sorted: find the count threshold first.
       const threshold = kthLargest(cnt, FACET_LIMIT);
       let values: { id: string; count: number }[] = [];
@@ -406,12 +477,12 @@ export class SearchService {
       for (const a of activeValues) if (!top.some((v) => v.id === a)) top.push({ id: a, count: 0 });
       if (name === 'library') values = top.filter((v) => visibleLibs.has(Number(v.id)) || activeValues.has(v.id));
       else values = top;
-      const aggregateTitles = name === 'aggregate' ? this.entryTitles(values.map((v) => Number(v.id)).filter(Boolean)) : null;
+      const aggregateTitles = name === 'aggregate' ? this.entryTitles(values.filter((v) => !hidden.has(v.id)).map((v) => Number(v.id)).filter(Boolean)) : null;
       out[name] = {
         name,
         values: values.map((v) => ({
           id: v.id,
-          term: this.term(name, v.id, dict.terms[dict.codeOf.get(v.id) ?? -1], libs, aggregateTitles),
+          term: hidden.has(v.id) ? this.unknownTerm(name, v.id) : this.term(name, v.id, dict.terms[dict.codeOf.get(v.id) ?? -1], libs, aggregateTitles),
           count: v.count,
           active: activeValues.has(v.id),
         })),
@@ -435,19 +506,26 @@ export class SearchService {
     }
   }
 
+  /** The term `term` gives a value that names nothing (a nonexistent id). */
+  private unknownTerm(name: FacetName, id: string): string {
+    return name === 'creator' ? 'N/A' : id;
+  }
+
   private entryTitles(ids: number[]): Map<number, string> {
     if (ids.length === 0) return new Map();
     return new Map(this.q.titles.all(JSON.stringify(ids)) as [number, string][]);
   }
 
-  /** "library:3" and "creator:12" shown with their names: "Name (library:3)". */
-  private prettyQuery(query: string): string {
+  /** "library:3" and "creator:12" shown with their names: "Name (library:3)"; no name for what the viewer may not see. */
+  private prettyQuery(query: string, named: (name: FilterName, value: string) => boolean): string {
     const libs = this.libraries.all();
     const creatorIds = [...query.matchAll(/\bcreator:(\d+)/g)].map((m) => Number(m[1]));
     const names = this.agents.names(creatorIds);
+    const libraryName = (id: string) => (named('library', String(Number(id))) ? libs.get(Number(id))?.name : undefined);
+    const creatorName = (id: string) => (named('creator', this.filterValue('creator', String(Number(id)))!) ? names.get(Number(id)) : undefined);
     return query
-      .replace(/\blibrary:(\d+)/g, (m, id) => (libs.get(Number(id)) ? `${libs.get(Number(id))!.name} (${m})` : m))
-      .replace(/\bcreator:(\d+)/g, (m, id) => (names.get(Number(id)) ? `${names.get(Number(id))} (${m})` : m));
+      .replace(/\blibrary:(\d+)/g, (m, id: string) => (libraryName(id) ? `${libraryName(id)} (${m})` : m))
+      .replace(/\bcreator:(\d+)/g, (m, id: string) => (creatorName(id) ? `${creatorName(id)} (${m})` : m));
   }
 }
 
