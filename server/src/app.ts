@@ -137,7 +137,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const admin = new AdminService(db, libraries, pages, accounts);
   const libraryAdmin = new LibraryAdminService(db, libraries, accounts);
   const spreadsheets = new SpreadsheetService(db, ingest, jobs);
-  const curation = new CurationService(db, indexer, agents, libraries, authorResolver, catalogue);
+  const curation = new CurationService(db, indexer, agents, libraries, authorResolver, catalogue, (id, viewer) => search.hidesCreator(id, viewer));
   const sites = new SiteStore(db, config.calibreRoot ?? path.join(config.dataDir, 'calibre'));
   const harvest = new HarvestService(db, sites, ingest, files, jobs, mail, {
     fetch: {

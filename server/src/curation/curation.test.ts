@@ -277,6 +277,9 @@ describe('exclusions', () => {
     expect((await post('/exclusions', { op: 'add', type: 'entry', id: 999999, comment: 'x' }, 'reader')).body.error).toBe('Entry 999999 does not exist');
     // A private library the reader cannot see is not confirmed to exist.
     expect((await post('/exclusions', { op: 'add', type: 'library', id: 3, comment: 'x' }, 'reader')).body.error).toBe('Library 3 does not exist');
+    // Nor an author only hidden libraries hold: no name given away.
+    const hidden = t.services.db.sqlite.prepare("SELECT id FROM agents WHERE name = 'Hidden Author'").pluck().get() as number;
+    expect((await post('/exclusions', { op: 'add', type: 'author', id: hidden, comment: 'x' }, 'reader')).body.error).toBe(`Author ${hidden} does not exist`);
   });
 
   it('lists own exclusions, restores them, and never touches another user’s', async () => {

@@ -66,6 +66,8 @@ export class CurationService {
   constructor(
     private db: Db, private indexer: Indexer, private agents: AgentService, private libraries: LibraryService,
     private resolver: AuthorResolver, private catalogue: CatalogueService,
+    /** Whether an author is held only by libraries the viewer may not see (then it "does not exist" for them). */
+    private hidesAuthor: (agentId: number, viewer: Viewer) => boolean = () => false,
   ) {
     this.state = new CurationState(db);
     const s = db.sqlite;
@@ -439,7 +441,7 @@ export class CurationService {
       const lib = this.libraries.get(id);
       return lib && (!viewer || this.libraries.isVisible(lib, viewer)) ? lib.name : null;
     }
-    if (type === 'author') return this.agentRow(id)?.name ?? null;
+    if (type === 'author') return viewer && this.hidesAuthor(id, viewer) ? null : (this.agentRow(id)?.name ?? null);
     const row = this.entryRow(id);
     if (!row) return null;
     const shown = row.canonical_entry_id ?? row.id;
