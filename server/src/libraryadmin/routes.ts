@@ -101,7 +101,7 @@ export function libraryAdminRoutes(
       const siteId = Number(fields.site_id);
       if (!Number.isInteger(siteId)) throw new HttpError(400, 'Please choose a site');
       try {
-        return sheets.upload(lib, viewer, {
+        return await sheets.upload(lib, viewer, {
           content, filename, siteId, comment: fields.comment ?? '', replaceAll: !!fields.replace_all && !['0', 'false', 'off'].includes(fields.replace_all),
         });
       } catch (e) {

@@ -1,15 +1,19 @@
 // Spreadsheet reading (docs/spreadsheets.md): CSV (UTF-8 with or without BOM, comma or semicolon,
-// RFC 4180 quoting) and XLSX (read with fflate: shared strings + the first worksheet), then the column
-// mapping of the site's format (generic or Calibre's CSV export) into ingestion records, each row checked
-// and reported with its line number.
+// RFC 4180 quoting; read by csv-parse) and XLSX (the first worksheet; read by read-excel-file), then the
+// column mapping of the site's format (generic or Calibre's CSV export) into ingestion records, each row
+// checked and reported with its line number (the row number the spreadsheet program shows).
 import { createHash } from 'node:crypto';
-import { unzipSync, strFromU8 } from 'fflate';
+import { parse as parseCsv, CsvError } from 'csv-parse/sync';
+import { readSheet } from 'read-excel-file/node';
+import { unzipSync } from 'fflate';
 import type { CsvType, RowError } from '@uc/shared';
 import type { IngestRecord } from '../ingest/service.ts';
 import { languageCode } from '../ingest/languages.ts';
 
 export const SPREADSHEET_MAX_BYTES = 10 * 1024 * 1024;
 export const SPREADSHEET_MAX_ROWS = 100_000;
+/** What the XML parts of an XLSX may expand to (a 10 MB upload could otherwise unzip to gigabytes). */
+export const XLSX_MAX_UNZIPPED_BYTES = 300 * 1024 * 1024;
 
 export class SpreadsheetError extends Error {}
 
@@ -30,143 +34,154 @@ export function detectFormat(buf: Uint8Array): SheetFormat {
   return 'csv';
 }
 
-export function readRows(buf: Uint8Array, format: SheetFormat): Row[] {
-  return format === 'xlsx' ? readXlsx(buf) : readCsv(decodeUtf8(buf));
+/** The rows of the file, empty rows left out; each keeps the line (CSV) or row number (XLSX) it starts on. */
+export async function readRows(buf: Uint8Array, format: SheetFormat): Promise<Row[]> {
+  return format === 'xlsx' ? readXlsx(buf) : readCsv(buf);
 }
 
-function decodeUtf8(buf: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(buf).replace(/^\uFEFF/, '');
-  } catch {
-    throw new SpreadsheetError('The CSV file is not UTF-8 text: save it as "CSV UTF-8" and upload it again');
-  }
-}
+const tooManyRows = () => new SpreadsheetError(`The file has more than ${SPREADSHEET_MAX_ROWS} rows: split it`);
 
 // ---------- CSV ----------
 
+/** The text after a UTF-8 BOM, checked to be UTF-8 (other encodings are refused, not guessed). */
+function utf8Body(buf: Uint8Array): Buffer {
+  const body = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? buf.subarray(3) : buf;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    throw new SpreadsheetError('The CSV file is not UTF-8 text: save it as "CSV UTF-8" and upload it again');
+  }
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+}
+
 /** The delimiter of the header line: semicolon when it has more semicolons than commas outside quotes. */
-function delimiterOf(text: string): string {
+function delimiterOf(bytes: Uint8Array): string {
   let commas = 0;
   let semis = 0;
   let quoted = false;
-  for (const ch of text) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === '\n' || ch === '\r')) break;
-    else if (!quoted && ch === ',') commas++;
-    else if (!quoted && ch === ';') semis++;
+  for (const b of bytes) {
+    if (b === 0x22) quoted = !quoted;
+    else if (!quoted && (b === 0x0a || b === 0x0d)) break;
+    else if (!quoted && b === 0x2c) commas++;
+    else if (!quoted && b === 0x3b) semis++;
   }
   return semis > commas ? ';' : ',';
 }
 
-/** RFC 4180 records; each row carries the line number where it starts (a quoted cell may span lines). */
-export function readCsv(text: string): Row[] {
-  const delim = delimiterOf(text);
-  const rows: Row[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
+/**
+ * Line numbers of byte offsets, asked in increasing order: CR LF, CR and LF each end one line. (csv-parse's
+ * own `info.lines` counts a CR LF inside a quoted cell as two lines, so the rows are placed from their
+ * byte offsets instead.)
+ */
+function lineCounter(bytes: Uint8Array) {
+  let pos = 0;
   let line = 1;
-  let start = 1;
-  let i = 0;
-  const endRow = () => {
-    cells.push(cell);
-    cell = '';
-    if (!(cells.length === 1 && cells[0] === '')) rows.push({ line: start, cells });
-    if (rows.length > SPREADSHEET_MAX_ROWS + 1) throw new SpreadsheetError(`The file has more than ${SPREADSHEET_MAX_ROWS} rows: split it`);
-    cells = [];
-  };
-  while (i < text.length) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"';
-          i += 2;
-          continue;
-        }
-        quoted = false;
-      } else {
-        if (ch === '\n') line++;
-        cell += ch;
-      }
-      i++;
-      continue;
+  return (offset: number) => {
+    for (; pos < offset && pos < bytes.length; pos++) {
+      const b = bytes[pos];
+      if (b === 0x0a || (b === 0x0d && bytes[pos + 1] !== 0x0a)) line++;
     }
-    if (ch === '"' && cell === '') quoted = true;
-    else if (ch === delim) {
-      cells.push(cell);
-      cell = '';
-    } else if (ch === '\r' || ch === '\n') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      endRow();
-      line++;
-      start = line;
-    } else cell += ch;
-    i++;
+    return line;
+  };
+}
+
+/**
+ * RFC 4180 records (csv-parse); each row carries the line where it starts (a quoted cell may span
+ * lines). Empty lines are skipped; ragged rows are kept as they are; a quote inside an unquoted cell is
+ * an ordinary character.
+ */
+export function readCsv(input: Uint8Array | string): Row[] {
+  const bytes = typeof input === 'string' ? Buffer.from(input.replace(/^\uFEFF/, '')) : utf8Body(input);
+  const lineAt = lineCounter(bytes);
+  let end = 0; // where the last record (with its line end) stops
+  const startLine = () => {
+    let start = end;
+    while (bytes[start] === 0x0a || bytes[start] === 0x0d) start++; // skipped empty lines
+    return lineAt(start);
+  };
+  const lines: number[] = [];
+  let records: string[][];
+  try {
+    records = parseCsv(bytes, {
+      delimiter: delimiterOf(bytes),
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      to: SPREADSHEET_MAX_ROWS + 2,
+      on_record: (record, info) => {
+        lines.push(startLine());
+        end = info.bytes;
+        return record;
+      },
+    });
+  } catch (e) {
+    if (!(e instanceof CsvError)) throw e;
+    if (e.code === 'CSV_QUOTE_NOT_CLOSED') throw new SpreadsheetError(`Line ${startLine()}: a quoted value is never closed`);
+    throw new SpreadsheetError(`Line ${startLine()}: ${e.message}`);
   }
-  if (quoted) throw new SpreadsheetError(`Line ${start}: a quoted value is never closed`);
-  if (cell !== '' || cells.length) endRow();
+  const rows = records.map((cells, i) => ({ line: lines[i], cells }));
+  if (rows.length > SPREADSHEET_MAX_ROWS + 1) throw tooManyRows();
   return rows;
 }
 
 // ---------- XLSX ----------
 
-const decodeXml = (s: string) =>
-  s.replace(/&(lt|gt|amp|quot|apos|#\d+|#x[0-9a-f]+);/gi, (m, e: string) => {
-    const k = e.toLowerCase();
-    if (k === 'lt') return '<';
-    if (k === 'gt') return '>';
-    if (k === 'amp') return '&';
-    if (k === 'quot') return '"';
-    if (k === 'apos') return "'";
-    const code = k.startsWith('#x') ? parseInt(k.slice(2), 16) : parseInt(k.slice(1), 10);
-    return Number.isFinite(code) ? String.fromCodePoint(code) : m;
-  });
-
-/** The text of every <t> element inside a fragment (rich text runs joined). */
-const textOf = (xml: string) => [...xml.matchAll(/<t(?:\s[^>]*)?>([\s\S]*?)<\/t>/g)].map((m) => decodeXml(m[1])).join('');
-
-function columnIndex(ref: string): number {
-  const letters = /^[A-Z]+/.exec(ref)?.[0] ?? 'A';
-  let n = 0;
-  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n - 1;
+/** A number cell as the spreadsheet shows it: whole numbers in full (an ISBN 9780306406157 stays so), others to 15 digits. */
+function numberText(raw: string): string {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n)) return raw.trim(); // not a number: kept, so the row reports it
+  return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(15)));
 }
 
-export function readXlsx(buf: Uint8Array): Row[] {
-  let files: Record<string, Uint8Array>;
+/** A date cell (a serial number with a date format) as an ISO date, with the time when it has one. */
+function dateText(d: Date): string {
+  const t = d.getTime();
+  if (Number.isNaN(t)) return '';
+  const iso = new Date(Math.round(t / 1000) * 1000).toISOString();
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
+}
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date) return dateText(value);
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  return String(value);
+}
+
+/** The declared size of the workbook's XML parts, read from the zip directory without unpacking anything. */
+function unzippedSize(buf: Uint8Array): number {
+  let total = 0;
+  unzipSync(buf, {
+    filter: (f) => {
+      if (f.name.endsWith('.xml') || f.name.endsWith('.rels')) total += f.originalSize;
+      return false;
+    },
+  });
+  return total;
+}
+
+/**
+ * The first worksheet (the first tab, in the workbook's order) with read-excel-file: shared and inline
+ * strings, numbers as the sheet shows them, date cells as ISO dates, booleans as TRUE/FALSE, formula
+ * cells as their stored result, error cells (#N/A…) empty. A merged range's value is in its top-left
+ * cell; its other cells read empty. Rows keep their spreadsheet row number; empty rows are left out.
+ */
+export async function readXlsx(buf: Uint8Array, maxUnzippedBytes = XLSX_MAX_UNZIPPED_BYTES): Promise<Row[]> {
+  let data: unknown[][];
   try {
-    files = unzipSync(buf, { filter: (f) => f.name.startsWith('xl/') && f.name.endsWith('.xml') });
-  } catch {
+    if (unzippedSize(buf) > maxUnzippedBytes) throw new SpreadsheetError('The XLSX file is too large once unpacked: split it or save it as CSV');
+    data = await readSheet(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength), 1, { trim: false, parseNumber: numberText }) as unknown[][];
+  } catch (e) {
+    if (e instanceof SpreadsheetError) throw e;
+    if ((e as Error).name === 'SheetNotFoundError') throw new SpreadsheetError('The XLSX file has no worksheet');
     throw new SpreadsheetError('The XLSX file cannot be read (damaged or not a workbook)');
   }
-  const sheetName = Object.keys(files).filter((n) => /^xl\/worksheets\/sheet\d+\.xml$/.test(n))
-    .sort((a, b) => Number(/\d+/.exec(a.slice(14))![0]) - Number(/\d+/.exec(b.slice(14))![0]))[0];
-  if (!sheetName) throw new SpreadsheetError('The XLSX file has no worksheet');
-  const shared = files['xl/sharedStrings.xml'] ? [...strFromU8(files['xl/sharedStrings.xml']).matchAll(/<si>([\s\S]*?)<\/si>/g)].map((m) => textOf(m[1])) : [];
-  const xml = strFromU8(files[sheetName]);
   const rows: Row[] = [];
-  for (const rm of xml.matchAll(/<row\b([^>]*?)(?:\/>|>([\s\S]*?)<\/row>)/g)) {
-    const line = Number(/\br="(\d+)"/.exec(rm[1])?.[1] ?? rows.length + 1);
-    const cells: string[] = [];
-    for (const cm of (rm[2] ?? '').matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
-      const attrs = cm[1];
-      const body = cm[2] ?? '';
-      const ref = /\br="([A-Z]+)\d*"/.exec(attrs)?.[1];
-      const col = ref ? columnIndex(ref) : cells.length;
-      const type = /\bt="(\w+)"/.exec(attrs)?.[1];
-      const v = /<v>([\s\S]*?)<\/v>/.exec(body)?.[1];
-      let value = '';
-      if (type === 's') value = shared[Number(v)] ?? '';
-      else if (type === 'inlineStr') value = textOf(body);
-      else if (type === 'b') value = v === '1' ? 'TRUE' : 'FALSE';
-      else value = v !== undefined ? decodeXml(v) : '';
-      while (cells.length < col) cells.push('');
-      cells[col] = value;
-    }
-    if (cells.some((c) => c.trim() !== '')) rows.push({ line, cells });
-    if (rows.length > SPREADSHEET_MAX_ROWS + 1) throw new SpreadsheetError(`The file has more than ${SPREADSHEET_MAX_ROWS} rows: split it`);
-  }
+  data.forEach((values, i) => {
+    const cells = values.map(cellText);
+    if (cells.some((c) => c.trim() !== '')) rows.push({ line: i + 1, cells });
+  });
+  if (rows.length > SPREADSHEET_MAX_ROWS + 1) throw tooManyRows();
   return rows;
 }
 
@@ -268,7 +283,8 @@ export function mapRows(rows: Row[], csvType: string, siteId: number): ParsedShe
         return;
       }
       if (col.year) {
-        const m = csvType === 'calibre' ? /^(-?\d{1,4})(?:-\d\d-\d\d.*)?$/.exec(raw) : /^(-?\d{1,4})(?:\.0+)?$/.exec(raw);
+        // A whole number, or a date (an XLSX date cell reads as YYYY-MM-DD): its year.
+        const m = csvType === 'calibre' ? /^(-?\d{1,4})(?:-\d\d-\d\d.*)?$/.exec(raw) : /^(-?\d{1,4})(?:\.0+|-\d\d-\d\d(?:T[\d:]+)?)?$/.exec(raw);
         const y = m ? Number(m[1]) : NaN;
         if (!Number.isInteger(y) || y < -3000 || y > 3000) problems.push(`${header[i]} "${raw.slice(0, 40)}" is not a year`);
         else if (!(csvType === 'calibre' && y === 101)) (rec as unknown as Record<string, unknown>)[col.field] = y; // 0101-01-01 is Calibre's "no date"

@@ -23,10 +23,10 @@ const state = () => t.services.db.sqlite.prepare('SELECT identifier, title, entr
 const journalRows = () => t.services.db.sqlite.prepare('SELECT count(*) FROM spreadsheet_journal').pluck().get();
 const searchTotal = async (query: string) => (await t.app.inject({ method: 'GET', url: `/collector/api/search?query=${encodeURIComponent(query)}` })).json().total_entries as number;
 
-function uploadSheet(csv: string): number {
+async function uploadSheet(csv: string): Promise<number> {
   const lib = t.services.libraries.get(1)!;
   const viewer = { userId: null } as never;
-  const r = t.services.spreadsheets.upload(lib as never, viewer, { content: Buffer.from(csv), filename: 'sheet.csv', siteId, comment: '', replaceAll: false });
+  const r = await t.services.spreadsheets.upload(lib as never, viewer, { content: Buffer.from(csv), filename: 'sheet.csv', siteId, comment: '', replaceAll: false });
   return r.uploaded;
 }
 
@@ -58,7 +58,7 @@ function failOnStore(n: number): () => void {
 describe('spreadsheet processing is atomic', () => {
   it('a job failing in its third batch leaves the catalogue as it was; the upload runs again to the end', async () => {
     // The catalogue before: the sheet's rows with their first titles.
-    const first = uploadSheet(sheet((i) => `First title ${i}`));
+    const first = await uploadSheet(sheet((i) => `First title ${i}`));
     t.services.spreadsheets.process(t.services.spreadsheets.get(first)!, false);
     expect(await runJob()).toBeNull();
     const before = state();
@@ -67,7 +67,7 @@ describe('spreadsheet processing is atomic', () => {
 
     // A second sheet changes every title and adds 20 rows: it fails after two batches were stored.
     const csv = sheet((i) => `Second title ${i}`) + Array.from({ length: 20 }, (_, i) => `extra-${i},Extra ${i},Someone,en,2001`).join('\n') + '\n';
-    const second = uploadSheet(csv);
+    const second = await uploadSheet(csv);
     t.services.spreadsheets.process(t.services.spreadsheets.get(second)!, false);
     const restore = failOnStore(3);
     const error = await runJob();
@@ -91,7 +91,7 @@ describe('spreadsheet processing is atomic', () => {
 
   it('a worker killed halfway (no chance to undo) leaves a journal that the next run undoes first', async () => {
     const before = state();
-    const third = uploadSheet(sheet((i) => `Third title ${i}`));
+    const third = await uploadSheet(sheet((i) => `Third title ${i}`));
     t.services.spreadsheets.process(t.services.spreadsheets.get(third)!, false);
     // The kill: the job dies in its second batch and its own clean-up never runs.
     const svc = t.services.spreadsheets;

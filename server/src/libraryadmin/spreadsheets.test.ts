@@ -1,9 +1,9 @@
-import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody, testApp, type TestApp } from '../test/fixture.ts';
 import { loginCookie } from './test-helpers.ts';
 import { SPREADSHEET_JOB } from './spreadsheets.ts';
 import { readCsv } from './spreadsheet.ts';
+import { xlsxWorkbook } from './xlsx-fixture.ts';
 
 let t: TestApp;
 let cookie: string;
@@ -137,13 +137,12 @@ describe('upload and process', () => {
   });
 
   it('reads XLSX workbooks (shared and inline strings, numbers)', async () => {
-    const sheet = `<?xml version="1.0"?><worksheet><sheetData>
+    const rows = `
       <row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><t>year_edition</t></is></c></row>
       <row r="2"><c r="A2" t="s"><v>2</v></c><c r="B2" t="inlineStr"><is><t>Emma &amp; Co</t></is></c><c r="C2"><v>1911</v></c></row>
-      <row r="3"><c r="C3"><v>19x</v></c></row>
-    </sheetData></worksheet>`;
-    const shared = '<sst><si><t>title</t></si><si><t>authors</t></si><si><r><t>Anarchism and </t></r><r><t>Other Essays</t></r></si></sst>';
-    const xlsx = zipSync({ 'xl/worksheets/sheet1.xml': strToU8(sheet), 'xl/sharedStrings.xml': strToU8(shared), '[Content_Types].xml': strToU8('<Types/>') });
+      <row r="3"><c r="C3"><v>19x</v></c></row>`;
+    const shared = ['<t>title</t>', '<t>authors</t>', '<r><t>Anarchism and </t></r><r><t>Other Essays</t></r>'];
+    const xlsx = xlsxWorkbook([{ name: 'Sheet1', rows }], shared);
     const up = await upload(xlsx, {}, 'sheet.xlsx');
     expect(up.statusCode, up.body).toBe(200);
     expect(up.json()).toMatchObject({ number_of_records: 1, bad_rows: [{ line: 3 }] });

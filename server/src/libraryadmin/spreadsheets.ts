@@ -83,9 +83,9 @@ export class SpreadsheetService {
     return this.sites(libraryId).find((s) => s.id === id)!;
   }
 
-  private parse(buf: Uint8Array, format: SheetFormat, site: SpreadsheetSite): ParsedSheet {
+  private async parse(buf: Uint8Array, format: SheetFormat, site: SpreadsheetSite): Promise<ParsedSheet> {
     try {
-      return mapRows(readRows(buf, format), site.csv_type, site.id);
+      return mapRows(await readRows(buf, format), site.csv_type, site.id);
     } catch (e) {
       if (e instanceof SpreadsheetError) throw new UploadRefused(e.message);
       throw e;
@@ -97,7 +97,7 @@ export class SpreadsheetService {
    * any good row is refused with the line of each bad row; otherwise the bad rows are reported and only
    * processed (skipped) when the uploader says so.
    */
-  upload(lib: LibraryRow, viewer: Viewer, input: { content: Buffer; filename: string; siteId: number; comment: string; replaceAll: boolean }): SpreadsheetUploadResponse {
+  async upload(lib: LibraryRow, viewer: Viewer, input: { content: Buffer; filename: string; siteId: number; comment: string; replaceAll: boolean }): Promise<SpreadsheetUploadResponse> {
     const site = this.sites(lib.id).find((s) => s.id === input.siteId);
     if (!site) throw new HttpError(400, 'Please choose one of the spreadsheet sites of this library');
     let format: SheetFormat;
@@ -107,7 +107,7 @@ export class SpreadsheetService {
       if (e instanceof SpreadsheetError) throw new UploadRefused(e.message);
       throw e;
     }
-    const parsed = this.parse(input.content, format, site);
+    const parsed = await this.parse(input.content, format, site);
     if (parsed.records.length === 0) {
       throw new UploadRefused(`No row can be stored: ${parsed.errors.length} row(s) with errors`, parsed.errors.slice(0, 1000));
     }
@@ -178,7 +178,7 @@ export class SpreadsheetService {
           const site = this.db.sqlite.prepare('SELECT * FROM sites WHERE id = ?').get(up.site_id) as SiteRow | undefined;
           if (!site) throw new Error('The site no longer exists');
           const csvType = site.csv_type || 'generic';
-          const parsed = mapRows(readRows(up.content, up.format), csvType, site.id);
+          const parsed = mapRows(await readRows(up.content, up.format), csvType, site.id);
           const touched = new Set<number>();
           let done = 0;
           let stored = 0;
