@@ -21,7 +21,7 @@ export function launchBrowser(): Promise<Browser> {
 export interface Session {
   context: BrowserContext;
   page: Page;
-  /** Uncaught page errors and console errors seen so far. */
+  /** Uncaught page errors and console errors (Content-Security-Policy refusals among them) seen so far. */
   errors: string[];
 }
 
@@ -96,7 +96,9 @@ export interface AxeViolation {
 /** Runs axe-core in the page; returns the serious and critical violations. */
 export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
   axeSource ??= fs.readFileSync(path.join(path.dirname(require.resolve('axe-core')), 'axe.min.js'), 'utf8');
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  // Evaluated, not added as an inline <script>: the site's Content-Security-Policy (script-src 'self')
+  // refuses inline scripts, and test tooling must not need the policy loosened.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
@@ -150,6 +152,9 @@ export function useBrowserSessions(hooks: {
     await current.context.close();
     const crashes = current.errors.filter((e) => e.startsWith('pageerror'));
     hooks.expect(crashes, `uncaught errors in the page:\n${crashes.join('\n')}`).toEqual([]);
+    // Anything the Content-Security-Policy refused means the policy breaks part of the app.
+    const refused = current.errors.filter((e) => /Content Security Policy/i.test(e));
+    hooks.expect(refused, `Content-Security-Policy violations:\n${refused.join('\n')}`).toEqual([]);
   });
   return () => current;
 }
