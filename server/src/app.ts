@@ -188,6 +188,9 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
       const purged = services.jobs.purge((config.jobMaxAgeDays ?? 7) * 86400_000);
       const runs = services.harvest.purgeRuns();
       purgeRateLimits(services.db);
+      const settled = services.spreadsheets.settleAllAbandoned();
+      const swept = services.files.sweepUnrecorded();
+      if (settled || swept) log?.('cleanup', { abandoned_uploads: settled, unrecorded_files: swept });
       if (removed.sessions || removed.folders || purged || runs) log?.('cleanup', { ...removed, jobs: purged, harvest_runs: runs });
     } catch (e) {
       log?.('cleanup failed', { error: (e as Error).message });

@@ -41,6 +41,31 @@ export class FileStore {
     this.db.sqlite.prepare('DELETE FROM data_source_files WHERE data_source_id = ?').run(dataSourceId);
   }
 
+  /**
+   * Deletes files no row records (a process killed inside an import's transaction: the rows rolled
+   * back, the files stayed, and their ids may be handed out again). Files younger than `minAgeMs` are
+   * left alone: a running import may not have committed their rows yet. Returns the files removed.
+   */
+  sweepUnrecorded(minAgeMs = 3600_000, now = Date.now()): number {
+    const root = path.join(this.dataDir, 'files');
+    if (!fs.existsSync(root)) return 0;
+    const recorded = new Set(this.db.sqlite.prepare('SELECT path FROM data_source_files').pluck().all() as string[]);
+    let removed = 0;
+    for (const folder of fs.readdirSync(root)) {
+      const dir = path.join(root, folder);
+      if (!fs.statSync(dir).isDirectory()) continue;
+      const files = fs.readdirSync(dir);
+      for (const name of files) {
+        const rel = path.join('files', folder, name);
+        if (recorded.has(rel) || now - fs.statSync(path.join(dir, name)).mtimeMs < minAgeMs) continue;
+        fs.rmSync(path.join(dir, name), { force: true });
+        removed++;
+      }
+      if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+    }
+    return removed;
+  }
+
   get(dataSourceId: number, ext: string): { absPath: string; contentType: string; size: number } | null {
     const row = this.db.sqlite
       .prepare('SELECT path, content_type, size FROM data_source_files WHERE data_source_id = ? AND ext = ?')

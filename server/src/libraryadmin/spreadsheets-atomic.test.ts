@@ -113,4 +113,31 @@ describe('spreadsheet processing is atomic', () => {
     expect(after).toHaveLength(before.length);
     expect(journalRows()).toBe(0);
   });
+
+  it('an upload whose job the queue gave up on (killed on every attempt) is undone and failed when looked at', async () => {
+    const before = state();
+    const fourth = await uploadSheet(sheet((i) => `Fourth title ${i}`));
+    t.services.spreadsheets.process(t.services.spreadsheets.get(fourth)!, false);
+    const svc = t.services.spreadsheets;
+    const realUndo = svc.undo.bind(svc);
+    let undoCalls = 0;
+    svc.undo = (id: number) => (++undoCalls === 1 ? realUndo(id) : 0);
+    const restore = failOnStore(2);
+    await runJob();
+    restore();
+    svc.undo = realUndo;
+    // What a killed worker leaves: the upload still "working", its job failed by the queue's recovery.
+    t.services.db.sqlite.prepare("UPDATE spreadsheet_uploads SET status = 'working', done = 500, stored = 500, error = NULL WHERE id = ?").run(fourth);
+    const jobId = t.services.spreadsheets.get(fourth)!.job_id!;
+    t.services.db.sqlite.prepare("UPDATE jobs SET status = 'failed', error = 'Interrupted 2 times (the worker stopped while running it)' WHERE id = ?").run(jobId);
+    expect(journalRows()).toBe(500);
+
+    expect(t.services.spreadsheets.status(fourth)).toMatchObject({ status: 'failed', done: 0, stored: 0, error: 'Interrupted 2 times (the worker stopped while running it)' });
+    expect(state()).toEqual(before);
+    expect(journalRows()).toBe(0);
+    // And it can be processed again.
+    t.services.spreadsheets.process(t.services.spreadsheets.get(fourth)!, false);
+    expect(await runJob()).toBeNull();
+    expect((state() as { title: string }[]).filter((r) => r.title.startsWith('Fourth title'))).toHaveLength(ROWS);
+  });
 });

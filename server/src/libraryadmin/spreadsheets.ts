@@ -134,9 +134,8 @@ export class SpreadsheetService {
   /** Queues the processing job; an upload is processed once. */
   process(up: UploadRow, skipBadRows: boolean): SpreadsheetStatus {
     // A failed upload (undone) may run again, and so may one whose job died with its worker.
-    const job = up.job_id !== null ? this.jobs.get(up.job_id) : null;
-    const orphaned = (up.status === 'queued' || up.status === 'working') && (!job || job.status === 'failed' || job.status === 'finished');
-    if (up.status !== 'uploaded' && up.status !== 'failed' && !orphaned) {
+    up = this.settleAbandoned(up);
+    if (up.status !== 'uploaded' && up.status !== 'failed') {
       throw new HttpError(409, up.status === 'cancelled' ? 'This upload was cancelled' : 'This upload is already processed or being processed');
     }
     if (!up.content) throw new HttpError(409, 'This upload is already processed');
@@ -154,8 +153,28 @@ export class SpreadsheetService {
     this.db.sqlite.prepare("UPDATE spreadsheet_uploads SET status = 'cancelled', content = NULL WHERE id = ?").run(up.id);
   }
 
+  /**
+   * An upload whose job the queue gave up on (its worker killed on every attempt) cannot clean up by
+   * itself: it is undone and marked failed here, so it can be processed again.
+   */
+  settleAbandoned(up: UploadRow): UploadRow {
+    if (up.status !== 'queued' && up.status !== 'working') return up;
+    const job = up.job_id !== null ? this.jobs.get(up.job_id) : null;
+    if (job && job.status !== 'failed' && job.status !== 'finished') return up;
+    this.undo(up.id);
+    this.db.sqlite.prepare("UPDATE spreadsheet_uploads SET status = 'failed', done = 0, stored = 0, error = ? WHERE id = ? AND status IN ('queued', 'working')")
+      .run(job?.error || 'The processing stopped (the worker was stopped)', up.id);
+    return this.get(up.id)!;
+  }
+
+  /** Settles every abandoned upload (the hourly cleanup; status requests settle their own). */
+  settleAllAbandoned(): number {
+    const open = this.db.sqlite.prepare("SELECT * FROM spreadsheet_uploads WHERE status IN ('queued', 'working')").all() as UploadRow[];
+    return open.filter((u) => this.settleAbandoned(u).status === 'failed').length;
+  }
+
   status(id: number): SpreadsheetStatus {
-    const up = this.get(id)!;
+    const up = this.settleAbandoned(this.get(id)!);
     return {
       id: up.id, status: up.status, job_id: up.job_id, total: up.number_of_records, done: up.done, stored: up.stored,
       removed: up.removed, error: up.error,
