@@ -55,6 +55,21 @@ function failOnStore(n: number): () => void {
   return () => void (ingest.store = real);
 }
 
+/** Runs the queued job and "kills" it in its second batch: it dies there and its own clean-up never runs. */
+async function killInSecondBatch(): Promise<void> {
+  const svc = t.services.spreadsheets;
+  const realUndo = svc.undo.bind(svc);
+  let undoCalls = 0;
+  svc.undo = (id: number) => (++undoCalls === 1 ? realUndo(id) : 0);
+  const restore = failOnStore(2);
+  try {
+    await runJob();
+  } finally {
+    restore();
+    svc.undo = realUndo;
+  }
+}
+
 describe('spreadsheet processing is atomic', () => {
   it('a job failing in its third batch leaves the catalogue as it was; the upload runs again to the end', async () => {
     // The catalogue before: the sheet's rows with their first titles.
@@ -93,15 +108,7 @@ describe('spreadsheet processing is atomic', () => {
     const before = state();
     const third = await uploadSheet(sheet((i) => `Third title ${i}`));
     t.services.spreadsheets.process(t.services.spreadsheets.get(third)!, false);
-    // The kill: the job dies in its second batch and its own clean-up never runs.
-    const svc = t.services.spreadsheets;
-    const realUndo = svc.undo.bind(svc);
-    let undoCalls = 0;
-    svc.undo = (id: number) => (++undoCalls === 1 ? realUndo(id) : 0);
-    const restore = failOnStore(2);
-    await runJob();
-    restore();
-    svc.undo = realUndo;
+    await killInSecondBatch();
     expect(journalRows()).toBe(500);
     expect(state()).not.toEqual(before);
 
@@ -118,14 +125,7 @@ describe('spreadsheet processing is atomic', () => {
     const before = state();
     const fourth = await uploadSheet(sheet((i) => `Fourth title ${i}`));
     t.services.spreadsheets.process(t.services.spreadsheets.get(fourth)!, false);
-    const svc = t.services.spreadsheets;
-    const realUndo = svc.undo.bind(svc);
-    let undoCalls = 0;
-    svc.undo = (id: number) => (++undoCalls === 1 ? realUndo(id) : 0);
-    const restore = failOnStore(2);
-    await runJob();
-    restore();
-    svc.undo = realUndo;
+    await killInSecondBatch();
     // What a killed worker leaves: the upload still "working", its job failed by the queue's recovery.
     t.services.db.sqlite.prepare("UPDATE spreadsheet_uploads SET status = 'working', done = 500, stored = 500, error = NULL WHERE id = ?").run(fourth);
     const jobId = t.services.spreadsheets.get(fourth)!.job_id!;
