@@ -33,8 +33,16 @@ beforeAll(async () => {
     museEntry(102, 'How to Use the Union Catalogue', 'how-to-use-the-catalogue.muse', 'en'),
     museEntry(103, 'Lettera a chi apre una biblioteca', 'lettera-a-chi-apre-una-biblioteca.muse', 'it'),
     museEntry(104, 'Hidden Muse Text', 'small-shelves-long-memories.muse', 'en', 3),
+    // One text held by two libraries: two data sources of one entry.
+    {
+      ...museEntry(105, 'Twice Held Text', 'keeping-paper-alive.muse', 'en'),
+      data_sources: [1, 2].map((library_id) => ({ library_id, identifier: `muse-105-${library_id}`, year_edition: 2026, downloads: [], muse_file: path.join(texts, 'keeping-paper-alive.muse') })),
+    },
   ]);
   const dsId = (title: string) => t.services.db.sqlite.prepare('SELECT id FROM data_sources WHERE title = ?').pluck().get(title) as number;
+  const byIdentifier = t.services.db.sqlite.prepare('SELECT id FROM data_sources WHERE identifier = ?').pluck();
+  ids['Twice Held Text 1'] = byIdentifier.get('muse-105-1') as number;
+  ids['Twice Held Text 2'] = byIdentifier.get('muse-105-2') as number;
   for (const k of ['Keeping Paper Alive', 'How to Use the Union Catalogue', 'Lettera a chi apre una biblioteca', 'Hidden Muse Text', 'Mutual Aid']) ids[k] = dsId(k);
   // A GET hands out the CSRF cookie when the app checks it; send it back on every POST.
   const res = await t.app.inject('/collector/api/general');
@@ -139,6 +147,21 @@ describe('texts in a session', () => {
     expect(fs.readdirSync(path.join(t.services.bookbuilder.sessions.root, a.session_id!, 'texts')).sort()).toEqual(
       list.texts!.flatMap((x) => [`${x.id}.muse`, `${x.id}.zip`]).sort(),
     );
+  });
+
+  it('adds another library\'s copy of a text already in the session, and says so', async () => {
+    const first = await ok({ action: 'add', add: ids['Twice Held Text 1'] });
+    expect(first.status).toBe('OK');
+    const sid = first.session_id;
+    const second = await ok({ action: 'add', add: ids['Twice Held Text 2'], session_id: sid });
+    expect(second.status).toBe('This text is already in the Book Builder from another library');
+    expect(second.texts!.map((x) => x.attributes.data_source_id)).toEqual([ids['Twice Held Text 1'], ids['Twice Held Text 2']]);
+    expect(new Set(second.texts!.map((x) => x.attributes.entry_id)).size).toBe(1);
+    // The same data source again is still the plain no-op.
+    expect((await ok({ action: 'add', add: ids['Twice Held Text 2'], session_id: sid })).status).toBe('Already in the Book Builder');
+    // After removing the first copy, adding an unrelated text answers OK.
+    await ok({ action: 'remove', session_id: sid, remove_id: second.texts![0].id });
+    expect((await ok({ action: 'add', add: ids['Keeping Paper Alive'], session_id: sid })).status).toBe('OK');
   });
 
   it('an unknown session adds into a new one and lists as empty', async () => {

@@ -30,6 +30,9 @@ export interface BookBuilderSettings {
 interface BuildPayload { session_id: string; text_ids: number[]; data: CollectionData }
 interface TextRow { id: number; session_id: string; position: number; data_source_id: number; entry_id: number | null; title: string; authors: string; size: number }
 
+/** The `add` status when the session already has the same entry from another data source (an addition to spec §7). */
+export const ALREADY_FROM_OTHER_LIBRARY = 'This text is already in the Book Builder from another library';
+
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
 const MiB = 1024 * 1024;
 const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
@@ -52,6 +55,7 @@ export class BookBuilderService {
       texts: s.prepare('SELECT * FROM book_session_texts WHERE session_id = ? ORDER BY position, id'),
       usage: s.prepare('SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes FROM book_session_texts WHERE session_id = ?'),
       byDataSource: s.prepare('SELECT id FROM book_session_texts WHERE session_id = ? AND data_source_id = ?').pluck(),
+      byEntry: s.prepare('SELECT id FROM book_session_texts WHERE session_id = ? AND entry_id = ? AND data_source_id <> ? LIMIT 1').pluck(),
       insertText: s.prepare(`INSERT INTO book_session_texts (session_id, position, data_source_id, entry_id, title, authors, size, created)
         VALUES (?, (SELECT coalesce(max(position), 0) + 1 FROM book_session_texts WHERE session_id = ?), ?, ?, ?, ?, ?, ?) RETURNING id`).pluck(),
       deleteText: s.prepare('DELETE FROM book_session_texts WHERE id = ? AND session_id = ?'),
@@ -112,6 +116,9 @@ export class BookBuilderService {
     if (u.bytes + size > this.settings.maxSessionBytes) {
       throw new HttpError(413, `Quota exceeded: a book may hold at most ${mib(this.settings.maxSessionBytes)} of sources (${mib(u.bytes)} used, this text needs ${mib(size)})`);
     }
+    // Another library's copy of the same text is still added (the editions may differ), but the
+    // answer says so, so the user can remove one of them.
+    const sameEntry = ds.entry_id !== null && this.q.byEntry.get(sid, ds.entry_id, ds.id) !== undefined;
     const authors = (this.q.dsAuthors.get(ds.id) as string | undefined) ?? '[]';
     const textId = this.q.insertText.get(sid, sid, ds.id, ds.entry_id, ds.title, authors, size, iso()) as number;
     const dest = this.textPaths(sid, textId);
@@ -126,7 +133,7 @@ export class BookBuilderService {
       throw e;
     }
     this.sessions.touch(sid);
-    return this.listing(sid);
+    return this.listing(sid, sameEntry ? ALREADY_FROM_OTHER_LIBRARY : 'OK');
   }
 
   /** The session's texts; an unknown or expired session answers with no session and no texts. */
