@@ -70,12 +70,12 @@ describe('simple pages', () => {
     ).toBeInTheDocument();
   });
 
-  it('/ redirects to the map placeholder, which links to the search', async () => {
+  it('/ redirects to the home page (/map), which has the search box', async () => {
     mockApi({});
     const { router } = renderApp('/');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Map of the libraries' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Test Catalogue' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/map');
-    expect(screen.getByRole('link', { name: 'Search the catalogue' })).toHaveAttribute('href', '/search');
+    expect(screen.getByRole('searchbox', { name: 'Search the catalogue' })).toBeInTheDocument();
   });
 
   it('shows a static page and a not-found page', async () => {

@@ -33,7 +33,14 @@ interface Props {
   label: string;
   onBounds: (box: Box) => void;
   focus: FocusRequest | null;
+  /** Tailwind height classes of the map box (default: the full-size map). */
+  sizeClass?: string;
+  /** Zoom for a single library (default 6). */
+  singleZoom?: number;
 }
+
+/** The full-size map's height classes (also the size of the page's placeholder while it loads). */
+export const MAP_SIZE = 'h-[60vh] max-h-[40rem] min-h-80';
 
 const WORLD: L.LatLngBoundsExpression = [
   [-85, -200],
@@ -43,7 +50,7 @@ const WORLD: L.LatLngBoundsExpression = [
 const toBox = (b: L.LatLngBounds): Box => ({ south: b.getSouth(), west: b.getWest(), north: b.getNorth(), east: b.getEast() });
 
 /** Fits the view to the libraries whenever the set changes, and reports every view change. */
-function ViewSync({ libraries, onBounds }: { libraries: MapLibrary[]; onBounds: (box: Box) => void }) {
+function ViewSync({ libraries, onBounds, singleZoom }: { libraries: MapLibrary[]; onBounds: (box: Box) => void; singleZoom: number }) {
   const map = useMap();
   const key = libraries.map((l) => l.id).join(',');
   const report = useCallback(() => onBounds(toBox(map.getBounds())), [map, onBounds]);
@@ -51,7 +58,7 @@ function ViewSync({ libraries, onBounds }: { libraries: MapLibrary[]; onBounds: 
   useEffect(() => {
     const box = boxAround(libraries);
     if (!box) map.setView([25, 10], 2);
-    else if (libraries.length === 1) map.setView([box.south, box.west], 6);
+    else if (libraries.length === 1) map.setView([box.south, box.west], singleZoom);
     else map.fitBounds([[box.south, box.west], [box.north, box.east]], { padding: [40, 40], maxZoom: 6 });
     report();
     // The set of libraries (key) decides; the objects themselves may be new on each render.
@@ -136,7 +143,7 @@ function FocusLibrary({
   return null;
 }
 
-function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, focus }: Props) {
+function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, focus, sizeClass = MAP_SIZE, singleZoom = 6 }: Props) {
   const { t } = useTranslation();
   const markers = useRef(new Map<number, L.Marker>());
   const group = useRef<L.MarkerClusterGroup | null>(null);
@@ -164,7 +171,7 @@ function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, fo
 
   return (
     <MapContainer
-      className="uc-map h-[60vh] max-h-[40rem] min-h-80 w-full rounded-lg border border-stone-300"
+      className={`uc-map ${sizeClass} w-full rounded-lg border border-stone-300`}
       center={[25, 10]}
       zoom={2}
       minZoom={0}
@@ -235,7 +242,7 @@ function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, fo
           );
         })}
       </MarkerClusterGroup>
-      <ViewSync libraries={libraries} onBounds={onBounds} />
+      <ViewSync libraries={libraries} onBounds={onBounds} singleZoom={singleZoom} />
       <FocusLibrary focus={focus} markers={markers} group={group} />
     </MapContainer>
   );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockApi, renderApp } from '../../test/utils';
-import { searchResponse } from '../../test/fixtures';
+import { match, searchResponse } from '../../test/fixtures';
 import { CANUTS, CLOUD, KOENJI, LANTERNA, LIBRARIES, PROSTOR, loadPublicStrings } from '../libraries/testData';
 
 // jsdom has no layout: give the map container a size so Leaflet computes a view.
@@ -23,7 +23,7 @@ describe('/map', () => {
   it('draws a marker (or cluster) for every library with coordinates, on the built-in basemap', async () => {
     mockApi({ '/libraries': () => ({ body: { libraries: LIBRARIES } }) });
     renderApp('/map');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Map of the libraries' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 2, name: 'Map of the libraries' })).toBeInTheDocument();
     const map = await screen.findByRole('region', { name: 'Map of the libraries' });
     // Natural Earth countries as vector paths, no tile images.
     await waitFor(() => expect(map.querySelectorAll('path.leaflet-interactive, .leaflet-overlay-pane path').length).toBeGreaterThan(100));
@@ -45,6 +45,48 @@ describe('/map', () => {
       expect(m.tagName).not.toBe('IMG');
     }
     expect(screen.getByRole('link', { name: 'See all the physical and digital libraries (5)' })).toHaveAttribute('href', '/library');
+  });
+
+  it('the home page: search box, counts, latest additions, the map with its legend, keyboard help folded', async () => {
+    const user = userEvent.setup();
+    const latest = searchResponse({
+      total_entries: 1234,
+      matches: [match(41, 'Mutual Aid', { creator: [{ id: 9, value: 'Peter Kropotkin' }], date: [1902] }), match(40, 'Fields, Factories and Workshops')],
+    });
+    const api = mockApi({ '/libraries': () => ({ body: { libraries: LIBRARIES } }), '/search': () => ({ body: latest }) });
+    const { router } = renderApp('/map');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Test Catalogue' })).toBeInTheDocument();
+    // The counts: libraries from the list, entries and languages from one search sorted by acquisition date.
+    const numbers = screen.getByRole('region', { name: 'The catalogue in numbers' });
+    await waitFor(() => expect(within(numbers).getByText('1,234')).toBeInTheDocument());
+    expect(within(numbers).getByText('Entries')).toBeInTheDocument();
+    expect(within(numbers).getByText(String(LIBRARIES.length))).toBeInTheDocument();
+    expect(within(numbers).getByText('3')).toBeInTheDocument(); // en, it, de
+    const calls = api.calls('/search');
+    expect(calls).toHaveLength(1);
+    expect(calls[0].searchParams.get('sort_by')).toBe('datestamp');
+    expect(calls[0].searchParams.get('page_size')).toBe('5');
+    expect(calls[0].searchParams.get('query')).toBeNull();
+    // The latest additions, linked to their entries, with authors and year.
+    const additions = screen.getByRole('region', { name: 'Latest additions' });
+    expect(within(additions).getByRole('link', { name: 'Mutual Aid' })).toHaveAttribute('href', '/entry/41');
+    expect(within(additions).getAllByRole('listitem')[0]).toHaveTextContent('Peter Kropotkin · 1902');
+    expect(within(additions).getByRole('link', { name: 'All the entries, newest first' })).toHaveAttribute('href', '/search?sort_by=datestamp');
+    // The map keeps its place, with a legend; the keyboard help is folded away.
+    await screen.findByRole('region', { name: 'Map of the libraries' });
+    const legend = screen.getByRole('region', { name: 'Map legend' });
+    expect(within(legend).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Physical library',
+      'Digital library',
+      'Closed library',
+      '3Several libraries close together (zoom in)',
+    ]);
+    const help = screen.getByText('Using the map with the keyboard').closest('details')!;
+    expect(help).not.toHaveAttribute('open');
+    // Searching goes to the search page.
+    await user.type(screen.getByRole('searchbox', { name: 'Search the catalogue' }), 'kropotkin{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search'));
+    expect(new URLSearchParams(router.state.location.search).get('query')).toBe('kropotkin');
   });
 
   it('lists the libraries in view, and those without a place apart', async () => {

@@ -13,6 +13,8 @@ import { parseSearch, searchHref, toApiParams, toggleFilter, withQuery, type Sea
 import { hasCoordinates, librariesInView, type Box } from './bounds';
 import type { FocusRequest, MapLibrary } from './LibraryMap';
 import { tileSetting } from './settings';
+import { CatalogueCounts, LatestAdditions } from './HomeOverview';
+import { MapLegend } from './MapLegend';
 
 // Leaflet needs a DOM with layout; in the page it is part of this (already lazy) chunk.
 const LibraryMap = lazy(() => import('./LibraryMap'));
@@ -40,7 +42,14 @@ export function heldCounts(
   return out;
 }
 
-/** /map, the home page: the libraries on a map, the ones in view listed below it. */
+/** The home page's (smaller) map and the search mode's full-size one: height classes. */
+const HOME_MAP_SIZE = 'h-[45vh] max-h-[28rem] min-h-64';
+const SEARCH_MAP_SIZE = 'h-[60vh] max-h-[40rem] min-h-80';
+
+/**
+ * /map, the home page: a search box, the catalogue's size, the latest additions and the libraries on a
+ * map (the ones in view listed below it). With a search in the URL: the libraries holding its results.
+ */
 export default function MapPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -82,7 +91,8 @@ export default function MapPage() {
   const tiles = useMemo(() => tileSetting(general), [general]);
 
   const title = searchMode ? t('Libraries holding these results') : t('Map of the libraries');
-  useDocumentTitle(title);
+  // The home page is titled by the site itself.
+  useDocumentTitle(searchMode ? title : undefined);
   // Stable, so the (memoised) map does not re-render its cards on every pan: an open card re-renders
   // with its content, and Leaflet would pan it into view again.
   const resultsHref = useCallback(
@@ -129,54 +139,23 @@ export default function MapPage() {
     );
   };
 
-  return (
-    <div className="mx-auto max-w-screen-2xl px-4 py-6">
-      {!searchMode && (
-        <div className="mb-4">
-          <SearchForm query="" onSearch={(q, sort) => navigate(searchHref(withQuery(parseSearch(''), q, sort)))} />
-        </div>
-      )}
-      <h1 className="text-3xl font-semibold">{title}</h1>
-      {searchMode ? (
-        <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-          {state.query.trim() && <span>{t('Search: “{{query}}”', { query: state.query.trim() })}</span>}
-          {results.data && <span>{t('search_found', { count: results.data.total_entries })}</span>}
-          <Link to={backToSearch} className="link">
-            {t('Back to the search results')}
-          </Link>
-          <Link to="/map" className="link">
-            {t('Show all the libraries')}
-          </Link>
-        </p>
-      ) : (
-        <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-          <Link to="/search" className="link">
-            {t('Search the catalogue')}
-          </Link>
-          <Link to="/search?sort_by=title_asc" className="link">
-            {t('Browse all entries by title')}
-          </Link>
-        </p>
-      )}
-
+  const mapSize = searchMode ? SEARCH_MAP_SIZE : HOME_MAP_SIZE;
+  const mapBlock = (
+    <>
       {loading && !failed && (
-        <p role="status" className="mt-4">
+        <p role="status" className="mt-2">
           {t('Loading...')}
         </p>
       )}
       {failed && (
-        <p role="alert" className="mt-4 text-red-800">
+        <p role="alert" className="mt-2 text-red-800">
           {searchMode && results.error ? t('Invalid query!') : t('The libraries could not be loaded. Please try again later.')}
         </p>
       )}
-
       {!loading && !failed && (
         <>
-          <p className="mt-4 text-sm text-stone-700">
-            {t('map_help')}
-          </p>
           <div className="mt-2">
-            <Suspense fallback={<div className="h-[60vh] max-h-[40rem] min-h-80 w-full rounded-lg border border-stone-300 bg-[#c9dde9]" />}>
+            <Suspense fallback={<div className={`${mapSize} w-full rounded-lg border border-stone-300 bg-[#c9dde9]`} />}>
               <LibraryMap
                 libraries={located}
                 counts={counts}
@@ -185,10 +164,66 @@ export default function MapPage() {
                 label={title}
                 onBounds={onBounds}
                 focus={focus}
+                sizeClass={mapSize}
               />
             </Suspense>
           </div>
+          <MapLegend withCounts={searchMode} />
+          <details className="mt-2 text-sm text-stone-700">
+            <summary className="cursor-pointer">{t('Using the map with the keyboard')}</summary>
+            <p className="mt-1">{t('map_help')}</p>
+          </details>
+        </>
+      )}
+    </>
+  );
 
+  return (
+    <div className="mx-auto max-w-screen-2xl px-4 py-6">
+      {searchMode ? (
+        <>
+          <h1 className="text-3xl font-semibold">{title}</h1>
+          <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+            {state.query.trim() && <span>{t('Search: “{{query}}”', { query: state.query.trim() })}</span>}
+            {results.data && <span>{t('search_found', { count: results.data.total_entries })}</span>}
+            <Link to={backToSearch} className="link">
+              {t('Back to the search results')}
+            </Link>
+            <Link to="/map" className="link">
+              {t('Show all the libraries')}
+            </Link>
+          </p>
+          {mapBlock}
+        </>
+      ) : (
+        <>
+          <h1 className="text-3xl font-semibold">{general?.site_name || t('Union catalogue')}</h1>
+          {general?.description && <p className="mt-1 max-w-3xl text-stone-700">{general.description}</p>}
+          <div className="mt-4">
+            <SearchForm query="" onSearch={(q, sort) => navigate(searchHref(withQuery(parseSearch(''), q, sort)))} />
+          </div>
+          <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
+            <Link to="/search?sort_by=title_asc" className="link">
+              {t('Browse all entries by title')}
+            </Link>
+          </p>
+          <div className="mt-4">
+            <CatalogueCounts libraryCount={libraries?.length} />
+          </div>
+          <div className="mt-6 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+            <div>
+              <h2 className="text-xl font-semibold">
+                {title}
+              </h2>
+              {mapBlock}
+            </div>
+            <LatestAdditions />
+          </div>
+        </>
+      )}
+
+      {!loading && !failed && (
+        <>
           <section aria-labelledby={listHeadingId} className="mt-6">
             <h2 id={listHeadingId} className="text-xl font-semibold">
               {t('libraries_in_view', { count: inView.length })}
