@@ -11,12 +11,12 @@ interface Props {
 
 /** One removable chip (a real button) per active filter value. */
 export function FilterChips({ filters, facets, onRemove }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const chips = FILTER_NAMES.flatMap((name) =>
     (filters[name] ?? []).map((value) => {
       const facet = name === 'translate' ? undefined : facets?.[name];
       const term = facet?.values.find((v) => v.id === value)?.term;
-      return { name, value, label: facetValueLabel(t, name, value, term) };
+      return { name, value, label: facetValueLabel(t, name, value, term, i18n.language) };
     }),
   );
   if (chips.length === 0) return null;

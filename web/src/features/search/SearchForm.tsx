@@ -47,7 +47,8 @@ export function SearchForm({ query, sort, onSearch }: Props) {
             onChange={(e) => setText(e.target.value)}
             placeholder={t('Search')}
             autoComplete="off"
-            className="min-w-0 flex-1 rounded bg-transparent px-3 py-2 outline-none placeholder:text-stone-600"
+            // The app has its own clear button: hide the browser's (UX review: two clear buttons).
+            className="min-w-0 flex-1 rounded bg-transparent px-3 py-2 outline-none placeholder:text-stone-600 [&::-webkit-search-cancel-button]:appearance-none [&::-webkit-search-decoration]:appearance-none"
           />
           {text !== '' && (
             <button

@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { agent, library, searchResponse } from '../../test/fixtures';
 import { currentParams, mockApi, renderApp } from '../../test/utils';
 import type { SearchResponse } from '../../lib/shared';
+import i18n, { loadBundle } from '../../i18n';
 
 function searchApi(respond: (url: URL) => SearchResponse | { status: number; body: unknown }) {
   return mockApi({
@@ -133,9 +134,9 @@ describe('search screen: facets and chips', () => {
     const box = screen.getByRole('region', { name: 'Language' });
     const labels = () => within(box).getAllByRole('checkbox').map((c) => c.closest('label')!.textContent);
     expect(within(box).getByRole('radio', { name: 'by count' })).toBeChecked();
-    expect(labels()).toEqual(['Italiano (5)', 'English (2)', 'Deutsch (1)']);
+    expect(labels()).toEqual(['Italian (5)', 'English (2)', 'German (1)']);
     await user.click(within(box).getByRole('radio', { name: 'by term' }));
-    expect(labels()).toEqual(['Deutsch (1)', 'English (2)', 'Italiano (5)']);
+    expect(labels()).toEqual(['English (2)', 'German (1)', 'Italian (5)']);
   });
 
   it('toggling a facet value updates the URL, resets the page and refetches', async () => {
@@ -143,16 +144,16 @@ describe('search screen: facets and chips', () => {
     const api = searchApi(() => searchResponse());
     const { router } = renderApp('/search?query=state&page_number=3');
     await screen.findByText(/Search results for/);
-    await user.click(screen.getByRole('checkbox', { name: 'Italiano (5)' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Italian (5)' }));
     expect(currentParams(router).getAll('filter_language')).toEqual(['it']);
     expect(currentParams(router).has('page_number')).toBe(false);
     expect(currentParams(router).get('query')).toBe('state');
     await waitFor(() => expect(api.calls('/search').at(-1)?.searchParams.getAll('filter_language')).toEqual(['it']));
-    expect(screen.getByRole('checkbox', { name: 'Italiano (5)' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Italian (5)' })).toBeChecked();
 
     await user.click(screen.getByRole('checkbox', { name: 'English (2)' }));
     expect(currentParams(router).getAll('filter_language')).toEqual(['it', 'en']);
-    await user.click(screen.getByRole('checkbox', { name: 'Italiano (5)' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Italian (5)' }));
     expect(currentParams(router).getAll('filter_language')).toEqual(['en']);
   });
 
@@ -163,7 +164,7 @@ describe('search screen: facets and chips', () => {
     await screen.findByText('All entries (2)');
     const chip = screen.getByRole('button', { name: /Download Types: Editable and printable text/ });
     expect(chip).toHaveAttribute('title', 'Click to remove the filter');
-    expect(screen.getByRole('button', { name: /Language: Italiano/ })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Language: Italian/ })).toBeInTheDocument();
     chip.focus();
     await user.keyboard('{Enter}');
     expect(currentParams(router).has('filter_download')).toBe(false);
@@ -312,7 +313,7 @@ describe('search screen: URL as the state, kept alive', () => {
     });
     const { router } = renderApp('/search?query=state');
     await screen.findByText(/Search results for/);
-    await user.click(screen.getByRole('checkbox', { name: 'Italiano (5)' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Italian (5)' }));
     await waitFor(() => expect(api.calls('/search')).toHaveLength(2));
     await user.click(screen.getByRole('link', { name: 'God and the State' }));
     expect(await screen.findByText('Sorry! We could not found this entry!')).toBeInTheDocument();
@@ -321,7 +322,7 @@ describe('search screen: URL as the state, kept alive', () => {
     await act(() => router.navigate(-1));
     // Instantly back, without a new request.
     expect(screen.getByRole('heading', { level: 1, name: /Search results for “state”/ })).toBeVisible();
-    expect(screen.getByRole('checkbox', { name: 'Italiano (5)' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Italian (5)' })).toBeChecked();
     expect(api.calls('/search')).toHaveLength(2);
   });
 });
@@ -369,5 +370,152 @@ describe('search screen: help dialog', () => {
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(helpButton).toHaveFocus();
+  });
+});
+
+describe('search screen: UX review', () => {
+  const emptyFacets = () =>
+    Object.fromEntries(
+      Object.entries(searchResponse().facets).map(([k, f]) => [k, { ...f, values: [] }]),
+    ) as unknown as SearchResponse['facets'];
+
+  it('shows the previous results as stale while the next search runs, never with the new query', async () => {
+    const user = userEvent.setup();
+    let release!: () => void;
+    let gate: Promise<void> = Promise.resolve();
+    const { fetch } = searchApi((url) =>
+      url.searchParams.has('query')
+        ? searchResponse({ pretty_query: 'tolstoy', total_entries: 1, matches: searchResponse().matches.slice(1) })
+        : searchResponse({ total_entries: 565 }),
+    );
+    const original = fetch.getMockImplementation()!;
+    fetch.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).includes('/search')) await gate;
+      return original(input, init);
+    });
+    renderApp('/search');
+    await screen.findByRole('heading', { level: 1, name: 'All entries (565)' });
+    const results = screen.getByRole('region', { name: 'Results' });
+    expect(results).toHaveAttribute('aria-busy', 'false');
+    const oldTitles = within(results).getAllByRole('article').length;
+
+    gate = new Promise<void>((r) => (release = r));
+    await user.type(screen.getByRole('searchbox'), 'tolstoy{Enter}');
+    // The old answer stays, dimmed and busy; the heading pairs no query with the old count.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Fetching results, hold on...' })).toBeInTheDocument();
+    expect(results).toHaveAttribute('aria-busy', 'true');
+    expect(results).toHaveClass('opacity-60');
+    expect(within(results).getAllByRole('article')).toHaveLength(oldTitles);
+    expect(screen.queryByText(/Search results for “tolstoy”/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/565/)).not.toBeInTheDocument();
+
+    await act(async () => release());
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Search results for “tolstoy”: found 1 entry' }),
+    ).toBeInTheDocument();
+    expect(results).toHaveAttribute('aria-busy', 'false');
+    expect(results).not.toHaveClass('opacity-60');
+    expect(within(results).getAllByRole('article')).toHaveLength(oldTitles - 1);
+  });
+
+  it('shows no lone Filters heading on an empty result or an error', async () => {
+    searchApi((url) =>
+      url.searchParams.get('query') === '(foo'
+        ? { status: 400, body: { error: 'Unbalanced parentheses' } }
+        : searchResponse({ matches: [], total_entries: 0, pretty_query: 'zzz', facets: emptyFacets() }),
+    );
+    const { router } = renderApp('/search?query=zzz');
+    await screen.findByText('No result found!');
+    expect(screen.queryByRole('heading', { name: 'Filters' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Filters/ })).not.toBeInTheDocument();
+    await act(() => router.navigate('/search?query=(foo'));
+    await screen.findByRole('heading', { level: 1, name: 'Invalid query!' });
+    expect(screen.queryByRole('heading', { name: 'Filters' })).not.toBeInTheDocument();
+  });
+
+  it('Tab from the search box reaches "Skip to results", and Enter moves focus to the results', async () => {
+    const user = userEvent.setup();
+    searchApi(() => searchResponse());
+    renderApp('/search');
+    await screen.findByRole('heading', { level: 1, name: 'All entries (2)' });
+    screen.getByRole('searchbox').focus();
+    const skip = screen.getByRole('link', { name: 'Skip to results' });
+    for (let i = 0; i < 6 && document.activeElement !== skip; i++) await user.tab();
+    expect(skip).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('region', { name: 'Results' })).toHaveFocus();
+  });
+
+  describe('collapsible facet boxes', () => {
+    afterEach(() => window.sessionStorage.clear());
+
+    it('collapse with a button, take the checkboxes out of the page and stay collapsed for the session', async () => {
+      const user = userEvent.setup();
+      searchApi(() => searchResponse());
+      const first = renderApp('/search');
+      await screen.findByText('All entries (2)');
+      const toggle = within(screen.getByRole('heading', { level: 3, name: 'Language' })).getByRole('button', {
+        name: 'Language',
+      });
+      expect(toggle).toHaveAttribute('aria-expanded', 'true');
+      expect(within(screen.getByRole('region', { name: 'Language' })).getAllByRole('checkbox')).toHaveLength(3);
+      await user.click(toggle);
+      expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      expect(within(screen.getByRole('region', { name: 'Language' })).queryAllByRole('checkbox')).toHaveLength(0);
+      expect(within(screen.getByRole('region', { name: 'Authors' })).getAllByRole('checkbox')).toHaveLength(1);
+
+      first.unmount();
+      renderApp('/search');
+      await screen.findByText('All entries (2)');
+      const again = within(screen.getByRole('heading', { level: 3, name: 'Language' })).getByRole('button');
+      expect(again).toHaveAttribute('aria-expanded', 'false');
+      await user.click(again);
+      expect(within(screen.getByRole('region', { name: 'Language' })).getAllByRole('checkbox')).toHaveLength(3);
+    });
+  });
+
+  it('names language facet values in the interface language', async () => {
+    const de = await loadBundle('de');
+    i18n.addResourceBundle('de', 'translation', de, true, true);
+    await i18n.changeLanguage('de');
+    try {
+      const facets = searchResponse().facets;
+      searchApi(() =>
+        searchResponse({
+          facets: {
+            ...facets,
+            language: {
+              ...facets.language,
+              values: [
+                { id: 'fr', term: 'French', count: 5, active: false },
+                { id: 'xx-nope', term: 'Server name', count: 1, active: false },
+              ],
+            },
+          },
+        }),
+      );
+      const user = userEvent.setup();
+      const { router } = renderApp('/search');
+      const box = await screen.findByRole('region', { name: de['Language'] });
+      expect(within(box).getByRole('checkbox', { name: 'Französisch (5)' })).toBeInTheDocument();
+      expect(within(box).getByRole('checkbox', { name: 'Server name (1)' })).toBeInTheDocument();
+      await user.click(within(box).getByRole('checkbox', { name: 'Französisch (5)' }));
+      expect(currentParams(router).getAll('filter_language')).toEqual(['fr']);
+      expect(await screen.findByRole('button', { name: new RegExp(`${de['Language']}: Französisch`) })).toBeInTheDocument();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
+  it('reserves the right column only for curators’ boxes', async () => {
+    searchApi(() => searchResponse());
+    const first = renderApp('/search?query=state');
+    await screen.findByText(/Search results for/);
+    const grid = () => screen.getByRole('region', { name: 'Results' }).parentElement!;
+    expect(grid().className).not.toMatch(/18rem/);
+    first.unmount();
+    renderApp('/search?query=library:3');
+    await screen.findByRole('heading', { name: 'Bibliotheca Test', level: 2 });
+    expect(grid().className).toMatch(/lg:grid-cols-\[16rem_minmax\(0,1fr\)_18rem\]/);
   });
 });

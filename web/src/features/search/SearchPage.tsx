@@ -35,6 +35,17 @@ interface Props {
   active?: boolean;
 }
 
+type Layout = 'both' | 'facets' | 'right' | 'none';
+// Whole class names (Tailwind finds them in the source): facets column, results, curators' column.
+const GRID: Record<Layout, string> = {
+  both: 'md:grid-cols-[16rem_minmax(0,1fr)] lg:grid-cols-[16rem_minmax(0,1fr)_18rem]',
+  facets: 'md:grid-cols-[16rem_minmax(0,1fr)]',
+  right: 'lg:grid-cols-[minmax(0,1fr)_18rem]',
+  none: '',
+};
+const RESULTS_COL: Record<Layout, string> = { both: 'md:col-start-2', facets: 'md:col-start-2', right: 'lg:col-start-1', none: '' };
+const RIGHT_COL: Record<Layout, string> = { both: 'md:col-start-2 lg:col-start-3', facets: '', right: 'lg:col-start-2', none: '' };
+
 export default function SearchPage({ search, active = true }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -42,6 +53,9 @@ export default function SearchPage({ search, active = true }: Props) {
   const apiParams = useMemo(() => toApiParams(state), [state]);
   const result = useSearch(apiParams);
   const { data, error, isFetching } = result;
+  // The previous search's answer, shown dimmed while this one runs (keepPreviousData): never paired
+  // with this query in the heading.
+  const stale = result.isPlaceholderData && !error;
   const [filtersOpen, setFiltersOpen] = useState(false);
   const resultsRef = useRef<HTMLElement>(null);
   const filtersId = useId();
@@ -57,7 +71,7 @@ export default function SearchPage({ search, active = true }: Props) {
   };
 
   const hasQuery = state.query.trim() !== '';
-  const titleQuery = data && !error && data.pretty_query ? data.pretty_query : state.query;
+  const titleQuery = data && !error && !stale && data.pretty_query ? data.pretty_query : state.query;
   useDocumentTitle(hasQuery ? `${t('Search')}: ${titleQuery}` : t('Search'), active);
 
   const singles = singleFilterIds(state.query);
@@ -68,7 +82,7 @@ export default function SearchPage({ search, active = true }: Props) {
   if (error) {
     heading = t('Invalid query!');
     headingError = true;
-  } else if (!data) {
+  } else if (!data || stale) {
     heading = t('Fetching results, hold on...');
   } else if (hasQuery) {
     heading = t('search_results', { query: data.pretty_query || state.query, count: data.total_entries });
@@ -82,6 +96,9 @@ export default function SearchPage({ search, active = true }: Props) {
     : undefined;
   const matches = error ? [] : (data?.matches ?? []);
   const facets = error ? undefined : data?.facets;
+  const facetNames = facets ? FACET_NAMES.filter((name) => facets[name]?.values.length) : [];
+  // No lone 'Filters' heading: the column is there only with something to filter by.
+  const hasFacets = facetNames.length > 0;
   const hrefFor = (page: number) => searchHref(withPage(state, page));
   // Spec §6: merge handles and boxes for can_merge, 'Omit' for can_set_exclusions, from the search answer
   // (from the user check while there is none, e.g. after an invalid query, so the boxes stay).
@@ -90,6 +107,9 @@ export default function SearchPage({ search, active = true }: Props) {
     ? { canMerge: data.can_merge, canExclude: data.can_set_exclusions }
     : { canMerge: !!user?.can_merge, canExclude: !!user?.can_set_exclusions };
   // After an author merge the merged authors' filter values are gone: the filter goes too (spec §4).
+  // The right column holds curators' boxes: reserved only when there is one to show (UX review).
+  const hasRight = hasSingles || rights.canMerge;
+  const layout: Layout = hasFacets ? (hasRight ? 'both' : 'facets') : hasRight ? 'right' : 'none';
   const afterAuthorMerge = () => {
     if (!state.filters.creator?.length) return;
     navigate(searchHref({ ...state, page: 1, filters: { ...state.filters, creator: undefined } }), { replace: true });
@@ -98,11 +118,25 @@ export default function SearchPage({ search, active = true }: Props) {
   return (
     <div className="mx-auto max-w-screen-2xl px-4 py-4">
       <SearchForm query={state.query} sort={state.sort_by} onSearch={onSearch} />
+      <div className="relative">
+        <a
+          href="#search-results"
+          className="skip-link"
+          onClick={(e) => {
+            e.preventDefault();
+            const node = resultsRef.current;
+            node?.scrollIntoView({ block: 'start' });
+            node?.focus({ preventScroll: true });
+          }}
+        >
+          {t('Skip to results')}
+        </a>
+      </div>
 
       <div aria-live="polite" aria-atomic="true" className="mt-4 text-center">
         <h1 className={`text-2xl font-semibold ${headingError ? 'text-red-800' : ''}`}>{heading}</h1>
         {errorDetail && <p className="text-red-800">{errorDetail}</p>}
-        {isFetching && data && !error && (
+        {isFetching && data && !error && !stale && (
           <p role="status" className="text-stone-700">
             <span aria-hidden="true" className="inline-block animate-spin">⚙</span>{' '}
             {t('Fetching results, hold on...')}
@@ -110,7 +144,7 @@ export default function SearchPage({ search, active = true }: Props) {
         )}
       </div>
 
-      {data && !error && data.total_entries > 0 && (
+      {data && !error && !stale && data.total_entries > 0 && (
         <p className="mt-1 text-center">
           {/* Beyond the spec: the libraries holding these results, with their counts, on the map. */}
           <Link to={`/map${toSearchString({ ...state, page: 1 })}`} className="link text-sm">
@@ -122,9 +156,9 @@ export default function SearchPage({ search, active = true }: Props) {
         <FilterChips filters={state.filters} facets={facets} onRemove={onToggle} />
       </div>
 
-      <div className="grid gap-4 md:grid-cols-[16rem_minmax(0,1fr)] lg:grid-cols-[16rem_minmax(0,1fr)_18rem] lg:grid-rows-[auto_1fr]">
+      <div className={`grid gap-4 lg:grid-rows-[auto_1fr] ${GRID[layout]}`}>
         {hasSingles && (
-          <div className="space-y-3 md:col-start-2 lg:col-start-3 lg:row-start-1">
+          <div className={`space-y-3 lg:row-start-1 ${RIGHT_COL[layout]}`}>
             {singles.library.map((id) => (
               <LibraryFilterBox key={`l${id}`} id={id} />
             ))}
@@ -134,39 +168,47 @@ export default function SearchPage({ search, active = true }: Props) {
           </div>
         )}
 
-        <aside aria-labelledby={`${filtersId}-h`} className="md:col-start-1 md:row-span-2 md:row-start-1">
-          <h2 id={`${filtersId}-h`} className="sr-only md:not-sr-only md:mb-2 md:text-lg md:font-semibold">
-            {t('Filters')}
-          </h2>
-          <button
-            type="button"
-            className="btn w-full md:hidden"
-            aria-expanded={filtersOpen}
-            aria-controls={filtersId}
-            onClick={() => setFiltersOpen((o) => !o)}
-          >
-            {t('Filters')} <span aria-hidden="true">{filtersOpen ? '▲' : '▼'}</span>
-          </button>
-          <div id={filtersId} className={`${filtersOpen ? 'block' : 'hidden'} mt-2 space-y-3 md:mt-0 md:block`}>
-            {facets &&
-              FACET_NAMES.filter((name) => facets[name]?.values.length).map((name: FacetName) => (
-                <FacetBox
-                  key={name}
-                  name={name}
-                  facet={facets[name]}
-                  isActive={(v) => isFilterActive(state, name, v)}
-                  onToggle={(v) => onToggle(name, v)}
-                  rights={rights}
-                />
-              ))}
-          </div>
-        </aside>
+        {hasFacets && (
+          <aside aria-labelledby={`${filtersId}-h`} className="md:col-start-1 md:row-span-2 md:row-start-1">
+            <h2 id={`${filtersId}-h`} className="sr-only md:not-sr-only md:mb-2 md:text-lg md:font-semibold">
+              {t('Filters')}
+            </h2>
+            <button
+              type="button"
+              className="btn w-full md:hidden"
+              aria-expanded={filtersOpen}
+              aria-controls={filtersId}
+              onClick={() => setFiltersOpen((o) => !o)}
+            >
+              {t('Filters')} <span aria-hidden="true">{filtersOpen ? '▲' : '▼'}</span>
+            </button>
+            <div
+              id={filtersId}
+              aria-busy={stale}
+              className={`${filtersOpen ? 'block' : 'hidden'} mt-2 space-y-3 transition-opacity md:mt-0 md:block ${stale ? 'opacity-60' : ''}`}
+            >
+              {facets &&
+                facetNames.map((name: FacetName) => (
+                  <FacetBox
+                    key={name}
+                    name={name}
+                    facet={facets[name]}
+                    isActive={(v) => isFilterActive(state, name, v)}
+                    onToggle={(v) => onToggle(name, v)}
+                    rights={rights}
+                  />
+                ))}
+            </div>
+          </aside>
+        )}
 
         <section
           ref={resultsRef}
+          id="search-results"
           tabIndex={-1}
           aria-label={t('Results')}
-          className="scroll-mt-4 outline-none md:col-start-2 lg:row-span-2 lg:row-start-1"
+          aria-busy={stale}
+          className={`scroll-mt-4 outline-none transition-opacity lg:row-span-2 lg:row-start-1 ${RESULTS_COL[layout]} ${stale ? 'opacity-60' : ''}`}
         >
           {data && !error && (
             <>
@@ -174,7 +216,7 @@ export default function SearchPage({ search, active = true }: Props) {
               {matches.length === 0 ? (
                 <p className="py-8 text-center text-lg">{t('No result found!')}</p>
               ) : (
-                <ol className="space-y-3" aria-busy={isFetching}>
+                <ol className="space-y-3">
                   {matches.map((m) => (
                     <li key={m.entry_id}>
                       <ResultCard match={m} rights={rights} />
@@ -189,7 +231,7 @@ export default function SearchPage({ search, active = true }: Props) {
 
         {rights.canMerge && (
           <div
-            className={`md:col-start-2 lg:col-start-3 ${hasSingles ? 'lg:row-start-2' : 'lg:row-start-1'} lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto`}
+            className={`${RIGHT_COL[layout]} ${hasSingles ? 'lg:row-start-2' : 'lg:row-start-1'} lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto`}
           >
             <MergeColumn kinds={SEARCH_BOXES} onDone={{ 'merge-authors': afterAuthorMerge }} />
           </div>

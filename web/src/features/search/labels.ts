@@ -25,8 +25,37 @@ function lookup(table: Record<string, string>, id: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(table, id) ? table[id] : undefined;
 }
 
-/** The label of a facet value: download, aggregate and translate specials are translated. */
-export function facetValueLabel(t: TFunction, name: FilterName, id: string, term?: string): string {
+const languageNames = new Map<string, Intl.DisplayNames | null>();
+
+/**
+ * The name of a language (ISO 639 code) in the interface language, or undefined when the browser does
+ * not know the code (then the server's term is shown).
+ */
+export function languageName(code: string, uiLanguage: string): string | undefined {
+  if (!/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/i.test(code)) return undefined;
+  let names = languageNames.get(uiLanguage);
+  if (names === undefined) {
+    try {
+      names = new Intl.DisplayNames([uiLanguage], { type: 'language', fallback: 'none' });
+    } catch {
+      names = null;
+    }
+    languageNames.set(uiLanguage, names);
+  }
+  try {
+    const name = names?.of(code);
+    // French, Italian… name languages in lower case: a list label starts with a capital.
+    return name && name !== code ? name.charAt(0).toLocaleUpperCase(uiLanguage) + name.slice(1) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The label of a facet value: download, aggregate and translate specials are translated, languages are
+ * named in the interface language (`uiLanguage`) when the browser knows the code.
+ */
+export function facetValueLabel(t: TFunction, name: FilterName, id: string, term?: string, uiLanguage?: string): string {
   const special =
     name === 'download'
       ? lookup(DOWNLOAD_TYPES, id)
@@ -36,6 +65,10 @@ export function facetValueLabel(t: TFunction, name: FilterName, id: string, term
           ? lookup(TRANSLATE_VALUES, id)
           : undefined;
   if (special) return t(special);
+  if (name === 'language' && uiLanguage) {
+    const named = languageName(id, uiLanguage);
+    if (named) return named;
+  }
   return term && term.trim() !== '' ? term : id;
 }
 
