@@ -4,22 +4,34 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, isApiError } from '../../api/client';
-import { useBookBuilder } from './store';
+import { ALREADY_FROM_OTHER_LIBRARY, useBookBuilder } from './store';
 
 export function AddToBookBuilder({ dataSourceId }: { dataSourceId: number }) {
   const { t } = useTranslation();
   const sessionId = useBookBuilder((s) => s.session_id);
   const added = useBookBuilder((s) => s.text_list.some((x) => x.attributes.data_source_id === dataSourceId));
+  // Another data source of the same entry in the list (also after a reload, when the answer is gone).
+  const twice = useBookBuilder((s) => {
+    const mine = s.text_list.find((x) => x.attributes.data_source_id === dataSourceId);
+    return !!mine?.attributes.entry_id && s.text_list.some((x) => x.attributes.entry_id === mine.attributes.entry_id && x.attributes.data_source_id !== dataSourceId);
+  });
   const setTexts = useBookBuilder((s) => s.setTexts);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
 
   if (added) {
+    const note = status === ALREADY_FROM_OTHER_LIBRARY || twice;
     return (
-      <span role="status">
+      <span role="status" className={note ? 'flex w-full flex-wrap items-center gap-2' : undefined}>
         <Link to="/bookbuilder" className="btn btn-primary">
           {t('Added to the Book Builder!')}
         </Link>
+        {note && (
+          <span className="text-sm text-amber-900">
+            {t(ALREADY_FROM_OTHER_LIBRARY)}. {t('You can remove one of them in the Book Builder.')}
+          </span>
+        )}
       </span>
     );
   }
@@ -27,7 +39,9 @@ export function AddToBookBuilder({ dataSourceId }: { dataSourceId: number }) {
     setBusy(true);
     setError(null);
     try {
-      setTexts(await api.bookbuilder({ action: 'add', add: dataSourceId, session_id: sessionId }));
+      const r = await api.bookbuilder({ action: 'add', add: dataSourceId, session_id: sessionId });
+      setStatus(r.status ?? null);
+      setTexts(r);
     } catch (e) {
       setError(isApiError(e) ? e.message : t('Failed!'));
     } finally {

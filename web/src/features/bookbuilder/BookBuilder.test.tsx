@@ -11,6 +11,7 @@ import { BOOKBUILDER_STORAGE_KEY, defaultCollection, useBookBuilder } from './st
 const SID = 'sessionsessionsession1';
 const text = (id: number, title: string): BookText => ({ id, sid: SID, attributes: { entry_id: id * 10, data_source_id: id * 100, title, authors: ['An Author'], size: 1234 } });
 const TWO = [text(1, 'First Text'), text(2, 'Second Text')];
+const THREE = [...TWO, text(3, 'Third Text')];
 const FONTS = [
   { name: 'DejaVu Sans', desc: 'DejaVu Sans', type: 'sans', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans.pdf', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans.svg' },
   { name: 'DejaVu Sans Mono', desc: 'DejaVu Sans Mono', type: 'mono', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.pdf', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.svg' },
@@ -24,6 +25,9 @@ const bodies = (api: MockedApi) =>
 /** A fake server: list answers the given texts; check_job answers the statuses in turn. */
 function bookApi(opts: { texts?: BookText[]; jobs?: BookbuilderResponse[]; onBuild?: (b: Body) => BookbuilderResponse; extra?: (b: Body) => BookbuilderResponse | undefined } = {}) {
   let texts = opts.texts ?? [];
+  // A text added again (Undo) comes back from its data source with a new id.
+  const known = new Map(texts.map((x) => [x.attributes.data_source_id, x]));
+  let nextId = 50;
   const jobs = [...(opts.jobs ?? [])];
   return mockApi({
     '/bookbuilder': (_url, init) => {
@@ -47,9 +51,11 @@ function bookApi(opts: { texts?: BookText[]; jobs?: BookbuilderResponse[]; onBui
         case 'remove':
           texts = texts.filter((x) => x.id !== b.remove_id);
           return { body: { session_id: SID, texts, status: 'OK' } };
-        case 'add':
-          texts = [...texts, text(3, 'Added Text')];
+        case 'add': {
+          const again = known.get(Number(b.add));
+          texts = [...texts, again ? { ...again, id: nextId++ } : text(3, 'Added Text')];
           return { body: { session_id: SID, texts, status: 'OK' } };
+        }
         case 'build':
           return { body: opts.onBuild?.(b) ?? { session_id: SID, job_id: 42, status: 'inactive' } };
         case 'check_job':
@@ -294,14 +300,26 @@ describe('Book Builder screen', () => {
     expect(await screen.findByText('Job not found. Stale session?', {}, { timeout: 3000 })).toBeInTheDocument();
   });
 
-  it('Reset clears everything and restores the defaults', async () => {
+  it('Reset asks first, then clears everything and restores the defaults', async () => {
     withSession([TWO[0]], { collection_data: { ...defaultCollection(), fontsize: 9 } });
     bookApi({ texts: [TWO[0]] });
     renderApp('/bookbuilder');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Reset' }));
+    let dialog = screen.getByRole('dialog', { name: 'Reset the Book Builder?' });
+    expect(dialog).toHaveTextContent('This cannot be undone.');
+    // Closing the dialog keeps everything.
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(useBookBuilder.getState()).toMatchObject({ session_id: SID, collection_data: { fontsize: 9 } });
+    expect(screen.getByRole('button', { name: 'Reset' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    dialog = screen.getByRole('dialog', { name: 'Reset the Book Builder?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Reset the Book Builder' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(useBookBuilder.getState()).toMatchObject({ session_id: null, text_list: [], collection_data: { fontsize: 12 } });
     expect(screen.getByText('No text added, so far!')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1, name: 'Book Builder' })).toHaveFocus());
   });
 
   it('reorders with the keyboard buttons and removes texts', async () => {
@@ -320,6 +338,68 @@ describe('Book Builder screen', () => {
     await user.click(screen.getByRole('button', { name: 'Remove: First Text' }));
     await waitFor(() => expect(titles()).toEqual(['Second Text']));
     expect(bodies(api).at(-1)).toMatchObject({ action: 'remove', remove_id: 1, session_id: SID });
+  });
+
+  it('keeps the focus on the moved text\'s own move button, never on Remove', async () => {
+    withSession(THREE);
+    bookApi({ texts: THREE });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    const titles = () => screen.getAllByTestId('book-text').map((li) => within(li).getByRole('link').textContent);
+    // Move down on the second-to-last text: it becomes last, so focus goes to its Move up.
+    (await screen.findByRole('button', { name: 'Move down: Second Text' })).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(titles()).toEqual(['First Text', 'Third Text', 'Second Text']));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move up: Second Text' })));
+    expect(document.activeElement).not.toBe(screen.getByRole('button', { name: 'Remove: Second Text' }));
+    // A second Enter moves it back up instead of deleting it; it can still go up, so focus stays there.
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(titles()).toEqual(['First Text', 'Second Text', 'Third Text']));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move up: Second Text' })));
+    // Move down from the top keeps focus on Move down while it can still move down.
+    screen.getByRole('button', { name: 'Move down: First Text' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(titles()).toEqual(['Second Text', 'First Text', 'Third Text']));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move down: First Text' })));
+    // Move up to the top: focus moves to its Move down.
+    screen.getByRole('button', { name: 'Move up: First Text' }).focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(titles()).toEqual(['First Text', 'Second Text', 'Third Text']));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Move down: First Text' })));
+  });
+
+  it('Remove offers Undo, which adds the text again at its old position', async () => {
+    withSession(THREE);
+    const api = bookApi({ texts: THREE });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    const titles = () => screen.getAllByTestId('book-text').map((li) => within(li).getByRole('link').textContent);
+    await user.click(await screen.findByRole('button', { name: 'Remove: Second Text' }));
+    await waitFor(() => expect(titles()).toEqual(['First Text', 'Third Text']));
+    const status = await screen.findByText('Removed “Second Text”.');
+    const undo = within(status.closest('[role="status"]') as HTMLElement).getByRole('button', { name: 'Undo' });
+    // Focus goes to Undo, so a second Enter cannot remove the next text.
+    await waitFor(() => expect(undo).toHaveFocus());
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(titles()).toEqual(['First Text', 'Second Text', 'Third Text']));
+    const calls = bodies(api).slice(-2);
+    expect(calls[0]).toEqual({ action: 'add', add: 200, session_id: SID });
+    expect(calls[1]).toMatchObject({ action: 'reorder', session_id: SID, move_id: 50, to_id: 3 });
+    expect(screen.queryByText('Removed “Second Text”.')).toBeNull();
+    expect(screen.getByText('Second Text is back in the book')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Second Text' })).toHaveFocus());
+  });
+
+  it('Undo of the only text brings it back from the empty list without a reorder', async () => {
+    withSession([TWO[0]]);
+    const api = bookApi({ texts: [TWO[0]] });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Remove: First Text' }));
+    expect(await screen.findByText('No text added, so far!')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByRole('link', { name: 'First Text' })).toBeInTheDocument();
+    expect(bodies(api).at(-1)).toEqual({ action: 'add', add: 100, session_id: SID });
   });
 
   it('an expired session found on opening empties the list', async () => {
@@ -343,6 +423,26 @@ describe('entry page and header', () => {
     expect(added).toHaveAttribute('href', '/bookbuilder');
     expect(bodies(api).find((b) => b.action === 'add')).toEqual({ action: 'add', add: 11, session_id: null });
     expect(screen.getByRole('navigation', { name: 'Main navigation' })).toContainElement(screen.getByRole('link', { name: /^Book Builder/ }));
+  });
+
+  it('says so when another library\'s copy of the same text is already in the Book Builder', async () => {
+    // The entry's data source 11 is of entry 1; the list already holds entry 1 from data source 99.
+    const other = { ...text(5, 'God and the State'), attributes: { ...text(5, 'God and the State').attributes, entry_id: 1, data_source_id: 99 } };
+    withSession([other]);
+    const api = bookApi({
+      texts: [other],
+      extra: (b) =>
+        b.action === 'add'
+          ? { session_id: SID, texts: [other, { ...other, id: 6, attributes: { ...other.attributes, data_source_id: 11 } }], status: 'This text is already in the Book Builder from another library' }
+          : undefined,
+    });
+    mockApiEntry(api);
+    renderApp('/entry/1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Add to the Book Builder' }));
+    const added = await screen.findByRole('link', { name: 'Added to the Book Builder!' });
+    const status = added.closest('[role="status"]') as HTMLElement;
+    expect(status).toHaveTextContent('This text is already in the Book Builder from another library. You can remove one of them in the Book Builder.');
   });
 
   it('shows the server error when the text cannot be added', async () => {

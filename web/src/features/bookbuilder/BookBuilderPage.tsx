@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { collectionProblems, HEADINGS, type BookFont } from '@uc/shared';
 import { api, isApiError } from '../../api/client';
+import { Dialog } from '../../components/Dialog';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { CoverBuilder } from '../covers/CoverBuilder';
 import { ProblemsContext, type Problems } from './fields';
@@ -179,6 +180,9 @@ export default function BookBuilderPage() {
   const [buildError, setBuildError] = useState<string | null>(null);
   const [showProblems, setShowProblems] = useState(false);
   const [building, setBuilding] = useState(false);
+  const [confirmReset, setConfirmReset] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const resetDone = useRef(false);
   const d = state.collection_data;
   const problems: Problems = useMemo(() => ({ ...collectionProblems(d, state.text_list.length), ...fontProblems(fonts, d) }), [d, state.text_list.length, fonts]);
   const problemList = Object.entries(problems) as [string, string][];
@@ -204,11 +208,26 @@ export default function BookBuilderPage() {
     }
   };
 
+  // After Reset the button is gone: focus goes to the page heading instead of the document body.
+  useEffect(() => {
+    if (!confirmReset && resetDone.current) {
+      resetDone.current = false;
+      heading.current?.focus();
+    }
+  }, [confirmReset]);
+  const doReset = () => {
+    resetDone.current = true;
+    state.reset();
+    setConfirmReset(false);
+  };
+
   return (
     <div className="mx-auto max-w-screen-xl px-4 py-6">
-      <h1 className="mb-4 text-2xl font-semibold">{t('Book Builder')}</h1>
+      <h1 ref={heading} tabIndex={-1} className="mb-4 text-2xl font-semibold focus:outline-none">
+        {t('Book Builder')}
+      </h1>
       <ToolTabs />
-      <div className="rounded-b border border-t-0 border-stone-400 bg-white p-4">
+      <div className="rounded-b border border-t-0 border-stone-400 bg-white p-3 sm:p-4">
         <ProblemsContext.Provider value={problems}>
           <OptionTabs problems={problems} tab={tab} setTab={setTab} />
           <div role="tabpanel" id={`bb-panel-${tab}`} aria-labelledby={`bb-tab-${tab}`} tabIndex={0} className="pt-4">
@@ -241,7 +260,7 @@ export default function BookBuilderPage() {
             </button>
           )}
           {canReset(state) && (
-            <button type="button" className="btn" onClick={() => state.reset()}>
+            <button type="button" className="btn" onClick={() => setConfirmReset(true)}>
               {t('Reset')}
             </button>
           )}
@@ -269,6 +288,14 @@ export default function BookBuilderPage() {
         )}
         <JobStatus />
       </div>
+      <Dialog open={confirmReset} title={t('Reset the Book Builder?')} onClose={() => setConfirmReset(false)}>
+        <p>{t('All texts are taken out of the book and every setting goes back to its default. This cannot be undone.')}</p>
+        <div className="mt-4 flex gap-2">
+          <button type="button" className="btn btn-primary" onClick={doReset}>
+            {t('Reset the Book Builder')}
+          </button>
+        </div>
+      </Dialog>
     </div>
   );
 }

@@ -97,6 +97,9 @@ export const useBookBuilder = create<BookBuilderState & Actions>()(
   ),
 );
 
+/** The server's `add` status when another library's copy of the same text (same entry) is already listed. */
+export const ALREADY_FROM_OTHER_LIBRARY = 'This text is already in the Book Builder from another library';
+
 /** Spec §4: a book can be compiled only when at least one text is listed. */
 export const canBeCompiled = (s: Pick<BookBuilderState, 'text_list'>) => s.text_list.length > 0;
 /** Spec §4: a virtual header is needed when more than one text is listed. */

@@ -46,7 +46,9 @@ const grid = 'grid gap-4 sm:grid-cols-2';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <fieldset className="rounded border border-stone-300 p-4">
+    // min-w-0: a fieldset is at least as wide as its content by default, which pushed the text list
+    // past the screen on phones.
+    <fieldset className="min-w-0 rounded border border-stone-300 p-3 sm:p-4">
       <legend className="px-1 font-semibold">{title}</legend>
       {children}
     </fieldset>
