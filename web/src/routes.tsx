@@ -1,4 +1,5 @@
 import { Navigate, useParams, type RouteObject } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import { RootLayout, SearchRoute } from './features/layout/RootLayout';
 import EntryPage from './features/entry/EntryPage';
 import ContactPage from './features/pages/ContactPage';
@@ -16,13 +17,31 @@ function AuthorEntriesRedirect() {
   return <Navigate replace to={`/search?${new URLSearchParams({ query: `creator:${id}`, sort_by: 'title_asc' })}`} />;
 }
 
+/**
+ * Shown inside the layout while a lazily loaded page's chunk arrives on a direct load (react-router's
+ * initial "hydration" of a data router: without a HydrateFallback it warns and renders nothing).
+ */
+function PageLoading() {
+  const { t } = useTranslation();
+  return (
+    <p role="status" className="py-10 text-center">
+      {t('Loading...')}
+    </p>
+  );
+}
+
+/** Every lazy route gets the loading fallback, so the header and footer stay while its chunk loads. */
+function withFallbacks(children: RouteObject[]): RouteObject[] {
+  return children.map((r) => (r.lazy && !r.HydrateFallback ? ({ ...r, HydrateFallback: PageLoading } as RouteObject) : r));
+}
+
 /** The route table of spec §2 (the routes of later issues are added by them). */
 export const routes: RouteObject[] = [
   {
     path: '/',
     element: <RootLayout />,
     errorElement: <ErrorPage />,
-    children: [
+    children: withFallbacks([
       { index: true, element: <Navigate replace to="/map" /> },
       {
         id: 'map',
@@ -95,6 +114,6 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./features/account/ResetPasswordPage')).default }),
       },
       { path: '*', element: <NotFoundPage /> },
-    ],
+    ]),
   },
 ];
