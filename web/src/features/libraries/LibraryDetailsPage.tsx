@@ -1,11 +1,18 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useLibrary } from '../../api/hooks';
+import { useGeneral, useLibrary } from '../../api/hooks';
 import { isApiError } from '../../api/client';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { LibrarySiteLink, LibraryType } from './LibraryCard';
 import { addressLines, establishedYear, safeHttpUrl } from './libraryText';
+import { hasCoordinates } from '../map/bounds';
+import { tileSetting } from '../map/settings';
+
+// The map's own chunk (Leaflet and the basemap), loaded only for a library with a place.
+const LibraryMap = lazy(() => import('../map/LibraryMap'));
+const noBounds = () => {};
+const SMALL_MAP = 'h-64';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -59,6 +66,8 @@ export default function LibraryDetailsPage() {
   const { data: lib, isPending, error } = useLibrary(id);
   const keyRef = useRef<HTMLPreElement>(null);
   const keyId = useId();
+  const mapHeadingId = useId();
+  const { data: general } = useGeneral();
   useDocumentTitle(lib?.name ?? (error ? t('Library not found') : undefined));
 
   if (isPending) {
@@ -92,6 +101,7 @@ export default function LibraryDetailsPage() {
   const email = lib.email_public?.trim();
   const key = lib.pgp_public_key?.trim();
   const located = typeof lib.latitude === 'number' && typeof lib.longitude === 'number';
+  const tiles = tileSetting(general);
 
   return (
     <div className="mx-auto max-w-4xl px-4 py-6">
@@ -185,6 +195,27 @@ export default function LibraryDetailsPage() {
           </Field>
         )}
       </dl>
+
+      {hasCoordinates(lib) && (
+        <section aria-labelledby={mapHeadingId} className="mt-6">
+          <h2 id={mapHeadingId} className="text-xl font-semibold">
+            {t('On the map')}
+          </h2>
+          <div className="mt-2">
+            <Suspense fallback={<div className={`${SMALL_MAP} w-full rounded-lg border border-stone-300 bg-[#c9dde9]`} />}>
+              <LibraryMap
+                libraries={[lib]}
+                tiles={tiles}
+                label={t('Location of {{name}}', { name: lib.name })}
+                onBounds={noBounds}
+                focus={null}
+                sizeClass={SMALL_MAP}
+                singleZoom={tiles ? 14 : 5}
+              />
+            </Suspense>
+          </div>
+        </section>
+      )}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockApi, renderApp } from '../../test/utils';
 import { searchResponse } from '../../test/fixtures';
@@ -109,6 +109,23 @@ describe('/library/details/{id}', () => {
     expect(screen.getByRole('link', { name: 'Show on the map' })).toHaveAttribute('href', '/map?show=1');
     expect(screen.getByRole('navigation', { name: 'Breadcrumb' })).toHaveTextContent(`Libraries / ${LANTERNA.name}`);
     await waitFor(() => expect(document.title).toBe(`${LANTERNA.name} – Test Catalogue`));
+  });
+
+  it('shows a small map of the library\'s place, only when it has one', async () => {
+    // jsdom has no layout: give the map container a size so Leaflet draws the marker.
+    vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(256);
+    mockApi({ '/libraries/1': () => ({ body: { library: LANTERNA } }), '/libraries/9': () => ({ body: { library: CLOUD } }) });
+    const { router } = renderApp('/library/details/1');
+    expect(await screen.findByRole('heading', { level: 2, name: 'On the map' })).toBeInTheDocument();
+    const map = await screen.findByRole('region', { name: `Location of ${LANTERNA.name}` });
+    await waitFor(() => expect(map.querySelectorAll('.uc-marker')).toHaveLength(1));
+    expect(map.querySelector('.uc-sr-only')).toHaveTextContent(`${LANTERNA.name} (Physical library)`);
+    await act(() => router.navigate('/library/details/9'));
+    expect(await screen.findByRole('heading', { level: 1, name: CLOUD.name })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'On the map' })).toBeNull();
+    expect(document.querySelector('.uc-map')).toBeNull();
+    vi.restoreAllMocks();
   });
 
   it('copies the PGP key', async () => {
