@@ -56,6 +56,27 @@ describe.skipIf(!hasChromium)('Book Builder', () => {
     const titles = await page.getByTestId('book-text').getByRole('link').allInnerTexts();
     expect(titles.map((t) => t.trim())).toEqual(entries.map((e) => e.data_sources.find((d) => d.can_add_to_bookbuilder)!.title));
 
+    // Phones: the text list fits 320 and 390 px (titles wrap, every button stays on the screen).
+    for (const width of [320, 390]) {
+      await page.setViewportSize({ width, height: 740 });
+      await waitUntil(async () => page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `no horizontal overflow at ${width} px`);
+      for (const button of await page.getByTestId('book-text').getByRole('button').all()) {
+        const box = (await button.boundingBox())!;
+        expect(box.x + box.width, `${await button.getAttribute('aria-label')} on screen at ${width} px`).toBeLessThanOrEqual(width);
+      }
+    }
+    // Remove has Undo, which puts the text back at its place through the real API (add + reorder).
+    const firstTitle = titles[0].trim();
+    await page.getByRole('button', { name: `Remove: ${firstTitle}` }).click();
+    await page.getByText(`Removed “${firstTitle}”.`).waitFor();
+    await page.waitForLoadState('networkidle');
+    const removedState = await seriousAxeViolations(page);
+    expect(removedState.length, formatViolations('/bookbuilder (removed, Undo offered, 390 px)', removedState)).toBe(0);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByText(`${firstTitle} is back in the book`).waitFor();
+    expect((await page.getByTestId('book-text').getByRole('link').allInnerTexts()).map((t) => t.trim())).toEqual(titles.map((t) => t.trim()));
+    await page.setViewportSize({ width: 1280, height: 900 });
+
     // Two texts: the virtual header is asked for; Build refuses without a title.
     const title = page.getByRole('textbox', { name: 'Title', exact: true });
     await title.waitFor();
