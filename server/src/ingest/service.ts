@@ -142,7 +142,6 @@ export class IngestService {
     const subtitle = clip(r.subtitle?.trim() || null, TITLE_MAX);
     const authors = [...new Set(r.authors.map(normaliseAuthorName).filter(Boolean))];
     const languages = [...new Set(r.languages.map(normaliseLanguage).filter((l): l is string => !!l))];
-    const key = groupingKey(title, authors, languages);
     const existing = q.dsByKey.get(r.siteId, r.identifier) as (Record<string, unknown> & { id: number; entry_id: number | null; datestamp: string }) | undefined;
     // The datestamp is the acquisition date: a record already held keeps it unless the source gives one.
     const datestamp = r.datestamp || existing?.datestamp || now;
@@ -155,6 +154,8 @@ export class IngestService {
       const owner = q.entryOf.get(existing.entry_id) as { id: number; canonical_entry_id: number | null } | undefined;
       if (owner) return { entryId: owner.canonical_entry_id ?? owner.id, dataSourceId: existing.id, outcome: 'unchanged' };
     }
+    // The grouping key is only needed for a new or changed record (most of a re-import is unchanged).
+    const key = groupingKey(title, authors, languages);
     let entryId: number;
     const found = q.entryByKey.get(key) as { id: number; canonical_entry_id: number | null } | undefined;
     if (found) {
