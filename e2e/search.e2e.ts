@@ -8,6 +8,7 @@ import { api, pickAccentedTitle, pickQueryWord, repoRoot, resultsHeading, search
 import {
   facetBox,
   openSearch,
+  resultsRegion,
   resultTitles,
   searchBox,
   sortState,
@@ -17,6 +18,7 @@ import {
   waitForUrl,
 } from './lib/search-page.ts';
 
+const de_ = JSON.parse(fs.readFileSync(path.join(repoRoot, 'web', 'src', 'i18n', 'de.json'), 'utf8')) as Record<string, string>;
 const it_ = JSON.parse(fs.readFileSync(path.join(repoRoot, 'web', 'src', 'i18n', 'it.json'), 'utf8')) as Record<string, string>;
 
 describe.skipIf(!hasChromium)('search screen', () => {
@@ -94,16 +96,17 @@ describe.skipIf(!hasChromium)('search screen', () => {
     await waitForH1(page, `All entries (${all.total_entries})`);
 
     const box = facetBox(page, 'Language');
-    const checkbox = box.getByRole('checkbox', { name: `${lang.term} (${lang.count})`, exact: true });
+    const label = languageLabel(lang.id, lang.term);
+    const checkbox = box.getByRole('checkbox', { name: `${label} (${lang.count})`, exact: true });
     await checkbox.click(); // controlled by the URL: checked once the navigation is done
     await waitForUrl(page, (u) => u.searchParams.getAll('filter_language').includes(lang.id), `filter_language=${lang.id}`);
     await waitForH1(page, `All entries (${filtered.total_entries})`);
     expect(filtered.total_entries).toBeLessThan(all.total_entries);
     await waitForTitles(page, filtered.matches.map((m) => m.title[0]), 'the filtered results');
-    await waitUntil(() => box.getByRole('checkbox', { name: new RegExp(`^${escapeRe(lang.term)} \\(`) }).isChecked(), 'the ticked checkbox');
+    await waitUntil(() => box.getByRole('checkbox', { name: new RegExp(`^${escapeRe(label)} \\(`) }).isChecked(), 'the ticked checkbox');
 
     const chips = page.getByRole('list', { name: 'Active filters' });
-    const chip = chips.getByRole('button', { name: `Language: ${lang.term}` });
+    const chip = chips.getByRole('button', { name: `Language: ${label}` });
     await chip.waitFor();
     expect(await chip.getAttribute('title')).toBe('Click to remove the filter');
 
@@ -111,7 +114,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
     await waitForUrl(page, (u) => !u.searchParams.has('filter_language'), 'no filter_language');
     await waitForH1(page, `All entries (${all.total_entries})`);
     await chips.waitFor({ state: 'detached' });
-    await waitUntil(async () => !(await box.getByRole('checkbox', { name: new RegExp(`^${escapeRe(lang.term)} \\(`) }).isChecked()), 'the unticked checkbox');
+    await waitUntil(async () => !(await box.getByRole('checkbox', { name: new RegExp(`^${escapeRe(label)} \\(`) }).isChecked()), 'the unticked checkbox');
   });
 
   it('pages forward with Next and the Back button restores the previous results', async () => {
@@ -288,7 +291,169 @@ describe.skipIf(!hasChromium)('search screen', () => {
     await page.goto('/search');
     await waitForH1(page, allEntriesIt);
   });
+
+  // UX review of the search screen: stale results, lone headings, clear buttons, keyboard, languages, width.
+  it('keeps the previous results dimmed and busy while the next search runs, then shows the new ones', async () => {
+    const { page } = session();
+    const all = await search();
+    const q = await pickQueryWord();
+    await openSearch(page);
+    await waitForH1(page, `All entries (${all.total_entries})`);
+    const titles = all.matches.map((m) => m.title[0]);
+    await waitForTitles(page, titles, 'all entries');
+
+    // Hold the next search's answer until the stale state has been looked at.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let requested!: () => void;
+    const asked = new Promise<void>((r) => (requested = r));
+    const isHeld = (u: URL) => u.pathname.endsWith('/api/search') && u.searchParams.get('query') === q.query;
+    await page.route(isHeld, async (route) => {
+      requested();
+      await held;
+      await route.continue();
+    });
+    try {
+      await submitQuery(page, q.query);
+      await asked;
+      await waitForH1(page, 'Fetching results, hold on...');
+      const region = resultsRegion(page);
+      expect(await region.getAttribute('aria-busy')).toBe('true');
+      await waitUntil(async () => (await region.evaluate((el) => Number(getComputedStyle(el).opacity))) < 1, 'dimmed results');
+      expect(await resultTitles(page), 'the previous results stay while the new ones load').toEqual(titles);
+      expect(await page.getByText(`All entries (${all.total_entries})`).count(), 'no old heading with its count').toBe(0);
+      const vs = await seriousAxeViolations(page);
+      expect(vs.length, formatViolations('/search (stale results)', vs)).toBe(0);
+    } finally {
+      release();
+    }
+    await waitForH1(page, resultsHeading(q.query, q.total));
+    const region = resultsRegion(page);
+    expect(await region.getAttribute('aria-busy')).toBe('false');
+    await waitUntil(async () => (await region.evaluate((el) => Number(getComputedStyle(el).opacity))) === 1, 'undimmed results');
+    expect(await resultTitles(page)).toContain(q.title);
+    await page.unroute(isHeld);
+  });
+
+  it('shows no lone Filters heading on an empty result or an invalid query', async () => {
+    const { page } = session();
+    await openSearch(page, '?query=zqxjvwkpfh');
+    await page.getByText('No result found!', { exact: true }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Filters' }).count()).toBe(0);
+    await submitQuery(page, '(foo');
+    await waitForH1(page, 'Invalid query!');
+    expect(await page.getByRole('heading', { name: 'Filters' }).count()).toBe(0);
+  });
+
+  it('the search box has one clear button: the browser\'s own is hidden', async () => {
+    const { page } = session();
+    await openSearch(page);
+    await searchBox(page).fill('bakunin');
+    expect(await page.getByRole('button', { name: 'Clear the query' }).count()).toBe(1);
+    // The cancel button lives in the browser's shadow DOM: look for the style rule that hides it on this box.
+    const hidden = await searchBox(page).evaluate((el) => {
+      // Rules sit inside @layer blocks: walk them all.
+      const hides = (rules: CSSRuleList): boolean =>
+        Array.from(rules).some((rule) => {
+          if (rule instanceof CSSStyleRule && rule.selectorText.includes('::-webkit-search-cancel-button')) {
+            const base = rule.selectorText.replace('::-webkit-search-cancel-button', '');
+            if (rule.style.getPropertyValue('appearance') === 'none' && (base === '' || el.matches(base))) return true;
+          }
+          return 'cssRules' in rule && hides((rule as CSSGroupingRule).cssRules);
+        });
+      return Array.from(document.styleSheets).some((sheet) => hides(sheet.cssRules));
+    });
+    expect(hidden, "a rule hides the browser's clear button").toBe(true);
+  });
+
+  it('keyboard: "Skip to results" follows the search form and moves focus to the results', async () => {
+    const { page } = session();
+    const all = await search();
+    await openSearch(page);
+    await waitForH1(page, `All entries (${all.total_entries})`);
+    await searchBox(page).focus();
+    const skip = page.getByRole('link', { name: 'Skip to results' });
+    const isFocused = (l: import('playwright-core').Locator) => l.evaluate((el) => el === document.activeElement);
+    let presses = 0;
+    while (!(await isFocused(skip))) {
+      expect(++presses, 'Tab should reach "Skip to results" within 6 presses from the search box').toBeLessThanOrEqual(6);
+      await page.keyboard.press('Tab');
+    }
+    const box = await skip.boundingBox();
+    expect(box && box.x >= 0 && box.width > 0, 'the skip link is visible when focused').toBe(true);
+    await page.keyboard.press('Enter');
+    await waitUntil(() => isFocused(resultsRegion(page)), 'focus on the results');
+    // The next Tab goes into the results, not through the facets.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[aria-label="Results"]'))).toBe(true);
+  });
+
+  it('a facet box collapses, its checkboxes leave the Tab order, and it stays collapsed for the session', async () => {
+    const { page } = session();
+    const all = await search();
+    await openSearch(page);
+    await waitForH1(page, `All entries (${all.total_entries})`);
+    const box = facetBox(page, 'Language');
+    const toggle = box.getByRole('button', { name: 'Language', exact: true });
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await box.getByRole('checkbox').first().waitFor();
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await box.getByRole('checkbox').first().waitFor({ state: 'hidden' });
+    await page.reload();
+    await waitForH1(page, `All entries (${all.total_entries})`);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await box.getByRole('checkbox').first().isVisible()).toBe(false);
+    await toggle.click();
+    await box.getByRole('checkbox').first().waitFor();
+  });
+
+  it('in German, language facet values are German and the facet sort row does not break inside a button', async () => {
+    const { page } = session();
+    const all = await search();
+    const fr = all.facets.language.values.find((v) => v.id === 'fr');
+    expect(fr, 'the demo has French entries').toBeDefined();
+    await page.goto('/search');
+    await page.evaluate(() => localStorage.setItem('language', 'de'));
+    await page.reload();
+    await waitForH1(page, de_['All entries ({{count}})'].replace('{{count}}', String(all.total_entries)));
+    const box = facetBox(page, de_['Language']);
+    await box.getByRole('checkbox', { name: `Französisch (${fr!.count})`, exact: true }).waitFor();
+    const sortRows = await page.locator('aside fieldset').evaluateAll((sets) =>
+      sets.map((f) => ({
+        overflows: f.scrollWidth > f.clientWidth,
+        labels: Array.from(f.querySelectorAll('label')).map((l) => ({ text: l.textContent ?? '', lines: l.getClientRects().length, height: l.getBoundingClientRect().height })),
+      })),
+    );
+    expect(sortRows.length).toBeGreaterThan(0);
+    for (const row of sortRows) {
+      expect(row.overflows, JSON.stringify(row)).toBe(false);
+      const single = Math.min(...row.labels.map((l) => l.height));
+      for (const l of row.labels) expect(l.height, `"${l.text}" on one line`).toBeLessThan(single * 1.5);
+    }
+  });
+
+  it('on a 1366 px screen without curators\' boxes the results take the width of the right column', async () => {
+    const { page } = session();
+    await page.setViewportSize({ width: 1366, height: 800 });
+    const all = await search();
+    await openSearch(page);
+    await waitForH1(page, `All entries (${all.total_entries})`);
+    const width = (await resultsRegion(page).boundingBox())?.width ?? 0;
+    expect(width / 1366, `results ${width} px wide`).toBeGreaterThan(0.7);
+  });
 });
+
+/** A language facet value as the page names it: in the interface language, else the server's term. */
+function languageLabel(code: string, term: string, uiLanguage = 'en'): string {
+  let name: string | undefined;
+  try {
+    name = new Intl.DisplayNames([uiLanguage], { type: 'language', fallback: 'none' }).of(code);
+  } catch {
+    name = undefined;
+  }
+  return name && name !== code ? name.charAt(0).toLocaleUpperCase(uiLanguage) + name.slice(1) : term;
+}
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

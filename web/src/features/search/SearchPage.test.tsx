@@ -404,7 +404,7 @@ describe('search screen: UX review', () => {
     // The old answer stays, dimmed and busy; the heading pairs no query with the old count.
     expect(await screen.findByRole('heading', { level: 1, name: 'Fetching results, hold on...' })).toBeInTheDocument();
     expect(results).toHaveAttribute('aria-busy', 'true');
-    expect(results).toHaveClass('opacity-60');
+    expect(results).toHaveClass('opacity-85');
     expect(within(results).getAllByRole('article')).toHaveLength(oldTitles);
     expect(screen.queryByText(/Search results for “tolstoy”/)).not.toBeInTheDocument();
     expect(screen.queryByText(/565/)).not.toBeInTheDocument();
@@ -414,7 +414,7 @@ describe('search screen: UX review', () => {
       await screen.findByRole('heading', { level: 1, name: 'Search results for “tolstoy”: found 1 entry' }),
     ).toBeInTheDocument();
     expect(results).toHaveAttribute('aria-busy', 'false');
-    expect(results).not.toHaveClass('opacity-60');
+    expect(results).not.toHaveClass('opacity-85');
     expect(within(results).getAllByRole('article')).toHaveLength(oldTitles - 1);
   });
 

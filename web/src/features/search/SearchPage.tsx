@@ -185,7 +185,7 @@ export default function SearchPage({ search, active = true }: Props) {
             <div
               id={filtersId}
               aria-busy={stale}
-              className={`${filtersOpen ? 'block' : 'hidden'} mt-2 space-y-3 transition-opacity md:mt-0 md:block ${stale ? 'opacity-60' : ''}`}
+              className={`${filtersOpen ? 'block' : 'hidden'} mt-2 space-y-3 transition-opacity md:mt-0 md:block ${stale ? 'opacity-85 grayscale' : ''}`}
             >
               {facets &&
                 facetNames.map((name: FacetName) => (
@@ -208,7 +208,7 @@ export default function SearchPage({ search, active = true }: Props) {
           tabIndex={-1}
           aria-label={t('Results')}
           aria-busy={stale}
-          className={`scroll-mt-4 outline-none transition-opacity lg:row-span-2 lg:row-start-1 ${RESULTS_COL[layout]} ${stale ? 'opacity-60' : ''}`}
+          className={`scroll-mt-4 outline-none transition-opacity lg:row-span-2 lg:row-start-1 ${RESULTS_COL[layout]} ${stale ? 'opacity-85 grayscale' : ''}`}
         >
           {data && !error && (
             <>
