@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)('map, libraries, authors, pages and bug reports', 
     expect(libs.length, 'the demo has libraries with coordinates').toBeGreaterThan(1);
 
     await page.goto('/map');
-    await waitForH1(page, 'Map of the libraries');
+    await page.getByRole('heading', { level: 2, name: 'Map of the libraries' }).waitFor();
     const map = page.getByRole('region', { name: 'Map of the libraries' });
     // The built-in basemap: Natural Earth countries as vector paths, no tile images.
     await map.locator('.leaflet-overlay-pane path').first().waitFor();
@@ -124,6 +124,74 @@ describe.skipIf(!hasChromium)('map, libraries, authors, pages and bug reports', 
     await waitForUrl(page, (u) => u.pathname === '/map' && u.searchParams.get('show') === String(lib!.id), `/map?show=${lib!.id}`);
     await popup.getByText(lib!.name, { exact: true }).waitFor();
     expect(external, `requests left the server: ${external.join(', ')}`).toEqual([]);
+  });
+
+  it('the home page: search box, counts, latest additions, the map with its legend; favicon; axe clean', async () => {
+    const { page } = session();
+    const hydrateWarnings: string[] = [];
+    page.on('console', (m) => {
+      if (/HydrateFallback/.test(m.text())) hydrateWarnings.push(m.text());
+    });
+    const libs = await libraries();
+    const latest = await search({ sort_by: 'datestamp', page_size: 5 });
+    expect(latest.matches.length, 'the demo has entries').toBeGreaterThan(0);
+    const languages = latest.facets.language.values.filter((v) => v.count > 0).length;
+
+    await page.goto('/');
+    await waitForUrl(page, (u) => u.pathname === '/map', 'the home page /map');
+    const box = page.getByRole('searchbox', { name: 'Search the catalogue' });
+    await box.waitFor();
+    // The counts: libraries, entries and languages, as the API gives them.
+    const numbers = page.getByRole('region', { name: 'The catalogue in numbers' });
+    const expected = [libs.length, latest.total_entries, languages].map((n) => n.toLocaleString('en'));
+    await waitUntil(async () => JSON.stringify(await numbers.locator('dd').allInnerTexts()) === JSON.stringify(expected), `the counts ${expected}`);
+    // The latest additions, newest first, each linked to its entry.
+    const additions = page.getByRole('region', { name: 'Latest additions' });
+    await additions.getByRole('listitem').first().waitFor();
+    const links = additions.getByRole('list').getByRole('link');
+    expect(await links.count()).toBe(latest.matches.length);
+    for (const [i, m] of latest.matches.entries()) {
+      expect(await links.nth(i).getAttribute('href')).toBe(`/entry/${m.entry_id}`);
+      expect(await links.nth(i).innerText()).toContain(m.title[0]);
+    }
+    // The map stays, with a legend of its markers; the keyboard help is folded away.
+    await page.getByRole('region', { name: 'Map of the libraries' }).locator('.leaflet-overlay-pane path').first().waitFor();
+    const legend = page.getByRole('region', { name: 'Map legend' });
+    for (const label of Object.values(TYPE_LABELS)) await legend.getByText(label, { exact: true }).waitFor();
+    expect(await page.locator('details', { hasText: 'Using the map with the keyboard' }).getAttribute('open')).toBeNull();
+    await page.waitForLoadState('networkidle');
+    await expectAxeClean(page, 'the home page');
+
+    // Searching from the home page opens the search.
+    await box.fill('anarchy');
+    await box.press('Enter');
+    await waitForUrl(page, (u) => u.pathname === '/search' && u.searchParams.get('query') === 'anarchy', '/search?query=anarchy');
+
+    // The favicon: SVG linked from the page, /favicon.ico answered too.
+    expect(await page.locator('link[rel="icon"][type="image/svg+xml"]').getAttribute('href')).toBe('/favicon.svg');
+    for (const [file, type] of [['/favicon.svg', 'image/svg+xml'], ['/favicon.ico', 'image/']] as const) {
+      const res = await page.request.get(file);
+      expect(res.status(), file).toBe(200);
+      expect(res.headers()['content-type'], file).toContain(type);
+    }
+
+    // A direct load of a lazily loaded page: no react-router warning about a missing HydrateFallback.
+    await page.goto('/library');
+    await waitForH1(page, /./);
+    expect(hydrateWarnings).toEqual([]);
+  });
+
+  it('a library page with a place shows it on a small map', async () => {
+    const { page } = session();
+    const lib = located(await libraries())[0];
+    await page.goto(`/library/details/${lib.id}`);
+    await waitForH1(page, lib.name);
+    const map = page.getByRole('region', { name: `Location of ${lib.name}` });
+    await map.locator('.uc-marker').first().waitFor();
+    expect(await map.locator('.uc-marker').count()).toBe(1);
+    expect(await map.locator('img.leaflet-tile').count()).toBe(0);
+    await page.waitForLoadState('networkidle');
+    await expectAxeClean(page, 'a library page with its map');
   });
 
   it('the search links to a map of the libraries holding the results, with their counts', async () => {
