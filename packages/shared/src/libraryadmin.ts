@@ -121,6 +121,11 @@ export const spreadsheetUploadResponseSchema = z.object({
   success: z.string(),
   uploaded: z.number().int(),
   sample: z.array(z.object({ name: z.string(), value: z.string() })),
+  /**
+   * The header row's columns in file order: `field` is the record field a recognised column is read into
+   * (e.g. `year_edition`), null for a column the site's format does not read (ignored).
+   */
+  columns: z.array(z.object({ name: z.string(), field: z.string().nullable() })),
   number_of_records: z.number().int(),
   /** Rows that cannot be stored (line numbers as in the file); processing them needs skip_bad_rows. */
   bad_rows: z.array(rowErrorSchema),

@@ -168,3 +168,44 @@ describe('XLSX', () => {
     expect(await readXlsx(big, 100_000)).toHaveLength(2);
   });
 });
+
+describe('columns of the header row', () => {
+  it('CSV: each column in file order with the field it is read into, null for the ones not read', () => {
+    const text = 'Author,Title,year,Year Edition,language,place-date-of-publication-distribution\nKropotkin,Mutual Aid,1902,1902,en,London 1902\n';
+    const parsed = mapRows(readCsv(text), 'generic', 1);
+    expect(parsed.columns).toEqual([
+      { name: 'Author', field: null },
+      { name: 'Title', field: 'title' },
+      { name: 'year', field: null },
+      { name: 'Year Edition', field: 'year_edition' },
+      { name: 'language', field: null },
+      { name: 'place-date-of-publication-distribution', field: 'place_date_of_publication_distribution' },
+    ]);
+    expect(parsed.records[0].record).toMatchObject({ title: 'Mutual Aid', year_edition: 1902, authors: [], languages: [] });
+    // Calibre's names map to fields of their own: uuid and id are both the identifier, comments the description.
+    expect(mapRows(readCsv('uuid,id,title,comments,tags,constructor\nu-1,7,T,C,x,y\n'), 'calibre', 1).columns).toEqual([
+      { name: 'uuid', field: 'identifier' },
+      { name: 'id', field: 'identifier' },
+      { name: 'title', field: 'title' },
+      { name: 'comments', field: 'description' },
+      { name: 'tags', field: null },
+      { name: 'constructor', field: null },
+    ]);
+  });
+
+  it('XLSX: recognised and ignored columns of the first row', async () => {
+    const xlsx = xlsxWorkbook([{
+      name: 'Sheet1',
+      rows: row(1, inline('A1', 'title'), inline('B1', 'author'), inline('C1', 'authors'), inline('D1', 'language'), inline('E1', 'ISBN'))
+        + row(2, inline('A2', 'Dated'), inline('B2', 'X'), inline('C2', 'Y'), inline('D2', 'it'), num('E2', '9780306406157')),
+    }]);
+    const parsed = mapRows(await readXlsx(xlsx), 'generic', 1);
+    expect(parsed.columns).toEqual([
+      { name: 'title', field: 'title' },
+      { name: 'author', field: null },
+      { name: 'authors', field: 'authors' },
+      { name: 'language', field: null },
+      { name: 'ISBN', field: 'isbn' },
+    ]);
+  });
+});

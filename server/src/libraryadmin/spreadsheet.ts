@@ -244,6 +244,14 @@ export interface ParsedSheet {
   errors: RowError[];
   /** The first data row as the uploader wrote it (name/value pairs of the header). */
   sample: { name: string; value: string }[];
+  /** Every column of the header row in file order, with the field it is read into (null: not read). */
+  columns: { name: string; field: string | null }[];
+}
+
+/** The header row's columns with the field each is read into by this format (null when it is ignored). */
+export function headerColumns(header: string[], csvType: string): { name: string; field: string | null }[] {
+  const columns = columnsOf(csvType);
+  return header.map((name) => ({ name, field: Object.hasOwn(columns, headerKey(name)) ? columns[headerKey(name)].field : null }));
 }
 
 /**
@@ -256,6 +264,7 @@ export function mapRows(rows: Row[], csvType: string, siteId: number): ParsedShe
   const [head, ...data] = rows;
   const header = head.cells.map((h) => h.trim());
   const keys = header.map(headerKey);
+  const columnList = headerColumns(header, csvType);
   if (!keys.includes('title')) {
     throw new SpreadsheetError(`The first row must hold the column names, with a "title" column. Expected columns: ${columnNames(csvType).join(', ')}`);
   }
@@ -267,7 +276,7 @@ export function mapRows(rows: Row[], csvType: string, siteId: number): ParsedShe
     const rec: IngestRecord = { siteId, identifier: '', title: '', authors: [], languages: [] };
     const problems: string[] = [];
     keys.forEach((k, i) => {
-      const col = columns[k];
+      const col = Object.hasOwn(columns, k) ? columns[k] : undefined; // a "constructor" column is not a field
       const raw = (row.cells[i] ?? '').trim();
       if (!col || raw === '') return;
       if (col.field === 'identifier' && rec.identifier) return; // Calibre: uuid wins over id
@@ -312,5 +321,5 @@ export function mapRows(rows: Row[], csvType: string, siteId: number): ParsedShe
     else records.push({ line: row.line, record: rec });
   }
   const first = data[0];
-  return { header, records, errors, sample: header.map((name, i) => ({ name, value: first.cells[i] ?? '' })) };
+  return { header, records, errors, sample: header.map((name, i) => ({ name, value: first.cells[i] ?? '' })), columns: columnList };
 }

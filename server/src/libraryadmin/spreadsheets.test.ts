@@ -136,6 +136,18 @@ describe('upload and process', () => {
     expect(readCsv('a,b\n1,2\n\n3,4').map((r) => r.line)).toEqual([1, 2, 4]);
   });
 
+  it('answers the columns of the header row: the recognised ones with their field, the others with null', async () => {
+    const up = await upload('author,title,year,language,year_edition\nGramsci,Quaderni,1948,it,1948\n');
+    expect(up.statusCode, up.body).toBe(200);
+    expect(up.json().columns).toEqual([
+      { name: 'author', field: null },
+      { name: 'title', field: 'title' },
+      { name: 'year', field: null },
+      { name: 'language', field: null },
+      { name: 'year_edition', field: 'year_edition' },
+    ]);
+  });
+
   it('reads XLSX workbooks (shared and inline strings, numbers)', async () => {
     const rows = `
       <row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="inlineStr"><is><t>year_edition</t></is></c></row>

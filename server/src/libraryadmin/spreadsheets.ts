@@ -120,6 +120,7 @@ export class SpreadsheetService {
       success: 'Spreadsheet uploaded',
       uploaded: id,
       sample: parsed.sample,
+      columns: parsed.columns,
       number_of_records: parsed.records.length,
       bad_rows: parsed.errors.slice(0, 1000),
       replace_all: input.replaceAll,
