@@ -28,6 +28,7 @@ import { needsVirtualHeader, useBookBuilder } from './store';
 
 export const TAB_IDS = ['overview', 'layout', 'fonts', 'imposition', 'advanced'] as const;
 export type TabId = (typeof TAB_IDS)[number];
+/** English source strings, shown through t(): each needs a key in web/src/i18n/bookbuilder/<lang>.json. */
 export const TAB_LABELS: Record<TabId, string> = { overview: 'Overview', layout: 'Layout', fonts: 'Fonts', imposition: 'Imposition', advanced: 'Advanced' };
 /** Which tab shows each field (to point at problems). */
 export const FIELD_TAB: Record<string, TabId> = {
