@@ -69,6 +69,47 @@ describe('/admin', () => {
     expect(deletes).toEqual(['/collector/api/admin/libraries/1']);
   });
 
+  it('shows no outbox pager on a single page; on several pages the button that leads nowhere is disabled', async () => {
+    const user = userEvent.setup();
+    const msg = (id: number) => ({
+      id, kind: 'reset', to_address: `u${id}@example.org`, cc_address: null, reply_to: null, subject: `Message ${id}`, body: 'Hello',
+      status: 'sent', error: null, attempts: 1, created: '2026-11-01T10:00:00Z', sent_at: null,
+    });
+    let total = 2;
+    mockApi({
+      '/admin/settings': () => ({ body: { settings } }),
+      '/admin/outbox': (url) => {
+        const page = Number(url.searchParams.get('page'));
+        return { body: { messages: [msg(page * 100 + 1)], total, page, page_size: 25 } };
+      },
+    });
+    const view = renderApp('/admin?section=outbox');
+    expect(await screen.findByText('Message 101')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Outbox pages' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Newer' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Older' })).toBeNull();
+    view.unmount();
+
+    total = 30;
+    renderApp('/admin?section=outbox');
+    const pager = await screen.findByRole('navigation', { name: 'Outbox pages' });
+    expect(pager).toHaveTextContent('Page 1 of 2');
+    expect(within(pager).getByRole('button', { name: 'Newer' })).toBeDisabled();
+    expect(within(pager).getByRole('button', { name: 'Older' })).toBeEnabled();
+    await user.click(within(pager).getByRole('button', { name: 'Older' }));
+    expect(await screen.findByText('Message 201')).toBeInTheDocument();
+    expect(pager).toHaveTextContent('Page 2 of 2');
+    expect(within(pager).getByRole('button', { name: 'Older' })).toBeDisabled();
+    expect(within(pager).getByRole('button', { name: 'Newer' })).toBeEnabled();
+  });
+
+  it('sits in the page container of the public pages (centred, padded from the window edges)', async () => {
+    mockApi({ '/admin/settings': () => ({ body: { settings } }), '/admin/libraries': () => ({ body: { libraries: [] } }) });
+    renderApp('/admin');
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Admin' });
+    expect(heading.parentElement).toHaveClass('mx-auto', 'max-w-screen-2xl', 'px-4', 'py-6');
+  });
+
   it('saves the general settings and refreshes the site name', async () => {
     const user = userEvent.setup();
     let saved: Record<string, string> | null = null;
@@ -125,6 +166,40 @@ describe('/admin', () => {
     await waitFor(() => expect(screen.queryByRole('form', { name: 'New page' })).toBeNull());
     expect(posted[1]).toMatchObject({ title: 'About', summary: 'Who we are', content: '<p>Hello</p>', location: 'footer', published: true, language: 'en' });
     expect(await screen.findByRole('cell', { name: 'About' })).toBeInTheDocument();
+  });
+
+  it('deleting a page asks first; cancelling sends nothing', async () => {
+    const user = userEvent.setup();
+    const deletes: string[] = [];
+    let pages: AdminPage[] = [
+      { id: 5, title: 'About', summary: 'Who we are', content: '<p>Hi</p>', language: 'en', location: 'footer', sorting: 0, published: true, last_modified: '' },
+    ];
+    mockApi({
+      '/admin/settings': () => ({ body: { settings } }),
+      '/admin/pages': (url, init) => {
+        if (method(init) === 'DELETE') {
+          deletes.push(url.pathname);
+          pages = [];
+          return { body: { success: 'OK' } };
+        }
+        return { body: { pages } };
+      },
+    });
+    renderApp('/admin?section=pages');
+    await user.click(await screen.findByRole('button', { name: 'Delete About' }));
+    let dialog = screen.getByRole('dialog', { name: 'Delete the page “About”?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Delete About' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(deletes).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Delete About' }));
+    dialog = screen.getByRole('dialog', { name: 'Delete the page “About”?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete page' }));
+    await waitFor(() => expect(screen.queryByRole('cell', { name: 'About' })).toBeNull());
+    expect(deletes).toEqual(['/collector/api/admin/pages/5']);
   });
 
   it("shows a library's sites; a superuser may edit a Calibre site and its folder (PUT to the admin API)", async () => {

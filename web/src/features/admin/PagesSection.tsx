@@ -128,6 +128,8 @@ export function PagesSection() {
       )}
       <ConfirmDelete
         what={deleting?.title ?? null}
+        title={t('Delete the page “{{name}}”?', { name: deleting?.title ?? '' })}
+        confirmLabel={t('Delete page')}
         onCancel={() => setDeleting(null)}
         onConfirm={() => {
           if (deleting) remove.mutate(deleting.id);

@@ -81,15 +81,23 @@ export function Saved({ show, text }: { show: boolean; text: string }) {
   );
 }
 
-/** Asks before something is deleted. */
-export function ConfirmDelete({ what, onConfirm, onCancel }: { what: string | null; onConfirm: () => void; onCancel: () => void }) {
+/**
+ * Asks before something is deleted: the title names what goes, the confirm button says what it does, and Cancel (or Close,
+ * Escape, the backdrop) sends nothing.
+ */
+export function ConfirmDelete({ what, title, confirmLabel, onConfirm, onCancel }: {
+  what: string | null; title?: string; confirmLabel?: string; onConfirm: () => void; onCancel: () => void;
+}) {
   const { t } = useTranslation();
   return (
-    <Dialog open={what !== null} title={t('Delete {{name}}?', { name: what ?? '' })} onClose={onCancel}>
+    <Dialog open={what !== null} title={title ?? t('Delete {{name}}?', { name: what ?? '' })} onClose={onCancel}>
       <p>{t('This cannot be undone.')}</p>
       <div className="mt-4 flex gap-2">
         <button type="button" className="btn btn-primary" onClick={onConfirm}>
-          {t('Delete')}
+          {confirmLabel ?? t('Delete')}
+        </button>
+        <button type="button" className="btn" onClick={onCancel}>
+          {t('Cancel')}
         </button>
       </div>
     </Dialog>

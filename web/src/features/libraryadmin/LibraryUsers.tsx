@@ -1,13 +1,18 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../components/Dialog';
 import { libraryAdminApi, type LibraryUser } from './api';
 import { Labelled, inputClass } from './LibraryForm';
 
-/** 'Library Users' table with removal (spec §2 Library admin screen). */
-export function LibraryUsers({ libraryId, users, onChange }: { libraryId: number; users: LibraryUser[]; onChange: () => void }) {
+/** 'Library Users' table with removal, asked first (spec §2 Library admin screen). */
+export function LibraryUsers({ libraryId, libraryName, users, onChange }: {
+  libraryId: number; libraryName: string; users: LibraryUser[]; onChange: () => void;
+}) {
   const { t } = useTranslation();
   const [error, setError] = useState('');
+  const [removing, setRemoving] = useState<LibraryUser | null>(null);
   const remove = async (u: LibraryUser) => {
+    setRemoving(null);
     setError('');
     try {
       await libraryAdminApi.removeUser(libraryId, u.id);
@@ -49,7 +54,7 @@ export function LibraryUsers({ libraryId, users, onChange }: { libraryId: number
                   <td className="px-2 py-1">{u.can_merge ? t('Yes') : ''}</td>
                   <td className="px-2 py-1">
                     {u.removable && (
-                      <button type="button" className="btn" onClick={() => void remove(u)} aria-label={t('Remove {{username}}', { username: u.username })}>
+                      <button type="button" className="btn" onClick={() => setRemoving(u)} aria-label={t('Remove {{username}}', { username: u.username })}>
                         {t('Remove')}
                       </button>
                     )}
@@ -65,6 +70,21 @@ export function LibraryUsers({ libraryId, users, onChange }: { libraryId: number
           {error}
         </p>
       )}
+      <Dialog
+        open={removing !== null}
+        title={t('Remove {{username}} from {{library}}?', { username: removing?.username ?? '', library: libraryName })}
+        onClose={() => setRemoving(null)}
+      >
+        <p>{t('The user can no longer work on this library. The account itself is kept.')}</p>
+        <div className="mt-4 flex gap-2">
+          <button type="button" className="btn btn-primary" onClick={() => removing && void remove(removing)}>
+            {t('Remove user')}
+          </button>
+          <button type="button" className="btn" onClick={() => setRemoving(null)}>
+            {t('Cancel')}
+          </button>
+        </div>
+      </Dialog>
     </section>
   );
 }

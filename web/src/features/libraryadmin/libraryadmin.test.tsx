@@ -103,7 +103,28 @@ describe('/library/admin/:id', () => {
     expect(within(table).getAllByRole('row')).toHaveLength(3);
     expect(within(table).queryByRole('button', { name: 'Remove keeper' })).toBeNull();
     await userEvent.click(within(table).getByRole('button', { name: 'Remove reader' }));
+    // Asked first; cancelling (button or Escape) sends nothing.
+    let dialog = screen.getByRole('dialog', { name: 'Remove reader from Biblioteca Uno?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await userEvent.click(within(table).getByRole('button', { name: 'Remove reader' }));
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(m.posts.filter((p) => p.path.startsWith('/library/remove-user/'))).toEqual([]);
+
+    await userEvent.click(within(table).getByRole('button', { name: 'Remove reader' }));
+    dialog = screen.getByRole('dialog', { name: 'Remove reader from Biblioteca Uno?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove user' }));
     await waitFor(() => expect(m.posts).toContainEqual({ path: '/library/remove-user/1', body: { id: 7 } }));
+    expect(m.posts.filter((p) => p.path.startsWith('/library/remove-user/'))).toHaveLength(1);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('sits in the page container of the public pages (centred, padded from the window edges)', async () => {
+    api();
+    renderApp('/library/admin/1');
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Administration of Biblioteca Uno' });
+    expect(heading.parentElement).toHaveClass('mx-auto', 'max-w-screen-2xl', 'px-4', 'py-6');
   });
 
   it('warns that an existing username will be added, then adds it', async () => {
