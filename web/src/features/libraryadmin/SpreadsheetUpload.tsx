@@ -25,6 +25,55 @@ function BadRows({ rows }: { rows: RowError[] }) {
   );
 }
 
+/** Human names of the record fields a spreadsheet column is read into (translated with t()). */
+export const FIELD_LABELS: Record<string, string> = {
+  identifier: 'Identifier',
+  title: 'Title',
+  subtitle: 'Subtitle',
+  authors: 'Authors',
+  languages: 'Languages',
+  year_edition: 'Year of this edition',
+  year_first_edition: 'Year of the first edition',
+  description: 'Description',
+  publisher: 'Publisher',
+  isbn: 'ISBN',
+  shelf_location_code: 'Shelf location code',
+  material_description: 'Physical description',
+  edition_statement: 'Edition statement',
+  place_date_of_publication_distribution: 'Place and date of publication',
+  uri: 'Link',
+  uri_label: 'Link label',
+  content_type: 'Content type',
+};
+
+/** The columns of the uploaded file: the ones read (with the field they fill) and a warning naming the ignored ones. */
+function Columns({ columns, expected }: { columns: SpreadsheetUploadResponse['columns']; expected: string[] }) {
+  const { t } = useTranslation();
+  const read = columns.filter((c) => c.field !== null);
+  const ignored = columns.filter((c) => c.field === null).map((c) => c.name || t('(no name)'));
+  return (
+    <>
+      {read.length > 0 && (
+        <div>
+          <p className="font-semibold">{t('Columns read')}</p>
+          <ul className="ml-5 list-disc">
+            {read.map((c, i) => (
+              <li key={i}>
+                <code>{c.name}</code> → {t(FIELD_LABELS[c.field!] ?? c.field!)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {ignored.length > 0 && (
+        <p role="alert" className="rounded border border-amber-700 bg-amber-50 p-2 text-amber-900">
+          {t('These columns are not read: {{columns}}. Expected column names: {{expected}}', { columns: ignored.join(', '), expected: expected.join(', ') })}
+        </p>
+      )}
+    </>
+  );
+}
+
 /** Spreadsheet upload (spec §4 Spreadsheet states): choose, upload, preview, Process File or Cancel, progress, result. */
 export function SpreadsheetUpload({ libraryId }: { libraryId: number }) {
   const { t } = useTranslation();
@@ -198,6 +247,7 @@ export function SpreadsheetUpload({ libraryId }: { libraryId: number }) {
               ))}
             </tbody>
           </table>
+          <Columns columns={phase.upload.columns ?? []} expected={site?.column_names ?? []} />
           {phase.upload.replace_all && <p className="text-amber-900">{t('Records of this source that are not in the file will be removed.')}</p>}
           <BadRows rows={phase.upload.bad_rows} />
           {phase.upload.bad_rows.length > 0 && (

@@ -177,6 +177,40 @@ describe('/library/admin/:id', () => {
     expect(await within(section).findByText('The file was processed: 2 records stored, 0 removed.', {}, { timeout: 4000 })).toBeInTheDocument();
   });
 
+  it('previews the columns of the file: the ones read with the field they fill, and a warning naming the ignored ones', async () => {
+    const columns = [
+      { name: 'author', field: null }, { name: 'title', field: 'title' }, { name: 'year', field: null },
+      { name: 'language', field: null }, { name: 'place_date_of_publication_distribution', field: 'place_date_of_publication_distribution' },
+      { name: 'Year Edition', field: 'year_edition' },
+    ];
+    const m = api({
+      '/spreadsheet/1': (_url, init) => {
+        if (init?.method !== 'POST') return undefined;
+        return { body: { success: 'Spreadsheet uploaded', uploaded: 42, number_of_records: 1, replace_all: false, bad_rows: [], sample: [{ name: 'title', value: 'Quaderni' }], columns } };
+      },
+    });
+    const origFetch = m.fetch.getMockImplementation()!;
+    m.fetch.mockImplementation(async (input, init) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.pathname === '/collector/api/spreadsheet/1' && init?.method !== 'POST') {
+        return new Response(JSON.stringify({ sites: [{ id: 3, title: 'Shelf list', csv_type: 'generic', column_names: ['identifier', 'title', 'authors'] }], max_bytes: 10485760 }), { status: 200 });
+      }
+      return origFetch(input, init);
+    });
+    renderApp('/library/admin/1');
+    const section = await screen.findByRole('region', { name: 'Upload records' });
+    await within(section).findByText('identifier, title, authors');
+    await userEvent.upload(within(section).getByLabelText('Spreadsheet file (CSV UTF-8 or XLSX)'), new File(['author,title\nX,Quaderni\n'], 'sheet.csv', { type: 'text/csv' }));
+    await userEvent.click(within(section).getByRole('button', { name: 'Upload' }));
+    expect(await within(section).findByRole('alert')).toHaveTextContent('These columns are not read: author, year, language. Expected column names: identifier, title, authors');
+    const read = within(section).getByText('Columns read').nextElementSibling as HTMLElement;
+    expect(within(read).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'title → Title',
+      'place_date_of_publication_distribution → Place and date of publication',
+      'Year Edition → Year of this edition',
+    ]);
+  });
+
   it('offers to process a failed file again (nothing of it was stored) and reports the second run', async () => {
     let run = 0;
     const m = api({
