@@ -2,13 +2,13 @@
 // a free port on 127.0.0.1, the built web app from web/dist. Stopped (and the data removed) in teardown.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { SMTPServer } from 'smtp-server';
 import { findChromium } from './lib/chromium.ts';
+import { freePort } from '../bench/lib/child-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -45,18 +45,6 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const SERVER_LIFETIME_S = Number(process.env.E2E_SERVER_LIFETIME_S || 900);
 const START_TIMEOUT_MS = Number(process.env.E2E_START_TIMEOUT_MS || 120_000);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;

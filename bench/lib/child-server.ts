@@ -1,4 +1,5 @@
-// The real server as a child process (`tsx server/src/main.ts serve`) for bench/load.ts and scripts/chaos.ts:
+// The real server as a child process (`tsx server/src/main.ts serve`) for bench/load.ts and scripts/chaos.ts
+// (freePort is the e2e setup's too):
 // 127.0.0.1 on a free port, a given DATA_DIR, its own process group under `timeout` (it never outlives
 // its lifetime even if this process dies), killed as a group: SIGTERM for a clean stop, SIGKILL for a crash.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

@@ -49,6 +49,18 @@ function api(extra: Record<string, (url: URL, init?: RequestInit) => { status?: 
   return { ...mocked, posts };
 }
 
+
+/** The spreadsheet sites of library 1 (one csv site, id 3) for GET /spreadsheet/1, which the POST handler declines. */
+function answerSitesList(m: ReturnType<typeof api>, columnNames: string[]): void {
+  const origFetch = m.fetch.getMockImplementation()!;
+  m.fetch.mockImplementation(async (input, init) => {
+    const url = new URL(String(input), 'http://localhost');
+    if (url.pathname === '/collector/api/spreadsheet/1' && init?.method !== 'POST') {
+      return new Response(JSON.stringify({ sites: [{ id: 3, title: 'Shelf list', csv_type: 'generic', column_names: columnNames }], max_bytes: 10485760 }), { status: 200 });
+    }
+    return origFetch(input, init);
+  });
+}
 describe('library form rules', () => {
   it('requires the internal e-mail and checks addresses, bounds, step and the date', () => {
     const ok = { name: 'X', email_internal: 'a@b.org', email_public: '', latitude: '45.123456', longitude: '-180', year_established: '' };
@@ -153,15 +165,7 @@ describe('/library/admin/:id', () => {
         return { body: { id: 42, status: polls > 1 ? 'finished' : 'working', job_id: 1, total: 2, done: polls > 1 ? 2 : 1, stored: polls > 1 ? 2 : 1, removed: 0, error: null } };
       },
     });
-    // The sites list answers GET /spreadsheet/1 when the POST handler declines.
-    const origFetch = m.fetch.getMockImplementation()!;
-    m.fetch.mockImplementation(async (input, init) => {
-      const url = new URL(String(input), 'http://localhost');
-      if (url.pathname === '/collector/api/spreadsheet/1' && init?.method !== 'POST') {
-        return new Response(JSON.stringify({ sites: [{ id: 3, title: 'Shelf list', csv_type: 'generic', column_names: ['identifier', 'title', 'authors'] }], max_bytes: 10485760 }), { status: 200 });
-      }
-      return origFetch(input, init);
-    });
+    answerSitesList(m, ['identifier', 'title', 'authors']);
     renderApp('/library/admin/1');
     const section = await screen.findByRole('region', { name: 'Upload records' });
     expect(await within(section).findByText('identifier, title, authors')).toBeInTheDocument();
@@ -189,14 +193,7 @@ describe('/library/admin/:id', () => {
         return { body: { success: 'Spreadsheet uploaded', uploaded: 42, number_of_records: 1, replace_all: false, bad_rows: [], sample: [{ name: 'title', value: 'Quaderni' }], columns } };
       },
     });
-    const origFetch = m.fetch.getMockImplementation()!;
-    m.fetch.mockImplementation(async (input, init) => {
-      const url = new URL(String(input), 'http://localhost');
-      if (url.pathname === '/collector/api/spreadsheet/1' && init?.method !== 'POST') {
-        return new Response(JSON.stringify({ sites: [{ id: 3, title: 'Shelf list', csv_type: 'generic', column_names: ['identifier', 'title', 'authors'] }], max_bytes: 10485760 }), { status: 200 });
-      }
-      return origFetch(input, init);
-    });
+    answerSitesList(m, ['identifier', 'title', 'authors']);
     renderApp('/library/admin/1');
     const section = await screen.findByRole('region', { name: 'Upload records' });
     await within(section).findByText('identifier, title, authors');
@@ -227,14 +224,7 @@ describe('/library/admin/:id', () => {
         return { body: { id: 42, status: failed ? 'failed' : 'finished', job_id: run, total: 2, done: failed ? 0 : 2, stored: failed ? 0 : 2, removed: 0, error: failed ? 'disk full' : null } };
       },
     });
-    const origFetch = m.fetch.getMockImplementation()!;
-    m.fetch.mockImplementation(async (input, init) => {
-      const url = new URL(String(input), 'http://localhost');
-      if (url.pathname === '/collector/api/spreadsheet/1' && init?.method !== 'POST') {
-        return new Response(JSON.stringify({ sites: [{ id: 3, title: 'Shelf list', csv_type: 'generic', column_names: ['identifier', 'title'] }], max_bytes: 10485760 }), { status: 200 });
-      }
-      return origFetch(input, init);
-    });
+    answerSitesList(m, ['identifier', 'title']);
     renderApp('/library/admin/1');
     const section = await screen.findByRole('region', { name: 'Upload records' });
     await userEvent.upload(await within(section).findByLabelText('Spreadsheet file (CSV UTF-8 or XLSX)'), new File(['title\nQuaderni\n'], 'sheet.csv', { type: 'text/csv' }));
