@@ -192,6 +192,13 @@ describe.skipIf(!hasChromium)('map, libraries, authors, pages and bug reports', 
     expect(await map.locator('img.leaflet-tile').count()).toBe(0);
     await page.waitForLoadState('networkidle');
     await expectAxeClean(page, 'a library page with its map');
+
+    // Leaving the page while the map is still zooming must not throw in the page (the hooks check).
+    await map.getByRole('button', { name: 'Zoom in' }).click();
+    await map.locator('.leaflet-zoom-anim').waitFor({ state: 'attached' });
+    await page.getByRole('link', { name: 'Libraries', exact: true }).first().click();
+    await waitForH1(page, 'Libraries');
+    await page.waitForTimeout(400);
   });
 
   it('the search links to a map of the libraries holding the results, with their counts', async () => {

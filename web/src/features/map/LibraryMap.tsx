@@ -57,13 +57,32 @@ function ViewSync({ libraries, onBounds, singleZoom }: { libraries: MapLibrary[]
   useMapEvents({ moveend: report, zoomend: report });
   useEffect(() => {
     const box = boxAround(libraries);
-    if (!box) map.setView([25, 10], 2);
-    else if (libraries.length === 1) map.setView([box.south, box.west], singleZoom);
-    else map.fitBounds([[box.south, box.west], [box.north, box.east]], { padding: [40, 40], maxZoom: 6 });
+    // No animation: the view is placed, not flown to (and a page left at once has nothing pending).
+    if (!box) map.setView([25, 10], 2, { animate: false });
+    else if (libraries.length === 1) map.setView([box.south, box.west], singleZoom, { animate: false });
+    else map.fitBounds([[box.south, box.west], [box.north, box.east]], { padding: [40, 40], maxZoom: 6, animate: false });
     report();
     // The set of libraries (key) decides; the objects themselves may be new on each render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [map, key]);
+  return null;
+}
+
+/**
+ * Leaflet ends a zoom animation on a 250 ms timer that it does not cancel when the map is removed; the
+ * timer then reads the removed panes and throws. Leaving the page mid-zoom must not, so the animation
+ * is marked over when the map unloads (the timer then returns at once) and no view events follow.
+ */
+function SettleOnUnload() {
+  const map = useMap();
+  useEffect(() => {
+    const settle = () => {
+      (map as unknown as { _animatingZoom?: boolean })._animatingZoom = false;
+      map.off();
+    };
+    // Not removed on cleanup: the map's own removal (which fires unload) may run after this cleanup.
+    map.once('unload', settle);
+  }, [map]);
   return null;
 }
 
@@ -181,6 +200,7 @@ function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, fo
       zoomControl={false}
       worldCopyJump={false}
     >
+      <SettleOnUnload />
       <A11y label={label} />
       <ZoomControl position="topleft" zoomInTitle={t('Zoom in')} zoomOutTitle={t('Zoom out')} />
       {tiles ? (
