@@ -22,6 +22,18 @@ export const DOWNLOAD_TYPES = {
 } as const;
 export type DownloadType = keyof typeof DOWNLOAD_TYPES;
 
+/**
+ * The entry page's file downloads by format code (the extension without its dot): the English source
+ * label the server sends as `desc`, which the web app translates by the code.
+ */
+export const DOWNLOAD_FORMAT_LABELS: Readonly<Record<string, string>> = {
+  pdf: 'PDF',
+  epub: 'EPUB',
+  muse: 'Muse source',
+  zip: 'Source and images (zip)',
+  txt: 'Plain text',
+};
+
 /** Aggregate facet values beside the ids of aggregations. */
 export const AGGREGATE_SPECIAL = {
   aggregation: 'Aggregation',

@@ -70,6 +70,8 @@ describe('GET /entry/:id', () => {
     const e = entrySchema.parse((await get(`/entry/${entryId(t.services, 'A Small Guide')}`)).json());
     const ds = e.data_sources[0];
     expect(ds.downloads.map((d) => d.ext).sort()).toEqual(['.muse', '.pdf', '.zip']);
+    // desc is the English source label; the web app translates it by code.
+    expect(ds.downloads.find((d) => d.code === 'zip')).toEqual({ code: 'zip', ext: '.zip', desc: 'Source and images (zip)' });
     expect(ds).toMatchObject({ has_full_text: true, has_pdf: true, can_add_to_bookbuilder: true });
     const plain = entrySchema.parse((await get(`/entry/${entryId(t.services, 'Mutual Aid')}`)).json());
     expect(plain.data_sources[0]).toMatchObject({ has_full_text: false, has_pdf: false, can_add_to_bookbuilder: false, downloads: [] });

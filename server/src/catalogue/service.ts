@@ -1,5 +1,5 @@
 // Entries and data sources as readers see them: the entry page, full texts and downloads.
-import type { DataSource, Download, Entry, ShortEntry } from '@uc/shared';
+import { DOWNLOAD_FORMAT_LABELS, type DataSource, type Download, type Entry, type ShortEntry } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import type { Viewer } from '../http/viewer.ts';
 import type { LibraryService } from '../libraries/service.ts';
@@ -17,9 +17,6 @@ interface DsRow {
   place_date_of_publication_distribution: string | null; uri: string | null; uri_label: string | null; content_type: string | null;
 }
 
-const DOWNLOAD_LABELS: Record<string, string> = {
-  '.pdf': 'PDF', '.epub': 'EPUB', '.muse': 'Muse source', '.zip': 'Source and images (zip)', '.txt': 'Plain text',
-};
 const IDS = '(SELECT value FROM json_each(?))';
 
 export class CatalogueService {
@@ -127,7 +124,7 @@ export class CatalogueService {
     const dataSources: DataSource[] = dsRows.map((d) => {
       const exts = fileExts.get(d.id) ?? [];
       const lib = libs.get(d.library_id)!;
-      const downloads: Download[] = exts.map((ext) => ({ code: ext.slice(1), ext, desc: DOWNLOAD_LABELS[ext] ?? ext.slice(1).toUpperCase() }));
+      const downloads: Download[] = exts.map((ext) => ({ code: ext.slice(1), ext, desc: DOWNLOAD_FORMAT_LABELS[ext.slice(1)] ?? ext.slice(1).toUpperCase() }));
       const isAggregation = childRows.length > 0;
       return {
         data_source_id: d.id,

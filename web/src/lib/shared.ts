@@ -8,6 +8,7 @@ export {
   SORT_OPTIONS,
   UI_LANGUAGES,
   DOWNLOAD_TYPES,
+  DOWNLOAD_FORMAT_LABELS,
   AGGREGATE_SPECIAL,
   TRANSLATE_VALUES,
 } from '../../../packages/shared/src/constants.ts';

@@ -1,7 +1,8 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { DataSource } from '../../lib/shared';
+import type { TFunction } from 'i18next';
+import { DOWNLOAD_FORMAT_LABELS, type DataSource, type Download } from '../../lib/shared';
 import { downloadUrl } from '../../api/client';
 import { FullText } from './FullText';
 import { AddToBookBuilder } from '../bookbuilder/AddToBookBuilder';
@@ -22,6 +23,12 @@ function Row({ label, children, mono }: { label: string; children: ReactNode; mo
       <td className={`py-1 break-words ${mono ? 'font-mono' : ''}`}>{children}</td>
     </tr>
   );
+}
+
+/** A download's label in the interface language: known formats by their code, others as the server names them. */
+export function downloadLabel(t: TFunction, d: Download): string {
+  const source = DOWNLOAD_FORMAT_LABELS[d.code.toLowerCase()];
+  return source ? t(source) : d.desc || d.ext.replace(/^\./, '').toUpperCase();
 }
 
 /** One holding of the entry: library header, metadata table, downloads, full text and PDF reader. */
@@ -117,7 +124,7 @@ export function DataSourceBox({ ds, anchorId }: { ds: DataSource; anchorId?: str
               <li key={d.ext + d.code}>
                 <a href={downloadUrl(ds.data_source_id, d.ext)} className="btn text-sm" download>
                   <span aria-hidden="true">⤓ </span>
-                  {d.desc || d.ext.replace(/^\./, '').toUpperCase()}
+                  {downloadLabel(t, d)}
                 </a>
               </li>
             ))}

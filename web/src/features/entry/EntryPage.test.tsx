@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { dataSource, entry } from '../../test/fixtures';
 import { mockApi, renderApp } from '../../test/utils';
 import type { Entry } from '../../lib/shared';
+import i18n, { loadBundle } from '../../i18n';
 
 const FULL_TEXT =
   '<h2 id="toc1">First chapter <a href="#fn1" class="footnote" id="fn_back1">[1]</a></h2><p>Body of the text.</p>' +
@@ -193,5 +194,28 @@ describe('entry page', () => {
     await user.click(await screen.findByRole('button', { name: 'Back' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/map'));
     expect(router.state.historyAction).toBe('POP');
+  });
+
+  it('names the downloads in the interface language by their format, unknown formats as the server sends them', async () => {
+    const de = await loadBundle('de');
+    i18n.addResourceBundle('de', 'translation', de, true, true);
+    await i18n.changeLanguage('de');
+    try {
+      const downloads = [
+        { code: 'muse', ext: '.muse', desc: 'Muse source' },
+        { code: 'zip', ext: '.zip', desc: 'Source and images (zip)' },
+        { code: 'txt', ext: '.txt', desc: 'Plain text' },
+        { code: 'djvu', ext: '.djvu', desc: 'DjVu scan' },
+      ];
+      entryApi(entry({ data_sources: [dataSource({ downloads })] }));
+      renderApp('/entry/1');
+      const list = await screen.findByRole('list', { name: de['Downloads'] });
+      const names = within(list).getAllByRole('link').map((a) => a.textContent!.replace('⤓', '').trim());
+      expect(names).toEqual([de['Muse source'], de['Source and images (zip)'], de['Plain text'], 'DjVu scan']);
+      expect(names[0]).not.toBe('Muse source');
+      expect(within(list).getByRole('link', { name: new RegExp(de['Muse source']) })).toHaveAttribute('href', '/collector/api/download/11.muse');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });
