@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   COLLECTION_DEFAULTS,
   bookbuilderRequestSchema,
+  buildPayloadSchema,
   collectionDataSchema,
   collectionProblems,
   defaultCollectionData,
   makeCollectionDataSchema,
+  parseLength,
   signatureFor,
+  toBuildPayload,
 } from './bookbuilder.ts';
 
 const problems = (d: Record<string, unknown>, texts?: number) => collectionProblems(d, texts);
@@ -103,5 +106,75 @@ describe('bookbuilder requests', () => {
     expect(bookbuilderRequestSchema.safeParse({ action: 'list', session_id: '../../etc' }).success).toBe(false);
     expect(bookbuilderRequestSchema.safeParse({ action: 'remove', remove_id: -1 }).success).toBe(false);
     expect(bookbuilderRequestSchema.safeParse({ action: 'build', collection_data: { fontsize: 20 } }).success).toBe(false);
+  });
+});
+
+describe('the build payload (spec §7)', () => {
+  const parse = (p: Record<string, unknown>) => buildPayloadSchema.safeParse(p);
+  const issues = (p: Record<string, unknown>) => {
+    const r = parse(p);
+    return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
+  };
+
+  it('reads lengths with their units', () => {
+    expect(parseLength('5mm', 'mm')).toBe(5);
+    expect(parseLength('0.1mm', 'mm')).toBe(0.1);
+    expect(parseLength('1in', 'mm')).toBe(25.4);
+    expect(parseLength('2cm', 'mm')).toBe(20);
+    expect(parseLength('30pt', 'pt')).toBe(30);
+    expect(parseLength(12, 'mm')).toBe(12);
+    expect(parseLength('12', 'pt')).toBe(12);
+    expect(parseLength('', 'mm')).toBeUndefined();
+    expect(parseLength('5px', 'mm')).toBeNaN();
+    expect(parseLength('mm', 'mm')).toBeNaN();
+  });
+
+  it('parses the units, flags, signature and crop options into collection_data', () => {
+    const d = buildPayloadSchema.parse({
+      papersize: '120mm:180mm', bcor: '5mm', division: 9, areaset_width: '90mm', areaset_height: '140mm', geometry_top_margin: '12mm', geometry_outer_margin: '10mm',
+      tex_emergencystretch: '15pt', twoside: 1, notoc: 1, linespacing: 1.5, imposition_schema: '4up', signature: 16, fill_signature: 1,
+      crop_papersize: 'a3', crop_paper_thickness: '0.12mm', fontsize: '11',
+    });
+    expect(d).toMatchObject({
+      papersize: 'custom', papersize_width: 120, papersize_height: 180, binding_correction: 5, division_factor: 0, areaset_width: 90, areaset_height: 140,
+      geometry_top_margin: 12, geometry_outer_margin: 10, tex_emergencystretch: 15, twoside: true, notoc: true, nobold: false, linespacing: 1.5,
+      imposition_schema: '4up', signature_4up: '16', fill_signature: true, cropmarks: true, crop_papersize: 'a3', crop_paper_thickness: 0.12, fontsize: 11,
+    });
+  });
+
+  it('absent means off, single spacing, no crop marks; the division without a text block', () => {
+    const d = buildPayloadSchema.parse({ papersize: 'a5', division: '12', imposition_schema: '2up', signature: '40-80' });
+    expect(d).toMatchObject({ division_factor: 12, linespacing: 1, fill_signature: false, twoside: false, cropmarks: false, signature_2up: '40-80', tex_emergencystretch: 30 });
+    expect(buildPayloadSchema.parse({ papersize: 'generic' }).papersize).toBe('210mm:11in');
+  });
+
+  it('refuses bad units and values, naming the payload field', () => {
+    expect(issues({ bcor: '5px' })).toEqual({ bcor: 'Binding correction: a length such as "12mm" is required' });
+    expect(issues({ tex_emergencystretch: 'lots' })).toHaveProperty('tex_emergencystretch');
+    expect(issues({ papersize: 'a7' })).toHaveProperty('papersize');
+    expect(issues({ papersize: '' })).toEqual({ papersize: expect.stringMatching(/^Please set/) });
+    expect(issues({ bcor: '51mm' })).toEqual({ bcor: 'Binding correction in mm: at most 50' });
+    expect(issues({ division: 16 })).toHaveProperty('division');
+    expect(issues({ imposition_schema: '2up', signature: 6 })).toHaveProperty('signature');
+    expect(issues({ imposition_schema: '2up', crop_papersize: '100mm:150mm', papersize: 'a5' })).toHaveProperty('crop_papersize');
+    expect(issues({ twoside: 'yes' })).toHaveProperty('twoside');
+    expect(issues({ areaset_width: '90mm' })).toEqual({ areaset_height: 'Please set' });
+  });
+
+  it('toBuildPayload sends what the spec\'s client sends, and it parses back', () => {
+    expect(toBuildPayload(defaultCollectionData())).toEqual({
+      papersize: 'a5', mainfont: 'DejaVu Serif', sansfont: 'DejaVu Sans', monofont: 'DejaVu Sans Mono', fontsize: 12, imposition_schema: '',
+      bcor: '0mm', division: 12, opening: 'any', headings: '0', parindent: 15, tex_tolerance: 200, tex_emergencystretch: '30pt',
+    });
+    const d = {
+      ...defaultCollectionData(), papersize: 'custom' as const, papersize_width: 120, papersize_height: 180, division_factor: 0, areaset_width: 90, areaset_height: 140,
+      binding_correction: 5, imposition_schema: '2up' as const, signature_2up: '16', cropmarks: true, crop_papersize: 'a4' as const, crop_paper_thickness: 0.12,
+      linespacing: 1.2, twoside: true, title: 'T', tex_emergencystretch: 0,
+    };
+    const p = toBuildPayload(d);
+    expect(p).toMatchObject({ papersize: '120mm:180mm', bcor: '5mm', division: 9, areaset_width: '90mm', areaset_height: '140mm', signature: '16', fill_signature: 1, crop_papersize: 'a4', crop_paper_thickness: '0.12mm', linespacing: 1.2, twoside: 1, title: 'T', tex_emergencystretch: '0pt' });
+    expect(p).not.toHaveProperty('cropmarks');
+    expect(p).not.toHaveProperty('signature_2up');
+    expect(buildPayloadSchema.parse(p)).toEqual(d);
   });
 });

@@ -8,14 +8,21 @@ import {
   CUSTOM_PAPER_MAX_MM,
   CUSTOM_PAPER_MIN_MM,
   HEADINGS_VALUES,
+  COLLECTION_FLAGS,
   IMPOSITION_SCHEMA_VALUES,
   JOB_NOT_FOUND,
   JOB_STATUSES,
   OPENINGS,
+  PAPER_SIZES,
   PAPER_SIZE_VALUES,
+  SIGNATURE_2UP_SCHEMAS,
+  SIGNATURE_4UP_SCHEMAS,
   SIGNATURES_2UP,
   SIGNATURES_4UP,
+  VIRTUAL_HEADER_FIELDS,
   paperMm,
+  signatureFor,
+  type CollectionFlag,
 } from './bookbuilder-constants.ts';
 
 export * from './bookbuilder-constants.ts';
@@ -202,6 +209,224 @@ export function collectionProblems(data: unknown, texts?: number): Partial<Recor
   return out;
 }
 
+// ---------- The build payload (spec §7 "Build payload derived from collection_data") ----------
+// What a client sends as `collection_data` with action build: lengths carry their unit ("5mm",
+// "30pt", "148mm:210mm"), booleans are 1 or absent, one `signature` for the chosen schema, and the
+// crop options are present only when crop marks are wanted. buildPayloadSchema parses it into the
+// internal CollectionData (where every bound and cross-field rule lives); toBuildPayload derives it.
+
+/** Millimetres (or points) per unit, for the lengths of the payload. */
+const MM_PER: Record<string, number> = { mm: 1, cm: 10, in: 25.4, pt: 25.4 / 72 };
+const LENGTH_RE = /^\s*(-?(?:\d+(?:\.\d*)?|\.\d+))\s*(mm|cm|in|pt)?\s*$/i;
+/** Keeps float noise of unit conversions out of the step checks (0.1mm stays 0.1). */
+const tidy = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/** A length in `unit`: a number (already in that unit), "12", or "12mm"/"1in"/"30pt". NaN when unreadable. */
+export function parseLength(v: unknown, unit: 'mm' | 'pt'): number | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : NaN;
+  if (typeof v !== 'string') return NaN;
+  const m = LENGTH_RE.exec(v);
+  if (!m) return NaN;
+  const n = Number(m[1]);
+  const from = (m[2] ?? unit).toLowerCase();
+  return from === unit ? n : tidy((n * MM_PER[from]) / MM_PER[unit]);
+}
+
+const PAPER_PAIR_RE = /^\s*([^:]+):([^:]+)\s*$/;
+/** Paper names the spec's client also uses. */
+const PAPER_ALIASES: Record<string, string> = { generic: '210mm:11in' };
+
+type PaperSpec = { name: string } | { widthMm: number; heightMm: number };
+/** A paper size: a name of spec §9 or "<w>:<h>" with units; null when unreadable, undefined when absent. */
+export function parsePaper(v: unknown): PaperSpec | null | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') return null;
+  const name = PAPER_ALIASES[v.trim().toLowerCase()] ?? v.trim();
+  const known = PAPER_SIZES.find((p) => p.value === name || p.value === name.toLowerCase());
+  if (known) return { name: known.value };
+  const m = PAPER_PAIR_RE.exec(name);
+  if (!m) return null;
+  const [w, h] = [parseLength(m[1], 'mm'), parseLength(m[2], 'mm')];
+  if (w === undefined || h === undefined || Number.isNaN(w) || Number.isNaN(h)) return null;
+  return { widthMm: w, heightMm: h };
+}
+
+const lengthIn = (unit: 'mm' | 'pt', what: string) =>
+  z.preprocess((v) => parseLength(v, unit), z.number({ message: `${what}: a length such as "12${unit}" is required` }).optional());
+const paper = (what: string) =>
+  z.preprocess(
+    (v) => (v === '' ? v : parsePaper(v)),
+    z.union([
+      z.literal('', { message: '' }),
+      z.object({ name: z.string() }),
+      z.object({ widthMm: z.number(), heightMm: z.number() }),
+    ], { message: `${what}: a paper name or a size such as "148mm:210mm" is required` }).optional(),
+  );
+/** 1 or absent (also true/'1'; 0, '0', false and '' are off). */
+const wireFlag = z.preprocess(toBool, z.boolean({ message: 'send 1 or leave it out' }).optional());
+
+/** Payload fields whose name differs from the collection_data field they fill. */
+const PAYLOAD_FIELD_OF: Partial<Record<keyof CollectionData, string>> = {
+  papersize_width: 'papersize',
+  papersize_height: 'papersize',
+  crop_papersize_width: 'crop_papersize',
+  crop_papersize_height: 'crop_papersize',
+  cropmarks: 'crop_papersize',
+  binding_correction: 'bcor',
+  division_factor: 'division',
+  signature_2up: 'signature',
+  signature_4up: 'signature',
+};
+/** The build payload field a collection_data field is sent as (for error messages). */
+export const payloadField = (key: string): string => PAYLOAD_FIELD_OF[key as keyof CollectionData] ?? key;
+
+/** Fields passed on to the collection_data schema, which checks them. */
+const anything = z.unknown().optional();
+
+const payloadObject = z.object({
+  papersize: paper('Paper size'),
+  bcor: lengthIn('mm', 'Binding correction'),
+  division: anything,
+  areaset_width: lengthIn('mm', 'Text block width'),
+  areaset_height: lengthIn('mm', 'Text block height'),
+  geometry_top_margin: lengthIn('mm', 'Top margin'),
+  geometry_outer_margin: lengthIn('mm', 'Outer margin'),
+  tex_emergencystretch: lengthIn('pt', 'Emergency stretch'),
+  linespacing: anything,
+  signature: anything,
+  crop_papersize: paper('Crop-mark paper size'),
+  crop_paper_thickness: lengthIn('mm', 'Paper thickness'),
+  ...Object.fromEntries([...COLLECTION_FLAGS, 'twoside', 'fill_signature'].map((k) => [k, wireFlag])) as Record<CollectionFlag | 'twoside' | 'fill_signature', typeof wireFlag>,
+  // Sent as they are in collection_data; checked by its schema.
+  mainfont: anything,
+  sansfont: anything,
+  monofont: anything,
+  fontsize: anything,
+  imposition_schema: anything,
+  opening: anything,
+  headings: anything,
+  parindent: anything,
+  tex_tolerance: anything,
+  title: anything,
+  subtitle: anything,
+  author: anything,
+  date: anything,
+  notes: anything,
+  source: anything,
+});
+type PayloadObject = z.output<typeof payloadObject>;
+
+/** The payload's fields → collection_data input (before its own defaults and rules). */
+function payloadToCollection(p: PayloadObject): Record<string, unknown> {
+  const d: Record<string, unknown> = {};
+  for (const k of ['mainfont', 'sansfont', 'monofont', 'fontsize', 'imposition_schema', 'opening', 'headings', 'parindent', 'tex_tolerance', ...VIRTUAL_HEADER_FIELDS] as const) {
+    if (p[k] !== undefined) d[k] = p[k];
+  }
+  if (p.papersize === '') d.papersize = CUSTOM_PAPER; // custom without its size: "Please set"
+  else if (p.papersize && 'name' in p.papersize) d.papersize = p.papersize.name;
+  else if (p.papersize) Object.assign(d, { papersize: CUSTOM_PAPER, papersize_width: p.papersize.widthMm, papersize_height: p.papersize.heightMm });
+  d.binding_correction = p.bcor ?? 0;
+  // The custom text block (areaset) is what makes the layout custom; division then is a fallback (9).
+  if (p.areaset_width !== undefined || p.areaset_height !== undefined) {
+    // The margins go in pairs; a lone 0 is the spec client's blank field ("leave blank for default").
+    let [top, outer] = [p.geometry_top_margin, p.geometry_outer_margin];
+    if (top === 0 && outer === undefined) top = undefined;
+    if (outer === 0 && top === undefined) outer = undefined;
+    Object.assign(d, { division_factor: 0, areaset_width: p.areaset_width, areaset_height: p.areaset_height, geometry_top_margin: top, geometry_outer_margin: outer });
+  } else if (p.division !== undefined) {
+    d.division_factor = p.division;
+  }
+  if (p.tex_emergencystretch !== undefined) d.tex_emergencystretch = p.tex_emergencystretch;
+  // Absent linespacing is single spacing.
+  d.linespacing = p.linespacing ?? 1;
+  for (const k of [...COLLECTION_FLAGS, 'twoside', 'fill_signature'] as const) d[k] = p[k] ?? false;
+  const schema = typeof p.imposition_schema === 'string' ? p.imposition_schema : '';
+  if (p.signature !== undefined && p.signature !== null) {
+    if (SIGNATURE_2UP_SCHEMAS.includes(schema)) d.signature_2up = p.signature;
+    if (SIGNATURE_4UP_SCHEMAS.includes(schema)) d.signature_4up = p.signature;
+  }
+  // Crop marks are wanted when their options are sent (the payload has no cropmarks key).
+  if (p.crop_papersize !== undefined || p.crop_paper_thickness !== undefined) {
+    d.cropmarks = true;
+    if (p.crop_papersize === '') d.crop_papersize = CUSTOM_PAPER;
+    else if (p.crop_papersize && 'name' in p.crop_papersize) d.crop_papersize = p.crop_papersize.name;
+    else if (p.crop_papersize) Object.assign(d, { crop_papersize: CUSTOM_PAPER, crop_papersize_width: p.crop_papersize.widthMm, crop_papersize_height: p.crop_papersize.heightMm });
+    if (p.crop_paper_thickness !== undefined) d.crop_paper_thickness = p.crop_paper_thickness;
+  }
+  return d;
+}
+
+/** Paper sizes of the payload: custom without both sides asks for them. */
+const PAPER_UNSET = `${PLEASE_SET} the width and height of the custom paper size ("<w>mm:<h>mm")`;
+
+/**
+ * The build payload → collection_data, with every default, bound and rule; issues name the payload
+ * fields. With `texts` it also requires the virtual header title for several texts.
+ */
+export function makeBuildPayloadSchema(context: { texts?: number } = {}) {
+  const rules = makeCollectionDataSchema(context);
+  return payloadObject.transform((p, ctx): CollectionData => {
+    const r = rules.safeParse(payloadToCollection(p));
+    if (r.success) return r.data;
+    const seen = new Set<string>();
+    for (const issue of r.error.issues) {
+      const field = payloadField(String(issue.path[0] ?? ''));
+      if (seen.has(field)) continue;
+      seen.add(field);
+      const unset = issue.message === PLEASE_SET && (field === 'papersize' || field === 'crop_papersize');
+      ctx.addIssue({ code: 'custom', path: [field], message: unset ? PAPER_UNSET : issue.message });
+    }
+    return z.NEVER;
+  });
+}
+export const buildPayloadSchema = makeBuildPayloadSchema();
+/** The build payload as sent: lengths with units, flags as 1, absent fields left out. */
+export type BuildPayload = Record<string, string | number>;
+
+const mmText = (n: number) => `${n}mm`;
+
+/** The build payload of spec §7 for a collection_data (what the spec's client sends). */
+export function toBuildPayload(d: CollectionData): BuildPayload {
+  const o: BuildPayload = {
+    papersize: d.papersize === CUSTOM_PAPER
+      ? d.papersize_width !== undefined && d.papersize_height !== undefined ? `${mmText(d.papersize_width)}:${mmText(d.papersize_height)}` : ''
+      : d.papersize,
+    mainfont: d.mainfont,
+    sansfont: d.sansfont,
+    monofont: d.monofont,
+    fontsize: d.fontsize,
+    imposition_schema: d.imposition_schema,
+    bcor: mmText(d.binding_correction),
+    division: d.division_factor === 0 ? 9 : d.division_factor,
+    opening: d.opening,
+    headings: d.headings,
+    parindent: d.parindent,
+    tex_tolerance: d.tex_tolerance,
+    tex_emergencystretch: `${d.tex_emergencystretch}pt`,
+  };
+  if (d.division_factor === 0) {
+    for (const k of ['areaset_width', 'areaset_height', 'geometry_top_margin', 'geometry_outer_margin'] as const) {
+      if (d[k] !== undefined) o[k] = mmText(d[k]);
+    }
+  }
+  for (const k of [...COLLECTION_FLAGS, 'twoside'] as const) if (d[k]) o[k] = 1;
+  if (d.linespacing > 1) o.linespacing = d.linespacing;
+  const signature = signatureFor(d.imposition_schema, d);
+  if (signature !== null) {
+    o.signature = signature;
+    if (d.fill_signature) o.fill_signature = 1;
+  }
+  if (d.cropmarks) {
+    o.crop_papersize = d.crop_papersize === CUSTOM_PAPER
+      ? d.crop_papersize_width !== undefined && d.crop_papersize_height !== undefined ? `${mmText(d.crop_papersize_width)}:${mmText(d.crop_papersize_height)}` : ''
+      : d.crop_papersize;
+    o.crop_paper_thickness = mmText(d.crop_paper_thickness);
+  }
+  for (const k of VIRTUAL_HEADER_FIELDS) if (d[k] !== '') o[k] = d[k];
+  return o;
+}
+
 // ---------- POST /collector/api/bookbuilder ----------
 export const bookSessionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'Invalid session id');
 const sessionId = bookSessionIdSchema.nullish();
@@ -215,7 +440,8 @@ export const bookbuilderRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('reorder'), session_id: sessionId, move_id: rowId, to_id: rowId.nullable() }),
   z.object({ action: z.literal('get_fonts'), session_id: sessionId }),
   z.object({ action: z.literal('get_headings'), session_id: sessionId }),
-  z.object({ action: z.literal('build'), session_id: sessionId, collection_data: collectionDataSchema }),
+  /** collection_data here is the build payload of spec §7 (units, 1/absent flags), not the form's collection_data. */
+  z.object({ action: z.literal('build'), session_id: sessionId, collection_data: buildPayloadSchema }),
   z.object({ action: z.literal('check_job'), session_id: sessionId, check_job_id: rowId }),
 ], { message: 'Unknown action: use add, list, remove, reorder, get_fonts, get_headings, build or check_job' });
 export type BookbuilderRequest = z.input<typeof bookbuilderRequestSchema>;
@@ -239,8 +465,9 @@ export const bookFontSchema = z.object({
   name: z.string(),
   desc: z.string(),
   type: z.enum(['serif', 'sans', 'mono']),
-  /** A one-page PDF specimen and an SVG image of it, rendered by the server. */
+  /** A one-page PDF specimen and PNG and SVG images of it (spec §3; SVG is our addition), rendered by the server. */
   preview_pdf: z.string(),
+  preview_png: z.string(),
   preview_svg: z.string(),
 });
 export type BookFont = z.infer<typeof bookFontSchema>;

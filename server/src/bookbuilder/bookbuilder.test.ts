@@ -5,7 +5,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFDocument, PDFDict, PDFName } from 'pdf-lib';
-import { bookbuilderResponseSchema, defaultCollectionData, type BookbuilderResponse, type CollectionData } from '@uc/shared';
+import { bookbuilderResponseSchema, defaultCollectionData, toBuildPayload, type BookbuilderResponse, type CollectionData } from '@uc/shared';
 import { repoRoot } from '../config.ts';
 import { createJobWorker } from '../app.ts';
 import { fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
@@ -86,8 +86,9 @@ async function newSession(...titles: string[]): Promise<string> {
   return sid!;
 }
 
+/** Builds with these collection_data settings, sent as the build payload of spec §7 (as the web app does). */
 async function buildPdf(sid: string, data: Partial<CollectionData>): Promise<{ doc: PDFDocument; bytes: Buffer; job: BookbuilderResponse }> {
-  const b = await ok({ action: 'build', session_id: sid, collection_data: data });
+  const b = await ok({ action: 'build', session_id: sid, collection_data: toBuildPayload({ ...defaultCollectionData(), ...data }) });
   expect(b.status).toBe('inactive');
   const job = await waitForJob(sid, b.job_id!);
   expect(job.status, job.error ?? '').toBe('finished');
@@ -224,7 +225,8 @@ describe('validation', () => {
       { action: 'add', add: 'x' },
       { action: 'list', session_id: '../../../etc/passwd' },
       { action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { fontsize: 20 } },
-      { action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { papersize: 'custom', papersize_width: 500 } },
+      { action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { papersize: '500mm:501mm' } },
+      { action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { bcor: '5px' } },
       { action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { linespacing: 1.55 } },
     ]) {
       const r = await call(body);
@@ -233,7 +235,8 @@ describe('validation', () => {
       expect(r.json.error).toMatch(/^Invalid request/);
       expect(r.json.error).not.toMatch(/at .*\.ts/);
     }
-    const r = await call({ action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { papersize: 'custom', papersize_width: 100 } });
+    // The spec's client sends an empty papersize for a custom size without its width and height.
+    const r = await call({ action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { papersize: '' } });
     expect(r.json.error).toContain('Please set');
   });
 
@@ -263,7 +266,15 @@ describe('fonts and headings', () => {
     const names = fonts!.map((f) => f.name);
     expect(names).toEqual(expect.arrayContaining(['DejaVu Serif', 'DejaVu Sans', 'DejaVu Sans Mono']));
     const mono = fonts!.find((f) => f.name === 'DejaVu Sans Mono')!;
-    expect(mono).toMatchObject({ type: 'mono', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.pdf', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.svg' });
+    expect(mono).toMatchObject({
+      type: 'mono',
+      preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.pdf',
+      preview_png: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.png',
+      preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.svg',
+    });
+    const png = await t.app.inject(mono.preview_png);
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
     const svg = await t.app.inject(mono.preview_svg);
     expect(svg.statusCode).toBe(200);
     expect(svg.headers['content-type']).toBe('image/svg+xml');

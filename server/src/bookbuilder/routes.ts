@@ -7,7 +7,7 @@ import { HEADINGS, bookSessionIdSchema, bookbuilderRequestSchema, bookbuilderRes
 import { viewerOf } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import type { BookBuilderService } from './service.ts';
-import type { FontCatalog } from './fonts.ts';
+import type { FontCatalog, PreviewKind } from './fonts.ts';
 
 export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog): FastifyPluginAsyncZod => async (app) => {
   const errors = { 400: errorSchema, 404: errorSchema, 409: errorSchema, 413: errorSchema, 422: errorSchema };
@@ -36,14 +36,15 @@ export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog)
     }
   });
 
+  const previewType: Record<PreviewKind, string> = { pdf: 'application/pdf', png: 'image/png', svg: 'image/svg+xml' };
   app.get('/bookbuilder/fonts/:file', {
-    schema: { params: z.object({ file: z.string().regex(/^[A-Za-z0-9-]{1,80}\.(pdf|svg)$/, 'expected <font>.pdf or <font>.svg') }) },
+    schema: { params: z.object({ file: z.string().regex(/^[A-Za-z0-9-]{1,80}\.(pdf|png|svg)$/, 'expected <font>.pdf, <font>.png or <font>.svg') }) },
   }, async (req, reply) => {
-    const [, slug, ext] = /^(.+)\.(pdf|svg)$/.exec(req.params.file)!;
-    const file = fonts.preview(slug, ext as 'pdf' | 'svg');
+    const [, slug, ext] = /^(.+)\.(pdf|png|svg)$/.exec(req.params.file)! as unknown as [string, string, PreviewKind];
+    const file = fonts.preview(slug, ext);
     if (!file) throw notFound('No such font');
     return reply
-      .type(ext === 'pdf' ? 'application/pdf' : 'image/svg+xml')
+      .type(previewType[ext])
       .header('Cache-Control', 'public, max-age=86400')
       .header('Content-Disposition', `inline; filename="${slug}.${ext}"`)
       .send(fs.createReadStream(file));

@@ -5,6 +5,7 @@ import path from 'node:path';
 import {
   JOB_NOT_FOUND,
   makeCollectionDataSchema,
+  payloadField,
   type BookText,
   type BookbuilderResponse,
   type CollectionData,
@@ -27,7 +28,8 @@ export interface BookBuilderSettings {
   maxTexts: number;
 }
 
-interface BuildPayload { session_id: string; text_ids: number[]; data: CollectionData }
+/** The queued job's payload: the session's texts and the parsed options. */
+interface BuildJobPayload { session_id: string; text_ids: number[]; data: CollectionData }
 interface TextRow { id: number; session_id: string; position: number; data_source_id: number; entry_id: number | null; title: string; authors: string; size: number }
 
 /** The `add` status when the session already has the same entry from another data source (an addition to spec §7). */
@@ -174,7 +176,7 @@ export class BookBuilderService {
     })();
   }
 
-  /** Validates the options against the session (texts, virtual header, fonts) and queues a build. */
+  /** Validates the options (parsed from the build payload) against the session (texts, virtual header, fonts) and queues a build. */
   build(sessionId: string | null | undefined, data: CollectionData): BookbuilderResponse {
     const s = this.requireSession(sessionId);
     const texts = this.texts(s.id);
@@ -182,14 +184,14 @@ export class BookBuilderService {
     const checked = makeCollectionDataSchema({ texts: texts.length }).safeParse(data);
     if (!checked.success) {
       const i = checked.error.issues[0];
-      throw new HttpError(400, `Invalid request (collection_data.${i.path.join('.')}: ${i.message})`);
+      throw new HttpError(400, `Invalid request (collection_data.${payloadField(String(i.path[0]))}: ${i.message})`);
     }
     const fonts = new Set(this.fontNames());
     const keys: ('mainfont' | 'monofont' | 'sansfont')[] = data.sansfontsections ? ['mainfont', 'monofont', 'sansfont'] : ['mainfont', 'monofont'];
     for (const key of keys) {
       if (!fonts.has(data[key])) throw new HttpError(400, `Invalid request (collection_data.${key}: the font "${data[key]}" is not available on this server)`);
     }
-    const payload: BuildPayload = { session_id: s.id, text_ids: texts.map((t) => t.id), data: checked.data };
+    const payload: BuildJobPayload = { session_id: s.id, text_ids: texts.map((t) => t.id), data: checked.data };
     const jobId = this.queue.enqueue(BOOK_BUILD_JOB, payload, { maxAttempts: 2 });
     this.sessions.setJob(s.id, jobId);
     return { session_id: s.id, job_id: jobId, status: 'inactive' };
@@ -223,7 +225,7 @@ export class BookBuilderService {
       concurrency: opts.concurrency,
       timeoutMs: opts.timeoutMs,
       run: async (raw, ctx) => {
-        const p = raw as BuildPayload;
+        const p = raw as BuildJobPayload;
         const s = this.session(p.session_id);
         if (!s) throw new Error('The session no longer exists');
         const wanted = new Set(p.text_ids);

@@ -13,9 +13,9 @@ const text = (id: number, title: string): BookText => ({ id, sid: SID, attribute
 const TWO = [text(1, 'First Text'), text(2, 'Second Text')];
 const THREE = [...TWO, text(3, 'Third Text')];
 const FONTS = [
-  { name: 'DejaVu Sans', desc: 'DejaVu Sans', type: 'sans', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans.pdf', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans.svg' },
-  { name: 'DejaVu Sans Mono', desc: 'DejaVu Sans Mono', type: 'mono', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.pdf', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.svg' },
-  { name: 'DejaVu Serif', desc: 'DejaVu Serif', type: 'serif', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Serif.pdf', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Serif.svg' },
+  { name: 'DejaVu Sans', desc: 'DejaVu Sans', type: 'sans', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans.pdf', preview_png: '/collector/api/bookbuilder/fonts/DejaVu-Sans.png', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans.svg' },
+  { name: 'DejaVu Sans Mono', desc: 'DejaVu Sans Mono', type: 'mono', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.pdf', preview_png: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.png', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.svg' },
+  { name: 'DejaVu Serif', desc: 'DejaVu Serif', type: 'serif', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Serif.pdf', preview_png: '/collector/api/bookbuilder/fonts/DejaVu-Serif.png', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Serif.svg' },
 ];
 
 type Body = Record<string, unknown> & { action: string };
@@ -274,7 +274,11 @@ describe('Book Builder screen', () => {
     const s = useBookBuilder.getState();
     expect(s).toMatchObject({ job_id: null, job_produced: 42, status: 'finished' });
     const build = bodies(api).find((b) => b.action === 'build')!;
-    expect(build).toMatchObject({ session_id: SID, collection_data: { papersize: 'a5', fontsize: 12 } });
+    // The build payload of spec §7: lengths with units, no flag that is off, no crop options without crop marks.
+    expect(build).toMatchObject({ session_id: SID, collection_data: { papersize: 'a5', fontsize: 12, bcor: '0mm', division: 12, tex_emergencystretch: '30pt' } });
+    for (const absent of ['cropmarks', 'crop_papersize', 'crop_paper_thickness', 'linespacing', 'signature', 'twoside', 'binding_correction', 'division_factor']) {
+      expect(build.collection_data, absent).not.toHaveProperty(absent);
+    }
     // polling stopped
     const checks = bodies(api).filter((b) => b.action === 'check_job').length;
     await new Promise((r) => setTimeout(r, 1200));

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { NavLink } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { collectionProblems, HEADINGS, type BookFont } from '@uc/shared';
+import { collectionProblems, HEADINGS, toBuildPayload, type BookFont } from '@uc/shared';
 import { api, isApiError } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
@@ -199,7 +199,7 @@ export default function BookBuilderPage() {
     setShowProblems(false);
     setBuilding(true);
     try {
-      const r = await api.bookbuilder({ action: 'build', session_id: state.session_id, collection_data: d });
+      const r = await api.bookbuilder({ action: 'build', session_id: state.session_id, collection_data: toBuildPayload(d) });
       if (r.job_id) state.startJob(r.job_id);
     } catch (e) {
       setBuildError(isApiError(e) ? e.message : t('Failed!'));
