@@ -23,6 +23,7 @@ import { FileStore } from './catalogue/files.ts';
 import { CatalogueService } from './catalogue/service.ts';
 import { FullTextService } from './catalogue/fulltext.ts';
 import { catalogueRoutes } from './catalogue/routes.ts';
+import { LatestService, latestRoutes } from './catalogue/latest.ts';
 import { IngestService } from './ingest/service.ts';
 import { WikidataService } from './agents/wikidata.ts';
 import { MailService } from './mail/service.ts';
@@ -258,6 +259,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(async (api) => {
     await api.register(searchRoutes(services.search));
     await api.register(catalogueRoutes(services.catalogue, services.fullText, services.files));
+    await api.register(latestRoutes(new LatestService(services.db, services.search, services.libraries)));
     await api.register(citeRoutes(services.catalogue, { publicUrl: config.publicUrl }));
     await api.register(libraryRoutes(services.libraries, services.search));
     await api.register(agentRoutes(services.agents, services.search, services.wikidata));

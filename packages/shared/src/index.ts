@@ -6,3 +6,4 @@ export * from './libraryadmin.ts';
 export * from './curation.ts';
 export * from './harvest.ts';
 export * from './cover.ts';
+export * from './latest.ts';

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { LIBRARY_TYPES, REGIONS } from './constants.ts';
 import { libraryPublicSchema } from './api.ts';
+import { listingFieldSchema } from './curation.ts';
 
 const EMAIL_RE = /^[^\s@<>(),;:"\\]+@[^\s@<>(),;:"\\]+\.[^\s@<>(),;:"\\]+$/;
 const text = (max: number) => z.string().trim().max(max);
@@ -85,7 +86,19 @@ export type LibraryUser = z.infer<typeof libraryUserSchema>;
 export const libraryDetailsResponseSchema = z.object({ library: adminLibrarySchema, users: z.array(libraryUserSchema) });
 export type LibraryDetailsResponse = z.infer<typeof libraryDetailsResponseSchema>;
 export const libraryUpdateResponseSchema = z.object({ success: z.literal('OK'), library: adminLibrarySchema });
-export const libraryUsersResponseSchema = z.object({ users: z.array(libraryUserSchema) });
+/** The columns of the users table, in order (the anchor's labels). */
+export const LIBRARY_USER_FIELDS = [
+  { name: 'id', label: 'Id' },
+  { name: 'username', label: 'Username' },
+  { name: 'email', label: 'Email' },
+  { name: 'name', label: 'Name' },
+  { name: 'last_login', label: 'Last Login' },
+  { name: 'expiration', label: 'Expires' },
+  { name: 'can_merge', label: 'Can Merge' },
+] as const;
+/** GET /library/list-users/{id}: the dashboard table shape (fields, records) the spec's users table reads. */
+export const libraryUsersResponseSchema = z.object({ fields: z.array(listingFieldSchema), records: z.array(libraryUserSchema) });
+export type LibraryUsersResponse = z.infer<typeof libraryUsersResponseSchema>;
 
 export const createLibraryUserBodySchema = z.object({
   username: z.string().trim().min(1, 'The username is required').max(150),
@@ -110,7 +123,15 @@ export const successSchema = z.object({ success: z.string() });
 export const CSV_TYPES = ['generic', 'calibre'] as const;
 export type CsvType = (typeof CSV_TYPES)[number];
 
-export const spreadsheetSiteSchema = z.object({ id: z.number().int(), title: z.string(), csv_type: z.string(), column_names: z.array(z.string()) });
+export const spreadsheetSiteSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  csv_type: z.string(),
+  /** The expected column headers joined with ", ", as the spec's upload form shows them ("Expected headers"). */
+  column_names: z.string(),
+  /** Our addition: the same headers as a list. */
+  expected_headers: z.array(z.string()),
+});
 export type SpreadsheetSite = z.infer<typeof spreadsheetSiteSchema>;
 export const spreadsheetSiteBodySchema = z.object({ title: z.string().trim().min(1, 'The title is required').max(255), csv_type: z.enum(CSV_TYPES).default('generic') });
 export const spreadsheetSitesResponseSchema = z.object({ sites: z.array(spreadsheetSiteSchema), max_bytes: z.number().int() });
@@ -134,7 +155,9 @@ export const spreadsheetUploadResponseSchema = z.object({
 export type SpreadsheetUploadResponse = z.infer<typeof spreadsheetUploadResponseSchema>;
 export const spreadsheetErrorResponseSchema = z.object({ error: z.string(), bad_rows: z.array(rowErrorSchema).optional() });
 
-export const spreadsheetProcessBodySchema = z.object({ skip_bad_rows: z.boolean().optional().default(false) }).optional().default({ skip_bad_rows: false });
+/** The spec's client posts no body at all (no content type, or JSON null); our web app sends skip_bad_rows. */
+export const spreadsheetProcessBodySchema = z.object({ skip_bad_rows: z.boolean().optional().default(false) }).nullish()
+  .transform((b) => ({ skip_bad_rows: b?.skip_bad_rows ?? false }));
 export const spreadsheetStatusSchema = z.object({
   id: z.number().int(),
   /** queued → working → finished | failed (a cancelled upload is never processed). */

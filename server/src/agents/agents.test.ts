@@ -151,7 +151,7 @@ describe('GET /agents/:id/wikidata/:language', () => {
 
   it('answers an empty card for an author without an identifier, without asking Wikidata', async () => {
     const before = wd.requests.length;
-    expect((await get(`/agents/${agentId('Errico Malatesta')}/wikidata/en`)).json()).toEqual({ wikidata_id: null, name: null, desc: null, link: null, statements: [] });
+    expect((await get(`/agents/${agentId('Errico Malatesta')}/wikidata/en`)).json()).toEqual({ wikidata_id: null, name: 'Errico Malatesta', desc: null, link: null, statements: [] });
     expect(wd.requests.length).toBe(before);
   });
 

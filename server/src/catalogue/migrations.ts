@@ -176,4 +176,10 @@ export const catalogueMigrations: Record<string, Migration> = {
       await sql`UPDATE search_docs SET libraries = json_extract(doc, '$.values.library') WHERE doc IS NOT NULL`.execute(db);
     },
   },
+  '2026-11-26-1200-data-source-uri': {
+    /** GET /check-internal-url looks texts up by their address (once per link in a description). */
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('data_sources_uri').on('data_sources').column('uri').execute();
+    },
+  },
 };

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema, idParamSchema, librariesResponseSchema, libraryResponseSchema } from '@uc/shared';
+import { idParamSchema, librariesResponseSchema, libraryResponseSchema } from '@uc/shared';
 import type { LibraryService } from './service.ts';
 import type { SearchService } from '../search/service.ts';
 import { viewerOf } from '../http/context.ts';
-import { notFound } from '../http/errors.ts';
 
 export const libraryRoutes = (libraries: LibraryService, search: SearchService): FastifyPluginAsyncZod => async (app) => {
   // entries_count comes from the search index, so it is exactly what `library:<id>` finds.
@@ -13,11 +12,12 @@ export const libraryRoutes = (libraries: LibraryService, search: SearchService):
   });
 
   app.get('/libraries/:id', {
-    schema: { params: idParamSchema, response: { 200: libraryResponseSchema, 404: errorSchema } },
+    schema: { params: idParamSchema, response: { 200: libraryResponseSchema } },
   }, async (req) => {
     const viewer = viewerOf(req);
     const lib = libraries.get(req.params.id);
-    if (!lib || !libraries.isListed(lib, viewer)) throw notFound('No such library');
+    // Not a failure of the request: a stale link. The spec's client shows nothing for a null library.
+    if (!lib || !libraries.isListed(lib, viewer)) return { library: null, error: 'No such library' };
     return { library: libraries.toPublic(lib, viewer, search.countVisible('library', null, viewer).counts) };
   });
 };

@@ -127,7 +127,7 @@ describe('library users', () => {
     const token = /reset-password\/newperson\/([\w-]+)/.exec(mail.body)![1];
     const reset = await post('/auth/reset-password', 'anonymous', { operation: 'reset', username: 'newperson', token, password: 'my new password 1' });
     expect(reset.json().logged_in).toBe('newperson');
-    const users = (await get('/library/list-users/1', 'admin1')).json().users;
+    const users = (await get('/library/list-users/1', 'admin1')).json().records;
     expect(users.find((u: { username: string }) => u.username === 'newperson')).toMatchObject({ name: 'New Person', can_merge: true, expiration: '2099-12-31', removable: true });
   });
 

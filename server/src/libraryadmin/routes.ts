@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createLibraryUserBodySchema,
   idParamSchema,
+  LIBRARY_USER_FIELDS,
   libraryEditBodySchema,
   removeLibraryUserBodySchema,
   spreadsheetProcessBodySchema,
@@ -52,7 +53,8 @@ export function libraryAdminRoutes(
 
     app.get('/library/list-users/:id', { schema: params }, async (req) => {
       const lib = assertLibraryAdmin(viewerOf(req), req.params.id, libraries);
-      return { users: admin.users(lib.id) };
+      // The dashboard table shape (spec §7 GET /listing/{type}), which the spec's users table reads.
+      return { fields: [...LIBRARY_USER_FIELDS], records: admin.users(lib.id) };
     });
 
     app.post('/library/remove-user/:id', { schema: { ...params, body: removeLibraryUserBodySchema } }, async (req) => {
@@ -122,7 +124,7 @@ export function libraryAdminRoutes(
 
     app.post('/spreadsheet/process/:id', { schema: { ...params, body: spreadsheetProcessBodySchema } }, async (req) => {
       const up = ownUpload(req, req.params.id);
-      return { success: 'Processing started', ...sheets.process(up, req.body?.skip_bad_rows ?? false) };
+      return { success: 'Processing started', ...sheets.process(up, req.body.skip_bad_rows) };
     });
 
     app.post('/spreadsheet/cancel/:id', { schema: params }, async (req) => {

@@ -74,7 +74,10 @@ export class SpreadsheetService {
   /** The active csv sites of a library, with the column names their format expects. */
   sites(libraryId: number): SpreadsheetSite[] {
     const rows = this.db.sqlite.prepare("SELECT * FROM sites WHERE library_id = ? AND site_type = 'csv' AND active = 1 ORDER BY title, id").all(libraryId) as SiteRow[];
-    return rows.map((s) => ({ id: s.id, title: s.title, csv_type: s.csv_type || 'generic', column_names: columnNames(s.csv_type || 'generic') }));
+    return rows.map((s) => {
+      const headers = columnNames(s.csv_type || 'generic');
+      return { id: s.id, title: s.title, csv_type: s.csv_type || 'generic', column_names: headers.join(', '), expected_headers: headers };
+    });
   }
 
   /** A library admin adds a spreadsheet site to their library (other site types stay with superusers). */

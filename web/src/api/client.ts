@@ -187,7 +187,8 @@ export const api = {
   entry: (id: number | string, signal?: AbortSignal) => request<Entry>(`/entry/${encodeURIComponent(id)}`, { signal }),
   fullText: (dataSourceId: number, signal?: AbortSignal) => request<FullText>(`/full-text/${dataSourceId}`, { signal }),
   library: (id: number | string, signal?: AbortSignal) =>
-    request<{ library: LibraryPublic }>(`/libraries/${encodeURIComponent(id)}`, { signal }),
+    // An unknown or hidden library answers library null.
+    request<{ library: LibraryPublic | null; error?: string }>(`/libraries/${encodeURIComponent(id)}`, { signal }),
   libraries: (signal?: AbortSignal) => request<{ libraries: LibraryPublic[] }>('/libraries', { signal }),
   agents: (search: string, signal?: AbortSignal) =>
     request<AgentSearchResponse>('/agents', { params: { search }, signal }),

@@ -6,9 +6,14 @@ import { mockApi, renderApp } from '../../test/utils';
 import type { Entry } from '../../lib/shared';
 import i18n, { loadBundle } from '../../i18n';
 
+// The server's layout (Text::Amuse's bare HTML): the table-of-contents block, then the text.
 const FULL_TEXT =
+  '<div class="table-of-contents" dir="ltr">\n' +
+  '<p class="tableofcontentline toclevel1"><span class="tocprefix">&#160;&#160;</span><a href="#toc1">First chapter</a></p>\n' +
+  '<p class="tableofcontentline toclevel2"><span class="tocprefix">&#160;&#160;&#160;&#160;</span><a href="#toc2">A section</a></p>\n' +
+  '</div>\n<div id="thework" dir="ltr">\n' +
   '<h2 id="toc1">First chapter <a href="#fn1" class="footnote" id="fn_back1">[1]</a></h2><p>Body of the text.</p>' +
-  '<h3 id="toc2">A section</h3><p>More.</p>';
+  '<h3 id="toc2">A section</h3><p>More.</p>\n</div>\n';
 
 function entryApi(e: Entry | ((id: string) => Entry | undefined)) {
   return mockApi({
@@ -73,6 +78,8 @@ describe('entry page', () => {
     const toc = screen.getByRole('navigation', { name: 'Table of contents' });
     expect(within(toc).getByRole('link', { name: 'First chapter' })).toHaveAttribute('href', '#toc1');
     expect(within(toc).getByRole('link', { name: 'A section' })).toBeInTheDocument();
+    // The server's table-of-contents block is laid out as the navigation, not repeated in the text.
+    expect(screen.getAllByRole('link', { name: 'First chapter' })).toHaveLength(1);
     await user.click(button);
     expect(screen.getByText('Body of the text.')).not.toBeVisible();
     await user.click(button);

@@ -8,10 +8,8 @@ interface TocItem {
   text: string;
 }
 
-/** Builds the table of contents from the headings (with ids) of the server-rendered text. */
-export function tocFromHtml(html: string): TocItem[] {
-  if (typeof DOMParser === 'undefined') return [];
-  const doc = new DOMParser().parseFromString(html, 'text/html');
+/** The table of contents from the headings (with ids) of a text that has no table-of-contents block. */
+function tocFromHeadings(doc: Document): TocItem[] {
   return Array.from(doc.querySelectorAll<HTMLElement>('h1[id],h2[id],h3[id],h4[id],h5[id],h6[id]')).map((h) => {
     const clone = h.cloneNode(true) as HTMLElement;
     clone.querySelectorAll('a.footnote, sup').forEach((n) => n.remove());
@@ -19,12 +17,32 @@ export function tocFromHtml(html: string): TocItem[] {
   }).filter((i) => i.text !== '');
 }
 
+/**
+ * Splits the server's full text (Text::Amuse's layout: `div.table-of-contents`, then `div#thework`) into
+ * its table of contents, laid out here as a navigation, and the text. A hidden block (#notoc) means no
+ * table of contents.
+ */
+export function splitFullText(html: string): { toc: TocItem[]; body: string } {
+  if (typeof DOMParser === 'undefined') return { toc: [], body: html };
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  const block = doc.body.querySelector<HTMLElement>('div.table-of-contents');
+  if (!block) return { toc: tocFromHeadings(doc), body: doc.body.innerHTML };
+  const toc = block.style.display === 'none' ? [] : Array.from(block.querySelectorAll('p.tableofcontentline')).flatMap((p) => {
+    const a = p.querySelector('a[href^="#"]');
+    const level = Number(/toclevel(\d+)/.exec(p.className)?.[1] ?? 1);
+    const text = (a?.textContent ?? '').trim();
+    return a && text ? [{ id: a.getAttribute('href')!.slice(1), level, text }] : [];
+  });
+  block.remove();
+  return { toc, body: doc.body.innerHTML };
+}
+
 /** The full text of a data source; mounted on the first toggle and kept (hidden) afterwards. */
 export function FullText({ dataSourceId, id, hidden }: { dataSourceId: number; id: string; hidden: boolean }) {
   const { t } = useTranslation();
   const { data, isPending, error } = useFullText(dataSourceId, true);
   const tocId = useId();
-  const toc = useMemo(() => (data ? tocFromHtml(data.html) : []), [data]);
+  const { toc, body } = useMemo(() => (data ? splitFullText(data.html) : { toc: [], body: '' }), [data]);
   const minLevel = toc.reduce((m, i) => Math.min(m, i.level), 6);
   return (
     <div id={id} hidden={hidden} className="mt-4 border-t border-stone-300 pt-4">
@@ -49,7 +67,7 @@ export function FullText({ dataSourceId, id, hidden }: { dataSourceId: number; i
             </nav>
           )}
           {/* Server-rendered and sanitised HTML of the text. */}
-          <article className="fulltext max-w-prose font-serif" dangerouslySetInnerHTML={{ __html: data.html }} />
+          <article className="fulltext max-w-prose font-serif" dangerouslySetInnerHTML={{ __html: body }} />
         </div>
       )}
     </div>

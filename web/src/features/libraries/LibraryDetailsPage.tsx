@@ -68,7 +68,7 @@ export default function LibraryDetailsPage() {
   const keyId = useId();
   const mapHeadingId = useId();
   const { data: general } = useGeneral();
-  useDocumentTitle(lib?.name ?? (error ? t('Library not found') : undefined));
+  useDocumentTitle(lib?.name ?? (error || lib === null ? t('Library not found') : undefined));
 
   if (isPending) {
     return (
@@ -82,7 +82,7 @@ export default function LibraryDetailsPage() {
       <div className="mx-auto max-w-3xl px-4 py-10 text-center">
         <h1 className="text-3xl font-semibold">{t('Library not found')}</h1>
         <p className="mt-4">
-          {isApiError(error, 404)
+          {!error || isApiError(error, 404)
             ? t('The library does not exist or it is not public.')
             : t('The libraries could not be loaded. Please try again later.')}
         </p>

@@ -211,7 +211,7 @@ export function SpreadsheetUpload({ libraryId }: { libraryId: number }) {
           )}
           {site && (
             <p>
-              {t('Expected column headers:')} <code className="break-words">{site.column_names.join(', ')}</code>
+              {t('Expected column headers:')} <code className="break-words">{site.column_names}</code>
             </p>
           )}
           <Labelled label={t('Spreadsheet file (CSV UTF-8 or XLSX)')}>
@@ -247,7 +247,7 @@ export function SpreadsheetUpload({ libraryId }: { libraryId: number }) {
               ))}
             </tbody>
           </table>
-          <Columns columns={phase.upload.columns ?? []} expected={site?.column_names ?? []} />
+          <Columns columns={phase.upload.columns ?? []} expected={site?.expected_headers ?? []} />
           {phase.upload.replace_all && <p className="text-amber-900">{t('Records of this source that are not in the file will be removed.')}</p>}
           <BadRows rows={phase.upload.bad_rows} />
           {phase.upload.bad_rows.length > 0 && (

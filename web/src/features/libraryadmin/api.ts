@@ -5,6 +5,7 @@ import type {
   CreateLibraryUserBody,
   LibraryEditBody,
   LibraryUser,
+  LibraryUsersResponse,
   RowError,
   Site,
   SiteBody,
@@ -22,7 +23,7 @@ export const libraryAdminApi = {
     request<{ library: AdminLibrary; users: LibraryUser[] }>(`/library/details/${lib(id)}`, { signal }),
   update: (id: number | string, body: LibraryEditBody) =>
     request<{ success: string; library: AdminLibrary }>(`/library/details/${lib(id)}`, { method: 'POST', body }),
-  users: (id: number | string) => request<{ users: LibraryUser[] }>(`/library/list-users/${lib(id)}`),
+  users: (id: number | string) => request<LibraryUsersResponse>(`/library/list-users/${lib(id)}`),
   createUser: (id: number | string, body: CreateLibraryUserBody) =>
     request<{ success: string; status: 'created' | 'added' | 'present'; user_id: number }>(`/library/create-user/${lib(id)}`, { method: 'POST', body }),
   removeUser: (id: number | string, userId: number) =>

@@ -42,7 +42,7 @@ function api(extra: Record<string, (url: URL, init?: RequestInit) => { status?: 
     '/library/remove-user/': (url, init) => (record(url, init), { body: { success: 'User removed' } }),
     '/library/create-user/': (url, init) => (record(url, init), { body: { success: 'User added', status: 'added', user_id: 9 } }),
     '/auth/user-check/': (url) => ({ body: { username: 'x', username_exists: url.pathname.endsWith('/reader') ? 1 : 0 } }),
-    '/spreadsheet/': () => ({ body: { sites: [{ id: 3, title: 'Shelf list', csv_type: 'generic', column_names: ['identifier', 'title', 'authors'] }], max_bytes: 10485760 } }),
+    '/spreadsheet/': () => ({ body: { sites: [{ id: 3, title: 'Shelf list', csv_type: 'generic', column_names: 'identifier, title, authors', expected_headers: ['identifier', 'title', 'authors'] }], max_bytes: 10485760 } }),
     '/library/sites/': () => ({ body: { sites: [] } }),
     ...extra,
   });
@@ -56,7 +56,7 @@ function answerSitesList(m: ReturnType<typeof api>, columnNames: string[]): void
   m.fetch.mockImplementation(async (input, init) => {
     const url = new URL(String(input), 'http://localhost');
     if (url.pathname === '/collector/api/spreadsheet/1' && init?.method !== 'POST') {
-      return new Response(JSON.stringify({ sites: [{ id: 3, title: 'Shelf list', csv_type: 'generic', column_names: columnNames }], max_bytes: 10485760 }), { status: 200 });
+      return new Response(JSON.stringify({ sites: [{ id: 3, title: 'Shelf list', csv_type: 'generic', column_names: columnNames.join(', '), expected_headers: columnNames }], max_bytes: 10485760 }), { status: 200 });
     }
     return origFetch(input, init);
   });
