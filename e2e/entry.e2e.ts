@@ -45,7 +45,7 @@ describe.skipIf(!hasChromium)('entry page', () => {
     await openSearch(page);
     await submitQuery(page, q.query);
     await waitForH1(page, resultsHeading(q.query, q.total));
-    await waitForTitles(page, r.matches.map((m) => m.title[0]), 'the results of the query');
+    await waitForTitles(page, r.matches.map((m) => m.title[0].value), 'the results of the query');
 
     await resultsRegion(page).locator('article').first().getByRole('heading', { level: 2 }).getByRole('link').click();
     await waitForUrl(page, (u) => u.pathname === `/entry/${entry.id}`, `the path /entry/${entry.id}`);

@@ -152,7 +152,7 @@ describe.skipIf(!hasChromium)('map, libraries, authors, pages and bug reports', 
     expect(await links.count()).toBe(latest.matches.length);
     for (const [i, m] of latest.matches.entries()) {
       expect(await links.nth(i).getAttribute('href')).toBe(`/entry/${m.entry_id}`);
-      expect(await links.nth(i).innerText()).toContain(m.title[0]);
+      expect(await links.nth(i).innerText()).toContain(m.title[0].value);
     }
     // The map stays, with a legend of its markers; the keyboard help is folded away.
     await page.getByRole('region', { name: 'Map of the libraries' }).locator('.leaflet-overlay-pane path').first().waitFor();

@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
     expect(all.total_entries, 'the demo catalogue is loaded').toBeGreaterThan(0);
     await page.goto('/search');
     await waitForH1(page, `All entries (${all.total_entries})`);
-    await waitForTitles(page, all.matches.map((m) => m.title[0]), 'the first result page');
+    await waitForTitles(page, all.matches.map((m) => m.title[0].value), 'the first result page');
     const sort = await sortState(page);
     expect(sort.value).toBe('datestamp');
     expect(sort.label).toBe('Sort by Acquisition Date');
@@ -67,7 +67,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
     const byTitle = await search({ query: q.query, sort_by: 'title_asc' });
     await page.getByRole('combobox', { name: 'Sort results' }).selectOption({ label: 'Sort by Title (A-Z)' });
     await waitForUrl(page, (u) => u.searchParams.get('sort_by') === 'title_asc' && u.searchParams.get('query') === q.query, 'sort_by=title_asc');
-    await waitForTitles(page, byTitle.matches.map((m) => m.title[0]), 'the results sorted by title');
+    await waitForTitles(page, byTitle.matches.map((m) => m.title[0].value), 'the results sorted by title');
     await waitForH1(page, resultsHeading(q.query, q.total));
 
     // Back to relevance before clearing the query.
@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
     await waitForUrl(page, (u) => u.searchParams.getAll('filter_language').includes(lang.id), `filter_language=${lang.id}`);
     await waitForH1(page, `All entries (${filtered.total_entries})`);
     expect(filtered.total_entries).toBeLessThan(all.total_entries);
-    await waitForTitles(page, filtered.matches.map((m) => m.title[0]), 'the filtered results');
+    await waitForTitles(page, filtered.matches.map((m) => m.title[0].value), 'the filtered results');
     await waitUntil(() => box.getByRole('checkbox', { name: new RegExp(`^${escapeRe(label)} \\(`) }).isChecked(), 'the ticked checkbox');
 
     const chips = page.getByRole('list', { name: 'Active filters' });
@@ -122,8 +122,8 @@ describe.skipIf(!hasChromium)('search screen', () => {
     const page1 = await search({ sort_by: 'datestamp' });
     const page2 = await search({ sort_by: 'datestamp', page_number: 2 });
     expect(page1.total_entries, 'the demo needs more than one result page').toBeGreaterThan(page1.page_size);
-    const titles1 = page1.matches.map((m) => m.title[0]);
-    const titles2 = page2.matches.map((m) => m.title[0]);
+    const titles1 = page1.matches.map((m) => m.title[0].value);
+    const titles2 = page2.matches.map((m) => m.title[0].value);
     expect(page2.matches.map((m) => m.entry_id)).not.toEqual(page1.matches.map((m) => m.entry_id));
 
     await openSearch(page);
@@ -299,7 +299,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
     const q = await pickQueryWord();
     await openSearch(page);
     await waitForH1(page, `All entries (${all.total_entries})`);
-    const titles = all.matches.map((m) => m.title[0]);
+    const titles = all.matches.map((m) => m.title[0].value);
     await waitForTitles(page, titles, 'all entries');
 
     // Hold the next search's answer until the stale state has been looked at.

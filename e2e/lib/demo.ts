@@ -47,7 +47,7 @@ export function allTitles(): Promise<TitleRow[]> {
     const rows: TitleRow[] = [];
     for (let page = 1; page <= 30; page++) {
       const r = await search({ sort_by: 'title_asc', page_size: 100, page_number: page });
-      rows.push(...r.matches.map((m) => ({ id: m.entry_id, title: m.title[0] })));
+      rows.push(...r.matches.map((m) => ({ id: m.entry_id, title: m.title[0].value })));
       if (rows.length >= r.total_entries || r.matches.length === 0) break;
     }
     return rows;
@@ -90,7 +90,7 @@ export async function pickQueryWord(): Promise<QueryWord> {
       if (w.length < 5 || !/^[a-z]+$/.test(w) || tried.has(w)) continue;
       tried.add(w);
       const r = await search({ query: w });
-      if (r.total_entries > 0 && r.total_entries < all.total_entries) return { query: w, total: r.total_entries, title: r.matches[0].title[0] };
+      if (r.total_entries > 0 && r.total_entries < all.total_entries) return { query: w, total: r.total_entries, title: r.matches[0].title[0].value };
       if (tried.size > 40) break;
     }
   }
@@ -162,7 +162,7 @@ export function textEntries(): Promise<TextEntry[]> {
     for (const download of ['text', 'raw']) {
       for (let page = 1; page <= 3; page++) {
         const r = await search({ filter_download: download, page_size: 100, page_number: page });
-        r.matches.forEach((m) => candidates.set(m.entry_id, m.title[0]));
+        r.matches.forEach((m) => candidates.set(m.entry_id, m.title[0].value));
         if (r.matches.length < 100) break;
       }
     }

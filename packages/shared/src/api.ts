@@ -25,7 +25,10 @@ export type General = z.infer<typeof generalSchema>;
 export const searchQuerySchema = z
   .object({
     query: z.string().max(1000).optional(),
-    sort_by: z.enum(SORT_OPTIONS).optional(),
+    /** Our four sorts; also the anchor client's `title` (A-Z, or Z-A with sort_direction=desc). */
+    sort_by: z.enum([...SORT_OPTIONS, 'title']).optional(),
+    /** Sent by the anchor client beside sort_by; only read with sort_by=title. */
+    sort_direction: z.enum(['asc', 'desc']).optional(),
     page_number: z.coerce.number().int().min(1).max(100000).optional(),
     page_size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
     ...Object.fromEntries(
@@ -38,6 +41,8 @@ export const searchQuerySchema = z
 
 export const facetValueSchema = z.object({
   id: z.string(),
+  /** Unique within the whole answer: the facet name followed by the id ("library3"), as the anchor keys its lists. */
+  key: z.string(),
   term: z.string(),
   count: z.number().int(),
   active: z.boolean(),
@@ -63,16 +68,23 @@ export const matchDataSourceSchema = z.object({
   year_edition: z.number().int().nullable(),
 });
 
+/**
+ * A search match in the spec's shape (§3): every list is of `{id, value}`. `title` is always two items,
+ * the title and the subtitle ('' when none), each with the entry id as `id`; `translate` holds
+ * 'translation' (this text translates another) and/or 'translated' (other texts translate it);
+ * `date` the years of its editions. `data_sources` carry our additions (library name and type, year).
+ */
 export const matchSchema = z.object({
   entry_id: z.number().int(),
-  title: z.tuple([z.string(), z.string()]),
+  title: z.tuple([idValue, idValue]),
   creator: z.array(idValue),
   language: z.array(codeValue),
-  translate: z.array(z.enum(['translated', 'translation'])),
-  date: z.array(z.number().int()),
+  translate: z.array(z.object({ id: z.enum(['translated', 'translation']), value: z.string() })),
+  date: z.array(z.object({ id: z.number().int(), value: z.number().int() })),
   data_sources: z.array(matchDataSourceSchema),
 });
 export type Match = z.infer<typeof matchSchema>;
+export type MatchTranslate = Match['translate'][number]['id'];
 
 export const searchResponseSchema = z.object({
   matches: z.array(matchSchema),

@@ -47,10 +47,10 @@ async function post<T = CurationReply & { error?: string }>(url: string, payload
   return { status: res.statusCode, body: res.json() as T };
 }
 const search = async (q: string, who?: string) => (await get<SearchResponse>(`/search?page_size=100&${q}`, who)).body;
-const titles = (r: SearchResponse) => r.matches.map((m) => m.title[0]);
+const titles = (r: SearchResponse) => r.matches.map((m) => m.title[0].value);
 async function entryId(title: string): Promise<number> {
   const r = await search(`query=${encodeURIComponent(`title:"${title}"`)}`, 'curator');
-  const m = r.matches.find((x) => x.title[0] === title);
+  const m = r.matches.find((x) => x.title[0].value === title);
   if (!m) throw new Error(`no entry ${title}`);
   return m.entry_id;
 }
@@ -170,8 +170,8 @@ describe('translations', () => {
     expect((await post('/set-translations', [{ id: translation }, { id: translation }], 'curator')).body.error).toBe('An entry cannot be a translation of itself');
     const res = await post('/set-translations', [{ id: original }, { id: translation }], 'curator');
     expect(res.body.success).toBe('Translations set!');
-    expect((await search('query=conquista')).matches[0].translate).toEqual(['translation']);
-    expect((await search('query=bread')).matches[0].translate).toEqual(['translated']);
+    expect((await search('query=conquista')).matches[0].translate.map((x) => x.id)).toEqual(['translation']);
+    expect((await search('query=bread')).matches[0].translate.map((x) => x.id)).toEqual(['translated']);
     const page = (await get<Entry>(`/entry/${translation}`)).body;
     expect(page.original_entry?.id).toBe(original);
   });

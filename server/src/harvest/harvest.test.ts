@@ -48,8 +48,8 @@ function addSite(fields: Record<string, unknown> = {}): number {
 /** Titles an anonymous visitor finds, through the search API. */
 const visibleTitles = async (query: string) => {
   const res = await t.app.inject({ method: 'GET', url: `/collector/api/search?query=${encodeURIComponent(query)}` });
-  // A match's title is the list [title, subtitle].
-  return (res.json().matches as { title: string[] }[]).map((m) => m.title[0]);
+  // A match's title is the list [title, subtitle] of {id, value}.
+  return (res.json().matches as { title: { value: string }[] }[]).map((m) => m.title[0].value);
 };
 
 beforeAll(async () => {

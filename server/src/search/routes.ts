@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { FILTER_NAMES, searchQuerySchema, searchResponseSchema, errorSchema, type FilterName } from '@uc/shared';
+import { FILTER_NAMES, searchQuerySchema, searchResponseSchema, errorSchema, type FilterName, type SortBy } from '@uc/shared';
 import type { SearchService } from './service.ts';
 import { viewerOf } from '../http/context.ts';
 
@@ -14,8 +14,14 @@ export const searchRoutes = (search: SearchService): FastifyPluginAsyncZod => as
       if (v !== undefined) filters[f] = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x !== '');
     }
     return search.search(
-      { query: req.query.query ?? '', sortBy: req.query.sort_by, page: req.query.page_number ?? 1, pageSize: req.query.page_size, filters },
+      { query: req.query.query ?? '', sortBy: sortOf(req.query.sort_by, req.query.sort_direction), page: req.query.page_number ?? 1, pageSize: req.query.page_size, filters },
       viewerOf(req),
     );
   });
 };
+
+/** The anchor client's `sort_by=title` with its `sort_direction` is one of our title sorts; the others pass as they are. */
+function sortOf(sortBy: SortBy | 'title' | undefined, direction: 'asc' | 'desc' | undefined): SortBy | undefined {
+  if (sortBy === 'title') return direction === 'desc' ? 'title_desc' : 'title_asc';
+  return sortBy;
+}

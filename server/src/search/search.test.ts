@@ -13,7 +13,7 @@ async function search(qs: string): Promise<SearchResponse> {
   expect(res.statusCode, res.body).toBe(200);
   return searchResponseSchema.parse(res.json());
 }
-const titles = (r: SearchResponse) => r.matches.map((m) => m.title[0]);
+const titles = (r: SearchResponse) => r.matches.map((m) => m.title[0].value);
 const facet = (r: SearchResponse, name: keyof SearchResponse['facets']) =>
   Object.fromEntries(r.facets[name].values.map((v) => [v.term, v.count]));
 
@@ -98,7 +98,7 @@ describe('GET /search', () => {
   it('labels download types and keeps unknown active values with a zero count', async () => {
     const r = await search('filter_library=999');
     expect(r.total_entries).toBe(0);
-    expect(r.facets.library.values).toContainEqual({ id: '999', term: '999', count: 0, active: true });
+    expect(r.facets.library.values).toContainEqual({ id: '999', key: 'library999', term: '999', count: 0, active: true });
     const all = await search('');
     expect(facet(all, 'download')).toMatchObject({ 'Editable and printable text': 2, 'Raw scan': 1, 'Bibliographical entry only': 6 });
   });
@@ -178,7 +178,7 @@ describe('GET /search with filters naming hidden things', () => {
     return {
       ...r, querystring: swap(r.querystring), pretty_query: swap(r.pretty_query),
       filters: { ...r.filters, [kind]: r.filters[kind]?.map((v) => (v === id ? 'ID' : v)) },
-      facets: { ...r.facets, [kind]: { ...r.facets[kind], values: r.facets[kind].values.map((v) => (v.id === id ? { ...v, id: 'ID', term: v.term === id ? 'ID' : v.term } : v)) } },
+      facets: { ...r.facets, [kind]: { ...r.facets[kind], values: r.facets[kind].values.map((v) => (v.id === id ? { ...v, id: 'ID', key: `${kind}ID`, term: v.term === id ? 'ID' : v.term } : v)) } },
     };
   };
   const expectLikeMissing = async (kind: 'library' | 'creator' | 'aggregate', id: string, make: (id: string) => string, who?: string) => {
@@ -222,7 +222,7 @@ describe('GET /search with filters naming hidden things', () => {
     const part = await ask('query=visible');
     expect(titles(part)).toEqual(['Visible Part']);
     expect(part.facets.aggregate.values).toEqual([]);
-    expect((await ask('query=visible', 'member3')).facets.aggregate.values).toEqual([{ id: hiddenAnthology(), term: 'Hidden Anthology', count: 1, active: false }]);
+    expect((await ask('query=visible', 'member3')).facets.aggregate.values).toEqual([{ id: hiddenAnthology(), key: `aggregate${hiddenAnthology()}`, term: 'Hidden Anthology', count: 1, active: false }]);
   });
 
   it('still names and lists them for those who may see them (the visibility rule)', async () => {
@@ -231,13 +231,13 @@ describe('GET /search with filters naming hidden things', () => {
     expect(titles(priv)).toEqual(['Hidden Anthology', 'Secret Private Work', 'Zapata and the Land']);
     const root = await ask('filter_library=3&sort_by=title_asc', 'root');
     expect(titles(root)).toEqual(['Hidden Anthology', 'Secret Private Work', 'Zapata and the Land']);
-    expect(root.facets.library.values).toContainEqual({ id: '3', term: 'Private Three', count: 3, active: true });
+    expect(root.facets.library.values).toContainEqual({ id: '3', key: 'library3', term: 'Private Three', count: 3, active: true });
     const c = await ask(`query=creator:${agent('Hidden Author')}`, 'member3');
     expect(c.pretty_query).toBe(`Hidden Author (creator:${agent('Hidden Author')})`);
     expect(titles(c)).toEqual(['Secret Private Work']);
     const a = await ask(`filter_aggregate=${hiddenAnthology()}`, 'root');
     expect(titles(a)).toEqual(['Visible Part']);
-    expect(a.facets.aggregate.values).toContainEqual({ id: hiddenAnthology(), term: 'Hidden Anthology', count: 1, active: true });
+    expect(a.facets.aggregate.values).toContainEqual({ id: hiddenAnthology(), key: `aggregate${hiddenAnthology()}`, term: 'Hidden Anthology', count: 1, active: true });
     // Inactive libraries are hidden from everyone, superusers included.
     await expectLikeMissing('library', '4', (id) => `query=library:${id}`, 'root');
     await expectLikeMissing('library', '4', (id) => `filter_library=${id}`, 'member3');

@@ -2,7 +2,7 @@
 // in-memory columns), cut to what the viewer may see, counted per facet (each facet's counts reflect
 // the other active filters), sorted and paged.
 import {
-  AGGREGATE_SPECIAL, DEFAULT_PAGE_SIZE, DOWNLOAD_TYPES, FACET_NAMES,
+  AGGREGATE_SPECIAL, DEFAULT_PAGE_SIZE, DOWNLOAD_TYPES, FACET_NAMES, TRANSLATE_VALUES,
   type Facet, type FacetName, type FilterName, type Match, type SearchResponse, type SortBy,
 } from '@uc/shared';
 import type { Db } from '../db/index.ts';
@@ -426,13 +426,14 @@ export class SearchService {
     for (const id of ids) {
       const d = byId.get(id);
       if (!d) continue;
+      // The spec's shape: lists of {id, value} (the anchor's client reads title[0].value, translate[i].id).
       out.push({
         entry_id: d.entry_id,
-        title: [d.title, d.subtitle],
+        title: [{ id: d.entry_id, value: d.title }, { id: d.entry_id, value: d.subtitle }],
         creator: d.creator,
         language: d.language,
-        translate: d.translate,
-        date: d.date,
+        translate: d.translate.map((id) => ({ id, value: TRANSLATE_VALUES[id] })),
+        date: d.date.map((y) => ({ id: y, value: y })),
         data_sources: d.data_sources
           .filter((s) => visibleLibs.has(s.library_id))
           .map((s) => ({
@@ -482,6 +483,7 @@ export class SearchService {
         name,
         values: values.map((v) => ({
           id: v.id,
+          key: `${name}${v.id}`,
           term: hidden.has(v.id) ? this.unknownTerm(name, v.id) : this.term(name, v.id, dict.terms[dict.codeOf.get(v.id) ?? -1], libs, aggregateTitles),
           count: v.count,
           active: activeValues.has(v.id),

@@ -11,11 +11,11 @@ export const general: General = {
 export function match(id: number, title: string, extra: Partial<Match> = {}): Match {
   return {
     entry_id: id,
-    title: [title, ''],
+    title: [{ id, value: title }, { id, value: '' }],
     creator: [{ id: 7, value: 'Mikhail Bakunin' }],
     language: [{ id: 'en', value: 'English' }],
     translate: [],
-    date: [1882],
+    date: [{ id: 1882, value: 1882 }],
     data_sources: [{ data_source_id: id * 10, library_id: 3, library_name: 'Bibliotheca Test', library_type: 'digital', year_edition: 1882 }],
     ...extra,
   };
@@ -28,24 +28,24 @@ export function searchResponse(extra: Partial<SearchResponse> = {}): SearchRespo
       language: {
         name: 'language',
         values: [
-          { id: 'en', term: 'English', count: 2, active: false },
-          { id: 'it', term: 'Italiano', count: 5, active: false },
-          { id: 'de', term: 'Deutsch', count: 1, active: false },
+          { id: 'en', key: 'languageen', term: 'English', count: 2, active: false },
+          { id: 'it', key: 'languageit', term: 'Italiano', count: 5, active: false },
+          { id: 'de', key: 'languagede', term: 'Deutsch', count: 1, active: false },
         ],
       },
-      creator: { name: 'creator', values: [{ id: '7', term: 'Mikhail Bakunin', count: 2, active: false }] },
-      library: { name: 'library', values: [{ id: '3', term: 'Bibliotheca Test', count: 2, active: false }] },
-      date: { name: 'date', values: [{ id: '1882', term: '1882', count: 2, active: false }] },
+      creator: { name: 'creator', values: [{ id: '7', key: 'creator7', term: 'Mikhail Bakunin', count: 2, active: false }] },
+      library: { name: 'library', values: [{ id: '3', key: 'library3', term: 'Bibliotheca Test', count: 2, active: false }] },
+      date: { name: 'date', values: [{ id: '1882', key: 'date1882', term: '1882', count: 2, active: false }] },
       download: {
         name: 'download',
         values: [
-          { id: 'text', term: 'text', count: 1, active: false },
-          { id: 'raw', term: 'raw', count: 1, active: false },
+          { id: 'text', key: 'downloadtext', term: 'text', count: 1, active: false },
+          { id: 'raw', key: 'downloadraw', term: 'raw', count: 1, active: false },
         ],
       },
       aggregate: {
         name: 'aggregate',
-        values: [{ id: 'no_aggregations', term: 'no_aggregations', count: 2, active: false }],
+        values: [{ id: 'no_aggregations', key: 'aggregateno_aggregations', term: 'no_aggregations', count: 2, active: false }],
       },
     },
     filters: {},

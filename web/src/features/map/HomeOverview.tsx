@@ -21,9 +21,9 @@ export function catalogueCounts(res: SearchResponse): { entries: number; languag
 }
 
 function LatestItem({ match }: { match: Match }) {
-  const [title, subtitle] = match.title;
+  const [{ value: title }, { value: subtitle }] = match.title;
   const authors = match.creator.map((c) => c.value).join(', ');
-  const year = match.date.length ? Math.min(...match.date) : undefined;
+  const year = match.date.length ? Math.min(...match.date.map((d) => d.value)) : undefined;
   const libraries = Array.from(new Set(match.data_sources.map((d) => d.library_name)));
   return (
     <li className="py-2">

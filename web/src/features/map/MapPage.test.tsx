@@ -51,7 +51,7 @@ describe('/map', () => {
     const user = userEvent.setup();
     const latest = searchResponse({
       total_entries: 1234,
-      matches: [match(41, 'Mutual Aid', { creator: [{ id: 9, value: 'Peter Kropotkin' }], date: [1902] }), match(40, 'Fields, Factories and Workshops')],
+      matches: [match(41, 'Mutual Aid', { creator: [{ id: 9, value: 'Peter Kropotkin' }], date: [{ id: 1902, value: 1902 }] }), match(40, 'Fields, Factories and Workshops')],
     });
     const api = mockApi({ '/libraries': () => ({ body: { libraries: LIBRARIES } }), '/search': () => ({ body: latest }) });
     const { router } = renderApp('/map');
@@ -137,8 +137,8 @@ describe('/map', () => {
         library: {
           name: 'library',
           values: [
-            { id: '1', term: LANTERNA.name, count: 4, active: false },
-            { id: '5', term: KOENJI.name, count: 2, active: false },
+            { id: '1', key: 'library1', term: LANTERNA.name, count: 4, active: false },
+            { id: '5', key: 'library5', term: KOENJI.name, count: 2, active: false },
           ],
         },
       },

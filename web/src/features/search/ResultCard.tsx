@@ -13,29 +13,42 @@ export interface CurationRights {
   canExclude: boolean;
 }
 
+/** The language tags' marker: a translation wins over a translated text (a text can be both). */
+export function translationMarker(translate: Match['translate']): 'translation' | 'translated' | undefined {
+  const ids = translate.map((x) => x.id);
+  if (ids.includes('translation')) return 'translation';
+  if (ids.includes('translated')) return 'translated';
+  return undefined;
+}
+
+/**
+ * One search match. The authors are one wrapping line of links (each name leads to all of that
+ * author's entries), so a card with many authors stays compact; the whole card is in one font family.
+ */
 export function ResultCard({ match, rights }: { match: Match; rights?: CurationRights }) {
   const { t } = useTranslation();
-  const [title, subtitle] = match.title;
+  const [{ value: title }, { value: subtitle }] = match.title;
+  const lang = contentLang(match.language);
   const libraries = Array.from(new Map(match.data_sources.map((ds) => [ds.library_id, ds])).values());
-  const marker = match.translate.includes('translation')
-    ? 'translation'
-    : match.translate.includes('translated')
-      ? 'translated'
-      : undefined;
+  const curating = Boolean(rights?.canMerge || rights?.canExclude);
+  const last = match.creator.length - 1;
   return (
-    <article className="rounded-tl-2xl border border-stone-300 bg-stone-50 p-4 font-serif">
+    <article className="rounded-tl-2xl border border-stone-300 bg-stone-50 p-4">
       {match.creator.length > 0 && (
-        <ul className="mb-1 text-sm">
-          {match.creator.map((c) => (
-            <li key={c.id} className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
-              <span>{c.value}</span>
+        <ul
+          aria-label={t('Authors')}
+          className={`mb-1 flex flex-wrap items-baseline text-sm text-stone-800 ${curating ? 'gap-x-3 gap-y-1' : 'gap-x-1'}`}
+        >
+          {match.creator.map((c, i) => (
+            <li key={c.id} className="flex flex-wrap items-baseline gap-x-1 gap-y-1">
               <Link
                 to={`/library/author/${c.id}`}
-                className="link font-sans text-xs"
+                className="link"
                 aria-label={t('See all entries by {{name}}', { name: c.value })}
               >
-                {t('See all entries')}
+                {c.value}
               </Link>
+              {!curating && i < last && <span aria-hidden="true">,</span>}
               {rights?.canMerge && <MergeHandles item={{ id: c.id, label: c.value, type: 'author' }} />}
               {rights?.canExclude && <OmitButton type="author" id={c.id} label={c.value} />}
             </li>
@@ -43,24 +56,24 @@ export function ResultCard({ match, rights }: { match: Match; rights?: CurationR
         </ul>
       )}
       <h2 className="text-lg font-semibold">
-        <Link to={`/entry/${match.entry_id}`} className="link" lang={contentLang(match.language)}>
+        <Link to={`/entry/${match.entry_id}`} className="link" lang={lang}>
           {title}
         </Link>{' '}
-        <LanguageTags languages={match.language} marker={marker} />
+        <LanguageTags languages={match.language} marker={translationMarker(match.translate)} />
       </h2>
       {subtitle && (
-        <p className="italic" lang={contentLang(match.language)}>
+        <p className="italic" lang={lang}>
           {subtitle}
         </p>
       )}
-      {(rights?.canMerge || rights?.canExclude) && (
+      {curating && (
         <div className="mt-1 flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
-          {rights.canMerge && <MergeHandles item={{ id: match.entry_id, label: title, type: 'entry' }} />}
-          {rights.canExclude && <OmitButton type="entry" id={match.entry_id} label={title} />}
+          {rights?.canMerge && <MergeHandles item={{ id: match.entry_id, label: title, type: 'entry' }} />}
+          {rights?.canExclude && <OmitButton type="entry" id={match.entry_id} label={title} />}
         </div>
       )}
       {libraries.length > 0 && (
-        <ul className="mt-2 flex flex-wrap gap-1 font-sans" aria-label={t('Libraries')}>
+        <ul className="mt-2 flex flex-wrap gap-1" aria-label={t('Libraries')}>
           {libraries.map((ds) => (
             <li key={ds.library_id}>
               <LibraryBadge

@@ -265,8 +265,8 @@ describe('search screen: result cards', () => {
         matches: [
           {
             ...searchResponse().matches[0],
-            title: ['God and the State', 'An essay'],
-            translate: ['translation'],
+            title: [{ id: 1, value: 'God and the State' }, { id: 1, value: 'An essay' }],
+            translate: [{ id: 'translation', value: 'Translations' }],
           },
         ],
         total_entries: 1,
@@ -284,6 +284,31 @@ describe('search screen: result cards', () => {
     expect(c.getByRole('link', { name: /Bibliotheca Test/ })).toHaveAttribute('href', '/entry/1#library-3');
     expect(c.getByRole('link', { name: /Bibliotheca Test/ })).toHaveTextContent('(Digital library)');
     expect(c.getByTitle('This text is a translation')).toBeInTheDocument();
+  });
+
+  it('keeps a card with six authors compact: one wrapping line of author links, no stacked buttons, one font family', async () => {
+    const names = ['Ada One', 'Bo Two', 'Cy Three', 'Di Four', 'Ed Five', 'Flo Six'];
+    searchApi(() =>
+      searchResponse({
+        matches: [{ ...searchResponse().matches[0], creator: names.map((value, i) => ({ id: 100 + i, value })) }],
+        total_entries: 1,
+      }),
+    );
+    renderApp('/search');
+    const card = (await screen.findAllByRole('article'))[0];
+    const c = within(card);
+    const authors = c.getByRole('list', { name: 'Authors' });
+    // Each name is the one way to its author's entries (no separate 'See all entries' per author).
+    const links = within(authors).getAllByRole('link');
+    expect(links.map((l) => l.textContent)).toEqual(names);
+    expect(links.map((l) => l.getAttribute('href'))).toEqual(names.map((_, i) => `/library/author/${100 + i}`));
+    expect(links[5]).toHaveAccessibleName('See all entries by Flo Six');
+    expect(c.queryByText('See all entries')).toBeNull();
+    expect(authors).toHaveClass('flex-wrap');
+    expect(card.textContent).toContain('Ada One,Bo Two,');
+    // No serif/sans mix inside the card.
+    expect(card.querySelectorAll('.font-serif, .font-mono')).toHaveLength(0);
+    expect(card).not.toHaveClass('font-serif');
   });
 });
 
@@ -487,8 +512,8 @@ describe('search screen: UX review', () => {
             language: {
               ...facets.language,
               values: [
-                { id: 'fr', term: 'French', count: 5, active: false },
-                { id: 'xx-nope', term: 'Server name', count: 1, active: false },
+                { id: 'fr', key: 'languagefr', term: 'French', count: 5, active: false },
+                { id: 'xx-nope', key: 'languagexx-nope', term: 'Server name', count: 1, active: false },
               ],
             },
           },
