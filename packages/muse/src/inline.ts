@@ -1,5 +1,5 @@
-// Inline Muse markup: tokenize left to right, pair delimiters and tags, build a tree.
-// Anything that cannot be paired is turned back into its literal source text.
+// Inline Muse markup, following Text::Amuse's Output::manage_regular: tokenize left to right,
+// pair runs and tags in the reference's passes, build a tree. Unpaired markers are literal text.
 import type { Inline, ImageSpec, StyleName } from './types.ts';
 
 export interface InlineContext {
@@ -14,31 +14,18 @@ export interface InlineContext {
   onImage?: (src: string) => void;
 }
 
-type Tok =
-  | { k: 'text'; v: string }
-  | { k: 'node'; node: Inline }
-  | { k: 'emph'; len: number; raw: string; canOpen: boolean; canClose: boolean; pair?: number; opener?: boolean }
-  | { k: 'tag'; name: string; close: boolean; raw: string; pair?: number; opener?: boolean }
-  | { k: 'dir'; dir: 'rtl' | 'ltr'; raw: string; pair?: number; opener?: boolean; drop?: boolean }
-  | { k: 'end' };
-
-const STYLE_TAGS = new Set(['em', 'strong', 'strike', 'del', 'sup', 'sub', 'sf', 'sc']);
-const SPECIAL = /[[<={~*>]/g;
-const ALNUM = /[\p{L}\p{N}]/u;
-const SPACE = /\s/;
+// [[:alnum:]] in the reference (Perl, Unicode strings): letters and decimal digits
+const ALNUM = /[\p{Alphabetic}\p{Nd}]/u;
 
 function isAlnum(c: string | undefined): boolean {
   return c !== undefined && ALNUM.test(c);
 }
 
-function isSpace(c: string | undefined): boolean {
-  return c === undefined || SPACE.test(c);
-}
-
 const IMAGE_RE = /^([0-9A-Za-z][0-9A-Za-z/-]+\.(?:png|jpe?g))(?:\s+(.*))?$/;
 const IMAGE_OPTS_RE = /^(\d+)?\s*([rlf])?\s*(?:a(90|180|270))?$/;
 const INTERNAL_RE = /^#([A-Za-z][A-Za-z0-9-]*)$/;
-const SHORT_INTERNAL_RE = /^#([A-Za-z][A-Za-z0-9]*)$/;
+// a bare [[#name]] needs two characters, as in the reference
+const SHORT_INTERNAL_RE = /^#([A-Za-z][A-Za-z0-9]+)$/;
 
 export function parseImageTarget(target: string): Omit<ImageSpec, 'caption'> | null {
   const m = IMAGE_RE.exec(target);
@@ -55,355 +42,447 @@ export function parseImageTarget(target: string): Omit<ImageSpec, 'caption'> | n
   return spec;
 }
 
-function makeLink(inner: string, ctx: InlineContext): Inline {
-  const sep = inner.indexOf('][');
-  const target = sep >= 0 ? inner.slice(0, sep) : inner;
-  const desc = sep >= 0 ? inner.slice(sep + 2) : null;
-  const img = parseImageTarget(target);
-  if (img) {
-    ctx.onImage?.(img.src);
-    const sub = { ...ctx, links: false };
-    return { type: 'image', image: { ...img, caption: desc !== null && desc !== '' ? parseInline(desc, sub) : null } };
+// --- tokenizer ---------------------------------------------------------------------------------
+// One left-to-right scan. At every position the alternatives are tried in the reference's order
+// (link, verbatim, <code>, =code=, ruby, <<< >>>, [N], {N}, tags, ~~, * runs, <br>); the earliest
+// position where one matches wins, the text before it is a text piece.
+
+type PieceType =
+  | 'text'
+  | 'link'
+  | 'verbatim'
+  | 'code'
+  | 'ruby'
+  | 'bidi'
+  | 'fn'
+  | 'sfn'
+  | 'open'
+  | 'close'
+  | 'nbsp'
+  | 'inline'
+  | 'open_inline'
+  | 'close_inline'
+  | 'br';
+
+interface Piece {
+  type: PieceType;
+  /** The source text of the piece ('' for markers made up by the pairing passes). */
+  str: string;
+  /** Tag name for open/close (em, strong, …, [lang], rtl, ltr) and the run for inline (*, **, ***). */
+  tag: string;
+  /** An explicit tag written in the source (for unpairedTags). */
+  written?: boolean;
+}
+
+const TAG_RE = /^<(\/?)(strong|em|strike|del|sup|sub|sf|sc|\[[a-z-]+\])>/;
+const BR_RE = /^<br *\/?>/;
+const FN_AT = /^\[[1-9][0-9]*\]/;
+const SFN_AT = /^\{[1-9][0-9]*\}/;
+const SPACE_CHAR = /\s/;
+
+/** The piece starting exactly at i (without leading white space), or null. */
+function matchAt(s: string, i: number): Piece | null {
+  const c = s[i];
+  const n = s.length;
+  switch (c) {
+    case '[': {
+      if (s[i + 1] === '[' && i + 2 < n && s[i + 2] !== '[') {
+        const end = s.indexOf(']]', i + 3);
+        if (end >= 0) return { type: 'link', str: s.slice(i, end + 2), tag: '' };
+      }
+      const m = FN_AT.exec(s.slice(i, i + 12));
+      return m ? { type: 'fn', str: m[0], tag: '' } : null;
+    }
+    case '<': {
+      if (s.startsWith('<verbatim>', i)) {
+        const end = s.indexOf('</verbatim>', i + 10);
+        if (end >= 0) return { type: 'verbatim', str: s.slice(i, end + 11), tag: '' };
+      }
+      if (s.startsWith('<code>', i)) {
+        const end = s.indexOf('</code>', i + 6);
+        if (end >= 0) return { type: 'code', str: s.slice(i, end + 7), tag: '' };
+      }
+      if (s.startsWith('<ruby>', i)) {
+        // <ruby>.+?\|.+?</ruby>: a bar after at least one character, then at least one more
+        const bar = s.indexOf('|', i + 7);
+        if (bar >= 0) {
+          const end = s.indexOf('</ruby>', bar + 2);
+          if (end >= 0) return { type: 'ruby', str: s.slice(i, end + 7), tag: '' };
+        }
+      }
+      if (s.startsWith('<<<', i)) return { type: 'bidi', str: '<<<', tag: '' };
+      const rest = s.slice(i, i + 40);
+      const t = TAG_RE.exec(rest);
+      if (t) return { type: t[1] ? 'close' : 'open', str: t[0], tag: t[2], written: true };
+      const br = BR_RE.exec(rest);
+      return br ? { type: 'br', str: br[0], tag: '' } : null;
+    }
+    case '=': {
+      if (i + 1 < n && !SPACE_CHAR.test(s[i + 1]) && !isAlnum(s[i - 1])) {
+        const j = findCodeClose(s, i);
+        if (j >= 0) return { type: 'code', str: s.slice(i, j + 1), tag: '' };
+      }
+      return null;
+    }
+    case '>':
+      return s.startsWith('>>>', i) ? { type: 'bidi', str: '>>>', tag: '' } : null;
+    case '{': {
+      const m = SFN_AT.exec(s.slice(i, i + 12));
+      return m ? { type: 'sfn', str: m[0], tag: '' } : null;
+    }
+    case '~':
+      return s[i + 1] === '~' ? { type: 'nbsp', str: '~~', tag: '' } : null;
+    case '*': {
+      const run = s[i + 1] === '*' ? (s[i + 2] === '*' ? '***' : '**') : '*';
+      return { type: 'inline', str: run, tag: run };
+    }
+    default:
+      return null;
   }
-  const sub = { ...ctx, links: false };
-  if (desc !== null) {
-    const internal = INTERNAL_RE.exec(target);
-    return {
-      type: 'link',
-      target: internal ? internal[1] : target,
-      internal: !!internal,
-      children: parseInline(desc, sub),
-    };
-  }
-  const short = SHORT_INTERNAL_RE.exec(target);
-  if (short) return { type: 'link', target: short[1], internal: true, children: [{ type: 'text', value: short[1] }] };
-  return { type: 'link', target, internal: false, children: null };
 }
 
 /** Where a `=code=` span opened at `i` closes, or -1. */
 function findCodeClose(s: string, i: number): number {
   let j = s.indexOf('=', i + 2);
   while (j >= 0) {
-    if (!isSpace(s[j - 1]) && !isAlnum(s[j + 1])) return j;
+    if (!SPACE_CHAR.test(s[j - 1]) && !isAlnum(s[j + 1])) return j;
     j = s.indexOf('=', j + 1);
   }
   return -1;
 }
 
-function tokenize(s: string, ctx: InlineContext): Tok[] {
-  const toks: Tok[] = [];
-  let buf = '';
+const CANDIDATE = /[[<={~*>\s]/g;
+
+function tokenize(s: string): Piece[] {
+  const out: Piece[] = [];
+  let textStart = 0;
   let i = 0;
   const n = s.length;
-  const flush = () => {
-    if (buf) {
-      toks.push({ k: 'text', v: buf });
-      buf = '';
-    }
-  };
-  const node = (nd: Inline) => {
-    flush();
-    toks.push({ k: 'node', node: nd });
+  const emit = (at: number, p: Piece) => {
+    if (at > textStart) out.push({ type: 'text', str: s.slice(textStart, at), tag: '' });
+    out.push(p);
+    i = at + p.str.length;
+    textStart = i;
   };
   while (i < n) {
-    SPECIAL.lastIndex = i;
-    const m = SPECIAL.exec(s);
-    if (!m) {
-      buf += s.slice(i);
-      break;
-    }
-    if (m.index > i) buf += s.slice(i, m.index);
+    CANDIDATE.lastIndex = i;
+    const m = CANDIDATE.exec(s);
+    if (!m) break;
     i = m.index;
-    const c = s[i];
-    if (c === '[') {
-      if (s[i + 1] === '[') {
-        const end = s.indexOf(']]', i + 2);
-        if (end > i + 2) {
-          // in headings links are printed literally, markup inside included
-          if (ctx.links) node(makeLink(s.slice(i + 2, end), ctx));
-          else buf += s.slice(i, end + 2);
-          i = end + 2;
+    if (SPACE_CHAR.test(s[i])) {
+      // white space only starts a note reference ("\s*[N]") or a line break (" *<br>")
+      let q = i;
+      while (q < n && SPACE_CHAR.test(s[q])) q++;
+      const fn = s[q] === '[' ? FN_AT.exec(s.slice(q, q + 12)) : s[q] === '{' ? SFN_AT.exec(s.slice(q, q + 12)) : null;
+      if (fn) {
+        emit(i, { type: s[q] === '[' ? 'fn' : 'sfn', str: s.slice(i, q) + fn[0], tag: '' });
+        continue;
+      }
+      if (s[q] === '<') {
+        const br = BR_RE.exec(s.slice(q, q + 8));
+        if (br) {
+          let k = q;
+          while (k > i && s[k - 1] === ' ') k--;
+          emit(k, { type: 'br', str: s.slice(k, q) + br[0], tag: '' });
           continue;
         }
       }
-      const fm = /^\[([1-9][0-9]*)\]/.exec(s.slice(i, i + 12));
-      if (fm && ctx.primaryRefs && ctx.hasPrimary(+fm[1])) {
-        node({ type: 'fnref', secondary: false, n: +fm[1] });
-        i += fm[0].length;
-        continue;
-      }
-      buf += c;
-      i++;
+      i = q;
       continue;
     }
-    if (c === '{') {
-      const fm = /^\{([1-9][0-9]*)\}/.exec(s.slice(i, i + 12));
-      if (fm && ctx.secondaryRefs && ctx.hasSecondary(+fm[1])) {
-        node({ type: 'fnref', secondary: true, n: +fm[1] });
-        i += fm[0].length;
-        continue;
-      }
-      buf += c;
-      i++;
-      continue;
-    }
-    if (c === '~') {
-      if (s[i + 1] === '~') {
-        buf += '\u00a0';
-        i += 2;
-      } else {
-        buf += c;
-        i++;
-      }
-      continue;
-    }
-    if (c === '=') {
-      if (!isAlnum(s[i - 1]) && i + 1 < n && !isSpace(s[i + 1])) {
-        const j = findCodeClose(s, i);
-        if (j > i + 1) {
-          node({ type: 'code', value: s.slice(i + 1, j) });
-          i = j + 1;
-          continue;
-        }
-      }
-      buf += c;
-      i++;
-      continue;
-    }
-    if (c === '>') {
-      if (s.startsWith('>>>', i)) {
-        flush();
-        toks.push({ k: 'dir', dir: 'ltr', raw: '>>>' });
-        i += 3;
-        continue;
-      }
-      buf += c;
-      i++;
-      continue;
-    }
-    if (c === '*') {
-      let j = i;
-      while (s[j] === '*') j++;
-      const len = j - i;
-      const raw = s.slice(i, j);
-      if (len > 3) {
-        buf += raw;
-        i = j;
-        continue;
-      }
-      const prev = s[i - 1];
-      const next = s[j];
-      if (isAlnum(prev) && isAlnum(next)) {
-        buf += raw;
-        i = j;
-        continue;
-      }
-      flush();
-      toks.push({
-        k: 'emph',
-        len,
-        raw,
-        canOpen: (i === 0 || !isAlnum(prev)) && next !== undefined && !isSpace(next),
-        canClose: i > 0 && !isSpace(prev),
-      });
-      i = j;
-      continue;
-    }
-    // c === '<'
-    const rest = s.slice(i, i + 40);
-    if (rest.startsWith('<<<')) {
-      flush();
-      toks.push({ k: 'dir', dir: 'rtl', raw: '<<<' });
-      i += 3;
-      continue;
-    }
-    if (rest.startsWith('<verbatim>')) {
-      const end = s.indexOf('</verbatim>', i + 10);
-      if (end >= 0) {
-        buf += s.slice(i + 10, end);
-        i = end + 11;
-        continue;
-      }
-    } else if (rest.startsWith('<code>')) {
-      const end = s.indexOf('</code>', i + 6);
-      if (end >= 0) {
-        // <verbatim> inside <code> only protects its content
-        const value = s.slice(i + 6, end).replace(/<verbatim>([\s\S]*?)<\/verbatim>/g, '$1');
-        if (value) node({ type: 'code', value });
-        i = end + 7;
-        continue;
-      }
-    } else if (rest.startsWith('<ruby>')) {
-      const end = s.indexOf('</ruby>', i + 6);
-      if (end >= 0) {
-        const inner = s.slice(i + 6, end);
-        const bar = inner.indexOf('|');
-        if (bar > 0 && bar < inner.length - 1) {
-          node({ type: 'ruby', base: inner.slice(0, bar), annotation: inner.slice(bar + 1) });
-          i = end + 7;
-          continue;
-        }
-      }
-    } else {
-      const br = /^<br ?\/?>/.exec(rest);
-      if (br) {
-        node({ type: 'br' });
-        i += br[0].length;
-        continue;
-      }
-      const tag = /^<(\/?)([a-z]+)>/.exec(rest);
-      if (tag && STYLE_TAGS.has(tag[2])) {
-        flush();
-        toks.push({ k: 'tag', name: tag[2], close: tag[1] === '/', raw: tag[0] });
-        i += tag[0].length;
-        continue;
-      }
-      const lang = /^<(\/?)\[([a-zA-Z-]+)\]>/.exec(rest);
-      if (lang) {
-        flush();
-        toks.push({ k: 'tag', name: '[' + lang[2] + ']', close: lang[1] === '/', raw: lang[0] });
-        i += lang[0].length;
-        continue;
-      }
-    }
-    buf += c;
-    i++;
+    const p = matchAt(s, i);
+    if (p) emit(i, p);
+    else i++;
   }
-  flush();
-  return toks;
+  if (textStart < n) out.push({ type: 'text', str: s.slice(textStart), tag: '' });
+  return out;
 }
 
-/** Pair openers with closers; unpaired markers become text. */
-function pair(toks: Tok[]): void {
-  const stack: number[] = [];
-  // For the "a delimiter of the same length occurs later" rule.
-  const laterEmph = [0, 0, 0, 0];
-  for (const t of toks) if (t.k === 'emph') laterEmph[t.len]++;
-  const closeTo = (idx: number, closer: number) => {
-    // everything opened above idx is left unpaired (literal)
-    while (stack.length && stack[stack.length - 1] !== idx) stack.pop();
-    stack.pop();
-    const o = toks[idx] as { pair?: number; opener?: boolean };
-    const c = toks[closer] as { pair?: number; opener?: boolean };
-    o.pair = closer;
-    o.opener = true;
-    c.pair = idx;
-    c.opener = false;
+// --- pairing -----------------------------------------------------------------------------------
+
+const endsAlnum = (s: string) => s.length > 0 && isAlnum(s[s.length - 1]);
+const startsAlnum = (s: string) => s.length > 0 && isAlnum(s[0]);
+const endsNonSpace = (s: string) => s.length > 0 && !SPACE_CHAR.test(s[s.length - 1]);
+const startsNonSpace = (s: string) => s.length > 0 && !SPACE_CHAR.test(s[0]);
+const endsNonAlnum = (s: string) => s.length > 0 && !isAlnum(s[s.length - 1]);
+
+function marker(type: 'open' | 'close', tag: string): Piece {
+  return { type, str: '', tag };
+}
+
+/** Counts, for every position, how many of the pieces after it satisfy `pred`, by tag. */
+function laterCounter(pieces: Piece[], pred: (p: Piece) => boolean): { has: (i: number, tag: string) => boolean } {
+  // suffix counts as a per-tag list of positions, consumed from the front
+  const positions = new Map<string, number[]>();
+  pieces.forEach((p, k) => {
+    if (!pred(p)) return;
+    const list = positions.get(p.tag);
+    if (list) list.push(k);
+    else positions.set(p.tag, [k]);
+  });
+  const cursor = new Map<string, number>();
+  return {
+    has(i, tag) {
+      const list = positions.get(tag);
+      if (!list) return false;
+      let c = cursor.get(tag) ?? 0;
+      while (c < list.length && list[c] <= i) c++;
+      cursor.set(tag, c);
+      return c < list.length;
+    },
   };
-  for (let i = 0; i < toks.length; i++) {
-    const t = toks[i];
-    if (t.k === 'emph') {
-      laterEmph[t.len]--;
-      if (t.canClose) {
-        let found = -1;
-        for (let s = stack.length - 1; s >= 0; s--) {
-          const o = toks[stack[s]];
-          if (o.k === 'emph' && o.len === t.len) {
-            found = stack[s];
-            break;
-          }
-        }
-        if (found >= 0 && found !== i - 1) {
-          closeTo(found, i);
-          continue;
-        }
-      }
-      if (t.canOpen && laterEmph[t.len] > 0) stack.push(i);
-    } else if (t.k === 'tag') {
-      if (!t.close) {
-        stack.push(i);
-        continue;
-      }
-      for (let s = stack.length - 1; s >= 0; s--) {
-        const o = toks[stack[s]];
-        if (o.k === 'tag' && o.name === t.name) {
-          closeTo(stack[s], i);
-          break;
-        }
-      }
-    } else if (t.k === 'dir') {
-      let found = -1;
-      for (let s = stack.length - 1; s >= 0; s--) {
-        if (toks[stack[s]].k === 'dir') {
-          found = stack[s];
-          break;
-        }
-      }
-      if (found < 0) stack.push(i);
-      else if ((toks[found] as { dir: string }).dir !== t.dir) closeTo(found, i);
-      else t.drop = true; // repeated marker: ignored
-    }
-  }
-  // open directions are closed at the end of the paragraph
-  for (let s = stack.length - 1; s >= 0; s--) {
-    const o = toks[stack[s]];
-    if (o.k === 'dir') {
-      toks.push({ k: 'end' });
-      closeTo(stack[s], toks.length - 1);
-      break;
-    }
-  }
 }
 
-function build(toks: Tok[]): Inline[] {
+/**
+ * The reference's passes over the pieces of one paragraph: direction markers become open/close
+ * pairs (closed at the end); `*` runs between two letters are text; a run opens when it can be
+ * closed later and closes the innermost open run of the same length; unmatched runs and tags are
+ * text; tags still open at the end of the paragraph are closed there; an empty pair vanishes.
+ */
+function pair(input: Piece[]): Piece[] {
+  // directions
+  let pieces: Piece[] = [];
+  let dir = '';
+  for (const p of input) {
+    if (p.type !== 'bidi') {
+      pieces.push(p);
+      continue;
+    }
+    const d = p.str === '<<<' ? 'rtl' : 'ltr';
+    if (!dir) {
+      dir = d;
+      pieces.push(marker('open', d));
+    } else if (dir !== d) {
+      pieces.push(marker('close', dir));
+      dir = '';
+    } // the same direction twice: ignored
+  }
+  if (dir) pieces.push(marker('close', dir));
+
+  // a run between two alphanumerics is text
+  for (let i = 1; i < pieces.length - 1; i++) {
+    const p = pieces[i];
+    if (p.type === 'inline' && endsAlnum(pieces[i - 1].str) && startsAlnum(pieces[i + 1].str)) {
+      p.type = 'text';
+      p.tag = '';
+    }
+  }
+
+  // open or close the runs
+  const laterInline = laterCounter(pieces, (p) => p.type === 'inline');
+  const marked: Piece[] = [];
+  const tracking: string[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    if (p.type === 'inline') {
+      const prev = marked[marked.length - 1];
+      const next = pieces[i + 1];
+      const top = tracking[tracking.length - 1];
+      let done = false;
+      if (!prev) {
+        if (next && laterInline.has(i, p.tag) && startsNonSpace(next.str)) {
+          p.type = 'open_inline';
+          tracking.push(p.tag);
+          done = true;
+        }
+      } else if (!next) {
+        if (top === p.tag && endsNonSpace(prev.str)) {
+          p.type = 'close_inline';
+          tracking.pop();
+          done = true;
+        }
+      } else if (top === p.tag && endsNonSpace(prev.str)) {
+        if (prev.type !== 'open_inline') {
+          p.type = 'close_inline';
+          tracking.pop();
+          done = true;
+        }
+      } else if (startsNonSpace(next.str) && endsNonAlnum(prev.str) && laterInline.has(i, p.tag)) {
+        p.type = 'open_inline';
+        tracking.push(p.tag);
+        done = true;
+      }
+      if (!done) p.type = 'text';
+    }
+    marked.push(p);
+  }
+
+  // runs to tags, when they match
+  const UNROLL: Record<string, string[]> = { '*': ['em'], '**': ['strong'], '***': ['strong', 'em'] };
+  const laterClose = laterCounter(marked, (p) => p.type === 'close_inline');
+  const unrolled: Piece[] = [];
+  tracking.length = 0;
+  for (let i = 0; i < marked.length; i++) {
+    const p = marked[i];
+    if (p.type === 'open_inline') {
+      if (laterClose.has(i, p.tag)) {
+        tracking.push(p.tag);
+        for (const t of UNROLL[p.tag]) unrolled.push(marker('open', t));
+        continue;
+      }
+      p.type = 'text';
+    } else if (p.type === 'close_inline') {
+      if (tracking.length && tracking[tracking.length - 1] === p.tag) {
+        tracking.pop();
+        for (const t of [...UNROLL[p.tag]].reverse()) unrolled.push(marker('close', t));
+        continue;
+      }
+      p.type = 'text';
+    }
+    unrolled.push(p);
+  }
+
+  // tags: an opening needs a closing later; a closing must close the innermost open tag
+  const laterTagClose = laterCounter(unrolled, (p) => p.type === 'close');
+  const out: Piece[] = [];
+  const pile: string[] = [];
+  for (let i = 0; i < unrolled.length; i++) {
+    const p = unrolled[i];
+    if (p.type === 'open') {
+      if (laterTagClose.has(i, p.tag)) pile.push(p.tag);
+      else p.type = 'text';
+    } else if (p.type === 'close') {
+      if (pile.length && pile[pile.length - 1] === p.tag) {
+        pile.pop();
+        const last = out[out.length - 1];
+        if (last && last.type === 'open' && last.tag === p.tag) {
+          out.pop();
+          continue;
+        }
+      } else p.type = 'text';
+    }
+    out.push(p);
+  }
+  while (pile.length) out.push(marker('close', pile.pop()!));
+  pieces = out;
+  return pieces;
+}
+
+// --- tree --------------------------------------------------------------------------------------
+
+const STYLE_TAGS = new Set(['em', 'strong', 'strike', 'del', 'sup', 'sub', 'sf', 'sc']);
+const LINK_DESC_RE = /^\[\[\s*(.+?)\s*\]\[\s*(.+?)\s*\]\]$/s;
+const LINK_SINGLE_RE = /\[\[\s*(.+?)\s*\]\]/s;
+const RUBY_RE = /^<ruby>\s*(.+?)\s*\|\s*(.+?)\s*<\/ruby>$/;
+
+function makeLink(raw: string, ctx: InlineContext): Inline[] {
+  const sub = { ...ctx, links: false };
+  const d = LINK_DESC_RE.exec(raw);
+  if (d) {
+    const [, target, desc] = d;
+    const img = parseImageTarget(target);
+    if (img) {
+      ctx.onImage?.(img.src);
+      return [{ type: 'image', image: { ...img, caption: parseInline(desc, sub) } }];
+    }
+    const internal = INTERNAL_RE.exec(target);
+    return [{ type: 'link', target: internal ? internal[1] : target, internal: !!internal, children: parseInline(desc, sub) }];
+  }
+  const m = LINK_SINGLE_RE.exec(raw);
+  if (!m) return [{ type: 'text', value: raw }];
+  const target = m[1];
+  const img = parseImageTarget(target);
+  if (img) {
+    ctx.onImage?.(img.src);
+    return [{ type: 'image', image: { ...img, caption: null } }];
+  }
+  const short = SHORT_INTERNAL_RE.exec(target);
+  if (short) return [{ type: 'link', target: short[1], internal: true, children: [{ type: 'text', value: short[1] }] }];
+  return [{ type: 'link', target, internal: false, children: null }];
+}
+
+function codeValue(str: string): string {
+  if (str.startsWith('=')) return str.slice(1, -1);
+  const inner = str.slice(6, -7);
+  const v = /^<verbatim>([\s\S]*)<\/verbatim>$/.exec(inner);
+  return v ? v[1] : inner;
+}
+
+function build(pieces: Piece[], ctx: InlineContext): Inline[] {
   const root: Inline[] = [];
-  const stack: { children: Inline[]; tok: Tok }[] = [];
+  const stack: { children: Inline[]; tag: string }[] = [];
   let cur = root;
   const text = (v: string) => {
+    if (!v) return;
     const last = cur[cur.length - 1];
     if (last && last.type === 'text') last.value += v;
     else cur.push({ type: 'text', value: v });
   };
-  const pop = () => {
-    const frame = stack.pop();
-    if (!frame) return;
-    const kids = cur;
-    cur = frame.children;
-    closeNode(frame.tok, kids, cur);
-  };
-  for (const t of toks) {
-    if (t.k === 'text') text(t.v);
-    else if (t.k === 'node') cur.push(t.node);
-    else if (t.k === 'end') {
-      text('\n'); // the reference keeps the paragraph's final newline inside the span
-      pop();
-    }
-    else if (t.k === 'dir' && t.drop) continue;
-    else if (t.pair !== undefined) {
-      if (t.opener) {
-        stack.push({ children: cur, tok: t });
+  for (const p of pieces) {
+    switch (p.type) {
+      case 'open':
+        stack.push({ children: cur, tag: p.tag });
         cur = [];
-      } else pop();
-    } else text(t.raw);
+        break;
+      case 'close': {
+        const frame = stack.pop();
+        if (!frame) break;
+        const kids = cur;
+        cur = frame.children;
+        if (!kids.length) break;
+        const t = frame.tag;
+        if (t === 'rtl' || t === 'ltr') cur.push({ type: 'dir', dir: t, children: kids });
+        else if (t.startsWith('[')) cur.push({ type: 'lang', lang: t.slice(1, -1), children: kids });
+        else if (STYLE_TAGS.has(t)) cur.push({ type: 'style', style: t as StyleName, children: kids });
+        else cur.push(...kids);
+        break;
+      }
+      case 'link':
+        if (ctx.links) cur.push(...makeLink(p.str, ctx));
+        else text(p.str);
+        break;
+      case 'fn':
+      case 'sfn': {
+        const secondary = p.type === 'sfn';
+        const num = +/[0-9]+/.exec(p.str)![0];
+        const ok = secondary ? ctx.secondaryRefs && ctx.hasSecondary(num) : ctx.primaryRefs && ctx.hasPrimary(num);
+        if (ok) {
+          text(/^\s*/.exec(p.str)![0]);
+          cur.push({ type: 'fnref', secondary, n: num });
+        } else text(p.str);
+        break;
+      }
+      case 'verbatim':
+        text(p.str.slice(10, -11));
+        break;
+      case 'code': {
+        const value = codeValue(p.str);
+        if (value) cur.push({ type: 'code', value });
+        break;
+      }
+      case 'ruby': {
+        const m = RUBY_RE.exec(p.str);
+        if (m) cur.push({ type: 'ruby', base: m[1], annotation: m[2] });
+        else text(p.str);
+        break;
+      }
+      case 'nbsp':
+        text('\u00a0');
+        break;
+      case 'br':
+        text(/^ */.exec(p.str)![0]);
+        cur.push({ type: 'br' });
+        break;
+      default:
+        text(p.str);
+    }
   }
   return root;
 }
 
-function closeNode(tok: Tok, kids: Inline[], out: Inline[]): void {
-  if (kids.length === 0) return; // an empty pair vanishes
-  if (tok.k === 'emph') {
-    if (tok.len === 1) out.push({ type: 'style', style: 'em', children: kids });
-    else if (tok.len === 2) out.push({ type: 'style', style: 'strong', children: kids });
-    else out.push({ type: 'style', style: 'strong', children: [{ type: 'style', style: 'em', children: kids }] });
-  } else if (tok.k === 'tag') {
-    if (tok.name.startsWith('[')) out.push({ type: 'lang', lang: tok.name.slice(1, -1).toLowerCase(), children: kids });
-    else out.push({ type: 'style', style: tok.name as StyleName, children: kids });
-  } else if (tok.k === 'dir') {
-    out.push({ type: 'dir', dir: tok.dir, children: kids });
-  }
-}
+const BIGSKIP_RE = /^\s*<br *\/*>\s*$/;
 
 export function parseInline(s: string, ctx: InlineContext): Inline[] {
-  const toks = tokenize(s, ctx);
-  pair(toks);
-  return build(toks);
+  if (!s) return [];
+  if (BIGSKIP_RE.test(s)) return [{ type: 'br' }];
+  return build(pair(tokenize(s)), ctx);
 }
 
 /** The tags of a paragraph left without a partner (`<em>` never closed, `</strong>` never opened): printed literally. */
-export function unpairedTags(s: string, ctx: InlineContext): string[] {
-  const toks = tokenize(s, ctx);
-  pair(toks);
-  return toks.filter((t): t is Extract<Tok, { k: 'tag' }> => t.k === 'tag' && t.pair === undefined).map((t) => t.raw);
+export function unpairedTags(s: string, _ctx?: InlineContext): string[] {
+  return pair(tokenize(s))
+    .filter((p) => p.written && p.type === 'text')
+    .map((p) => p.str);
 }
 
 /** Plain text of an inline tree (for the TOC, alt texts, PDF metadata). */

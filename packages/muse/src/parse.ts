@@ -1,66 +1,8 @@
-// Block-level Muse parser: header, line classification, packing, lists, block tree.
+// Block-level Muse parser, following Text::Amuse's Document.pm: every body line becomes an element
+// (classified in the reference order), lines are packed as they arrive, lists are built from the
+// indentation, notes collect their continuation paragraphs, blocks are balanced, then the tree.
 import type { Block, Footnote, Inline, ListItem, ListStyle, MuseDocument, TableCell, Align } from './types.ts';
 import { parseInline, type InlineContext } from './inline.ts';
-
-type BlockTag = 'quote' | 'center' | 'right' | 'biblio' | 'play';
-type Indented = '' | 'quote' | 'center' | 'right';
-
-interface ListInfo {
-  kind: 'ul' | 'ol' | 'dl';
-  style?: ListStyle;
-  index: number;
-  term?: string;
-}
-
-interface El {
-  t:
-    | 'null'
-    | 'anchor'
-    | 'start'
-    | 'stop'
-    | 'dir'
-    | 'lang'
-    | 'langstop'
-    | 'heading'
-    | 'vline'
-    | 'table'
-    | 'comment'
-    | 'fn'
-    | 'sfn'
-    | 'pagebreak'
-    | 'li'
-    | 'regular'
-    | 'example'
-    | 'verse'
-    | 'commentblock';
-  text: string;
-  indent: number;
-  block: Indented;
-  anchors: string[];
-  name?: string;
-  level?: number;
-  list?: ListInfo;
-  paras?: string[];
-  lines?: string[];
-  n?: number;
-  /** Raw line, for list items that turn out not to start a list. */
-  raw?: string;
-}
-
-const BLOCK_NAMES = 'biblio|play|comment|verse|center|right|example|quote';
-const START_RE = new RegExp(`^<(${BLOCK_NAMES})>$`);
-const STOP_RE = new RegExp(`^</(${BLOCK_NAMES})>$`);
-const ANCHOR_RE = /^( *)#([A-Za-z][A-Za-z0-9-]+)(?: +(.*))?$/;
-const LANG_RE = /^<(\/?)\[([a-zA-Z-]+)\]>$/;
-const HEADING_RE = /^(\*{1,5}) (.*\S.*)$/;
-const VLINE_RE = /^>(?: (.*))?$/;
-const COMMENT_RE = /^;(?: +(.*))?$/;
-const FN_RE = /^\[([1-9][0-9]*)\]( +)(\S.*)$/;
-const SFN_RE = /^\{([1-9][0-9]*)\}( +)(\S.*)$/;
-const PAGEBREAK_RE = /^ {6,}\* ?\* ?\* ?\* ?\*$/;
-const DL_RE = /^( +)(\S.*?) +:: ?(.*)$/;
-const UL_RE = /^( +)- +(\S.*)$/;
-const OL_RE = /^( +)([0-9]+|[a-zA-Z]|[ixvl]+|[IXVL]+)\. +(\S.*)$/;
 
 // --- preprocessing and header -------------------------------------------------------------
 
@@ -105,391 +47,479 @@ export function splitHeader(lines: string[]): { header: Record<string, string>; 
   return { header, body: lines.slice(i) };
 }
 
-// --- list marks ------------------------------------------------------------------------------
+// --- elements --------------------------------------------------------------------------------
+// Every body line becomes an element, classified in the reference's order (Document.pm
+// _parse_string). Strings keep their final newline, as in the reference: the inline passes see it.
 
-const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50 };
-
-function romanValue(s: string): number {
-  const t = s.toLowerCase();
-  let total = 0;
-  for (let i = 0; i < t.length; i++) {
-    const v = ROMAN[t[i]];
-    const next = ROMAN[t[i + 1]] ?? 0;
-    total += v < next ? -v : v;
-  }
-  return toRoman(total) === t ? total : 0;
+interface El {
+  type: string;
+  /** Block name; '' means "the type" (the reference's block accessor falls back to it). */
+  block: string;
+  string: string;
+  indentation: number;
+  anchors: string[];
+  raw: string;
+  rawNoAnchors: string;
+  /** '{{{}}}' for the {{{ }}} example, 'X' otherwise: a block closes only with its own style. */
+  style: string;
+  startIndex: number;
+  /** Term of a description-list item. */
+  attribute: string;
+  fnSymbol: string;
+  language: string;
+  paras?: string[];
 }
 
-function toRoman(n: number): string {
-  if (n <= 0 || n >= 90) return '';
-  const parts: [number, string][] = [
-    [50, 'l'],
-    [40, 'xl'],
-    [10, 'x'],
-    [9, 'ix'],
-    [5, 'v'],
-    [4, 'iv'],
-    [1, 'i'],
-  ];
-  let out = '';
-  for (const [v, r] of parts)
-    while (n >= v) {
-      out += r;
-      n -= v;
-    }
+function el(fields: Partial<El> & { removed?: string }): El {
+  const { removed, ...rest } = fields;
+  return {
+    type: 'null',
+    block: '',
+    string: '',
+    indentation: removed?.length ?? 0,
+    anchors: [],
+    raw: '',
+    rawNoAnchors: '',
+    style: 'X',
+    startIndex: 0,
+    attribute: '',
+    fnSymbol: '',
+    language: '',
+    ...rest,
+  };
+}
+
+const blockOf = (e: El) => e.block || e.type;
+
+const ANCHOR_LINE_RE = /^(\s*)(#([A-Za-z][A-Za-z0-9-]+) *)([\s\S]*)$/;
+const BLOCK_NAMES = 'biblio|play|comment|verse|center|right|example|quote';
+const START_RE = new RegExp(`^<(${BLOCK_NAMES})>\\s*$`);
+const STOP_RE = new RegExp(`^</(${BLOCK_NAMES})>\\s*$`);
+const BIDI_RE = /^(<<<|>>>)\s*$/;
+const LANG_RE = /^<(\/?)\[([a-zA-Z-]+)\]>\s*$/;
+const HEADING_RE = /^(\*{1,5}) ([\s\S]+)$/;
+const VERSEP_RE = /^> ([\s\S]*)$/;
+const COMMENT_RE = /^;(?: +([\s\S]*))?\n?$/;
+const FN_RE = /^(\[([1-9][0-9]*)\] +)([\s\S]+)$/;
+const SFN_RE = /^(\{([1-9][0-9]*)\} +)([\s\S]+)$/;
+const NEWPAGE_RE = /^( {6,})((?:\* ?){5})\s*$/;
+// the last " ::" on the line separates term and definition (greedy term, as in the reference)
+const DD_RE = /^( +)([\s\S]+)( +)::(( ?)([\s\S]*))$/;
+const UL_RE = /^(( +)- +)([\s\S]*)$/;
+const OL_RE = /^(( +)([0-9]+|[a-zA-Z]|[ixvl]+|[IXVL]+)\. +)([\s\S]*)$/;
+const INDENTED_RE = /^( {2,})([^ ][\s\S]+)$/;
+
+// List marks and their index: 1–200, a–z, and roman numerals to lxxxix (which win over letters).
+const LIST_INDEX = new Map<string, number>();
+for (let k = 1; k <= 200; k++) LIST_INDEX.set(String(k), k);
+const ROMANS = (() => {
+  const out: string[] = [];
+  const parts: [number, string][] = [[50, 'l'], [40, 'xl'], [10, 'x'], [9, 'ix'], [5, 'v'], [4, 'iv'], [1, 'i']];
+  for (let n = 1; n < 90; n++) {
+    let r = '';
+    let v = n;
+    for (const [x, s] of parts) while (v >= x) ((r += s), (v -= x));
+    out.push(r);
+  }
   return out;
+})();
+for (const list of ['abcdefghijklmnopqrstuvwxyz'.split(''), ROMANS]) {
+  list.forEach((m, k) => {
+    LIST_INDEX.set(m, k + 1);
+    LIST_INDEX.set(m.toUpperCase(), k + 1);
+  });
 }
 
-function markInfo(mark: string): { style: ListStyle; index: number; alpha?: number } | null {
-  if (/^[0-9]+$/.test(mark)) {
-    const v = parseInt(mark, 10);
-    return v >= 1 && v <= 200 ? { style: '1', index: v } : null;
+function listBlock(mark: string): string {
+  if (/^[0-9]+$/.test(mark)) return 'oln';
+  if (/^[ixvl]+$/.test(mark)) return 'oli';
+  if (/^[IXVL]+$/.test(mark)) return 'olI';
+  if (/^[a-z]$/.test(mark)) return 'ola';
+  return 'olA';
+}
+
+function parseString(line: string, nolist = false): El {
+  const e = el({ raw: line, rawNoAnchors: line });
+  let l = line;
+  const a = ANCHOR_LINE_RE.exec(l);
+  if (a) {
+    e.anchors.push(a[3]);
+    l = a[1] + a[4];
+    e.rawNoAnchors = l;
   }
-  const alpha = mark.length === 1 ? mark.toLowerCase().charCodeAt(0) - 96 : undefined;
-  if (/^[ixvl]+$/.test(mark)) {
-    const v = romanValue(mark);
-    return v ? { style: 'i', index: v, alpha } : null;
-  }
-  if (/^[IXVL]+$/.test(mark)) {
-    const v = romanValue(mark);
-    return v ? { style: 'I', index: v, alpha } : null;
-  }
-  if (/^[a-z]$/.test(mark)) return { style: 'a', index: alpha! };
-  if (/^[A-Z]$/.test(mark)) return { style: 'A', index: alpha! };
-  return null;
-}
-
-// --- classification --------------------------------------------------------------------------
-
-function leading(s: string): number {
-  let i = 0;
-  while (s.charCodeAt(i) === 32) i++;
-  return i;
-}
-
-function indentedBlock(lead: number): Indented {
-  if (lead >= 20) return 'right';
-  if (lead >= 6) return 'center';
-  if (lead >= 2) return 'quote';
-  return '';
-}
-
-function el(t: El['t'], text = '', extra: Partial<El> = {}): El {
-  return { t, text, indent: 0, block: '', anchors: [], ...extra };
-}
-
-function regular(line: string): El {
-  const lead = leading(line);
-  return el('regular', line.slice(lead), { indent: lead, block: indentedBlock(lead) });
-}
-
-function classify(line: string): El {
-  if (/^[ \t]*$/.test(line)) return el('null');
-  let m = START_RE.exec(line);
-  if (m) return el('start', '', { name: m[1] });
-  if (line === '<<<' || line === '>>>') return el('dir', '', { name: line === '<<<' ? 'rtl' : 'ltr' });
-  m = LANG_RE.exec(line);
-  if (m) return el(m[1] ? 'langstop' : 'lang', '', { name: m[2].toLowerCase() });
-  m = STOP_RE.exec(line);
-  if (m) return el('stop', '', { name: m[1] });
-  m = HEADING_RE.exec(line);
-  if (m) return el('heading', m[2], { level: m[1].length });
-  m = VLINE_RE.exec(line);
-  if (m) return el('vline', '', { lines: [m[1] ?? ''] });
-  if ((line.charCodeAt(0) === 32 && line.includes('|')) || /^\|+[ +]/.test(line)) {
-    return el('table', '', { lines: [line] });
-  }
-  m = COMMENT_RE.exec(line);
-  if (m) return el('comment', m[1] ?? '');
-  m = FN_RE.exec(line);
-  if (m) return el('fn', '', { n: +m[1], paras: [m[3]], indent: m[1].length + 2 + m[2].length });
-  m = SFN_RE.exec(line);
-  if (m) return el('sfn', '', { n: +m[1], paras: [m[3]], indent: m[1].length + 2 + m[2].length });
-  if (PAGEBREAK_RE.test(line)) return el('pagebreak');
-  m = DL_RE.exec(line);
+  const set = (fields: Partial<El> & { removed?: string }): El => {
+    const { removed, ...rest } = fields;
+    return Object.assign(e, rest, { indentation: rest.indentation ?? removed?.length ?? 0 });
+  };
+  if (/^[\n\t ]*$/.test(l)) return e;
+  let m = START_RE.exec(l);
+  if (m) return set({ type: 'startblock', block: m[1], removed: l });
+  m = BIDI_RE.exec(l);
+  if (m) return set({ type: 'bidimarker', block: m[1], removed: l });
+  m = LANG_RE.exec(l);
+  if (m) return set({ type: m[1] ? 'stopblock' : 'startblock', block: 'languageswitch', language: m[2], removed: l });
+  if (/^\{\{\{\s*$/.test(l)) return set({ type: 'startblock', block: 'example', style: '{{{}}}', removed: l });
+  if (/^\}\}\}\s*$/.test(l)) return set({ type: 'stopblock', block: 'example', style: '{{{}}}', removed: l });
+  m = STOP_RE.exec(l);
+  if (m) return set({ type: 'stopblock', block: m[1], removed: l });
+  m = HEADING_RE.exec(l);
+  if (m) return set({ type: 'h' + m[1].length, string: m[2], removed: m[1] + ' ' });
+  m = VERSEP_RE.exec(l);
+  if (m) return set({ type: 'versep', string: m[1], removed: '> ' });
+  if (/^>\n?$/.test(l)) return set({ type: 'versep', string: '\n', removed: '>' });
+  if ((l.charCodeAt(0) === 32 && l.includes('|')) || /^\|+( +|\+)/.test(l)) return set({ type: 'table', string: l });
+  m = COMMENT_RE.exec(l);
+  if (m) return set({ type: 'inlinecomment', string: m[1] ?? '', removed: ';' });
+  m = FN_RE.exec(l);
+  if (m) return set({ type: 'footnote', string: m[3], fnSymbol: `[${m[2]}]`, removed: m[1] });
+  m = SFN_RE.exec(l);
+  if (m) return set({ type: 'secondary_footnote', string: m[3], fnSymbol: `{${m[2]}}`, removed: m[1] });
+  m = NEWPAGE_RE.exec(l);
+  if (m) return set({ type: 'newpage', string: m[2], removed: m[1] });
+  m = l.includes(' ::') ? DD_RE.exec(l) : null;
   if (m) {
-    return el('li', m[3], { indent: m[1].length + 2, list: { kind: 'dl', index: 0, term: m[2] }, raw: line });
+    return set({ type: 'dd', block: 'dl', string: m[6], attribute: m[2], indentation: m[1].length + 2, startIndex: 1 });
   }
-  m = UL_RE.exec(line);
-  if (m) return el('li', m[2], { indent: m[1].length + 2, list: { kind: 'ul', index: 0 }, raw: line });
-  m = OL_RE.exec(line);
-  if (m) {
-    const info = markInfo(m[2]);
-    if (info) {
-      return el('li', m[3], {
-        indent: m[1].length + 2,
-        list: { kind: 'ol', style: info.style, index: info.index, term: info.alpha ? String(info.alpha) : undefined },
-        raw: line,
-      });
+  if (!nolist) {
+    m = UL_RE.exec(l);
+    if (m) return set({ type: 'li', block: 'ul', string: m[3], indentation: m[2].length + 2, startIndex: 1 });
+    m = OL_RE.exec(l);
+    const index = m ? LIST_INDEX.get(m[3]) ?? 0 : 0;
+    if (m && index) {
+      return set({ type: 'li', block: listBlock(m[3]), string: m[4], indentation: m[2].length + 2, startIndex: index });
     }
   }
-  return regular(line);
-}
-
-// --- phase A: lines to packed elements -------------------------------------------------------
-
-function stripAnchor(line: string): { anchors: string[]; line: string; only: boolean } {
-  const anchors: string[] = [];
-  let m = ANCHOR_RE.exec(line);
-  while (m) {
-    anchors.push(m[2]);
-    line = m[1] + (m[3] ?? '');
-    if (m[3] === undefined) return { anchors, line: '', only: true };
-    m = ANCHOR_RE.exec(line);
-    // one anchor per line, as the reference does
-    break;
+  m = INDENTED_RE.exec(l);
+  if (m) {
+    const n = m[1].length;
+    return set({ type: 'regular', block: n >= 20 ? 'right' : n >= 6 ? 'center' : 'quote', string: m[2], removed: m[1] });
   }
-  return { anchors, line, only: false };
+  return set({ type: 'regular', string: l });
 }
 
-const STRUCTURAL = new Set<El['t']>(['start', 'stop', 'dir', 'lang', 'langstop']);
-const CAN_ABSORB = new Set<El['t']>(['regular', 'heading', 'li', 'fn', 'sfn']);
+// --- packing (Document.pm _construct_element, Element.pm can_append/append) -------------------
 
-function kindaEqual(a: number, b: number): boolean {
-  return a === b || (a > 0 && b > 0 && Math.abs(a - b) <= 1);
+const NO_MERGE_NEXT = new Set(['bidimarker', 'stopblock', 'startblock', 'null', 'table', 'versep', 'newpage', 'inlinecomment', 'comment']);
+
+function shouldCloseBlocks(e: El): boolean {
+  if (e.type === 'regular') return false;
+  if (/^h[1-5]$/.test(e.type) || e.type === 'newpage') return true;
+  const b = blockOf(e);
+  return b === 'example' || b === 'verse' || b === 'table';
 }
 
-function packLines(lines: string[]): El[] {
+function canAppend(cur: El, e: El): boolean {
+  if (!NO_MERGE_NEXT.has(cur.type) && (e.type === 'regular' || e.type === 'verse')) return true;
+  // a footnote takes every following line up to a blank line, whatever it starts with,
+  // except headings, page breaks, tables, examples and verse
+  if (cur.type === 'footnote' && e.type !== 'footnote' && e.type !== 'null' && !shouldCloseBlocks(e)) return true;
+  return cur.type === e.type && (e.type === 'table' || e.type === 'versep' || e.type === 'null');
+}
+
+function append(cur: El, e: El): void {
+  cur.raw += e.raw;
+  cur.rawNoAnchors += e.rawNoAnchors;
+  if (cur.type === 'example') {
+    cur.string += e.raw; // anchors stay literal inside examples
+    return;
+  }
+  cur.string += cur.type === 'verse' || cur.type === 'footnote' ? e.rawNoAnchors : e.string;
+  cur.anchors.push(...e.anchors);
+}
+
+function moveAnchors(from: El, to: El): void {
+  to.anchors.push(...from.anchors);
+  from.anchors = [];
+}
+
+class Packer {
+  private current: El | null = null;
+  readonly out: El[] = [];
+
+  add(line: string): void {
+    const e = this.construct(line);
+    if (e) this.out.push(e);
+  }
+
+  private construct(line: string): El | null {
+    const cur = this.current;
+    const e = parseString(line);
+    // anchors on a blank line or a block opening go to the next element
+    if (cur && (cur.type === 'null' || cur.type === 'startblock') && cur.anchors.length) moveAnchors(cur, e);
+    // an anchor alone on a line joins the element it follows without a blank line
+    if (e.type === 'null' && e.anchors.length && cur && cur.type !== 'null' && cur.type !== 'example') {
+      moveAnchors(e, cur);
+      return null;
+    }
+    // <example>, <comment> and <verse> take every line up to their own closing tag
+    // (an <example> may interrupt the other two, a <comment> may interrupt verse)
+    for (const block of ['example', 'comment', 'verse']) {
+      if (cur && cur.type === block) {
+        if (e.type === 'stopblock' && blockOf(e) === cur.type && e.style === cur.style) {
+          this.current = null;
+          return el({ removed: e.raw, anchors: e.anchors, raw: e.raw });
+        }
+        if (!(cur.type === 'verse' && e.type === 'inlinecomment')) append(cur, e);
+        return null;
+      }
+      if (e.type === 'startblock' && blockOf(e) === block) {
+        const b = el({ type: block, style: e.style, anchors: e.anchors, removed: e.raw, raw: e.raw, rawNoAnchors: e.rawNoAnchors });
+        this.current = b;
+        return b;
+      }
+    }
+    if (cur && canAppend(cur, e)) {
+      append(cur, e);
+      return null;
+    }
+    this.current = e;
+    return e;
+  }
+
+  reset(): void {
+    this.current = null;
+  }
+}
+
+// --- lists (Document.pm _parse_body, LISTP) ---------------------------------------------------
+
+/** Indentations compare with a tolerance of one space (none when one of them is 0). */
+function compareIndent(a: number, b: number): 1 | 0 | -1 {
+  const tolerance = a && b ? 1 : 0;
+  const diff = a - b;
+  if (diff - tolerance > 0) return 1;
+  if (diff + tolerance < 0) return -1;
+  return 0;
+}
+
+function blockEl(kind: 'startblock' | 'stopblock', block: string, indentation: number): El {
+  return el({ type: kind, block, indentation });
+}
+
+function processLists(parsed: El[]): El[] {
   const out: El[] = [];
-  let pending: string[] = [];
-  let prevBlank = true;
-  let lastReal = null as El | null; // last non-null element (for anchors and footnote paragraphs)
-  const push = (e: El) => {
-    if (pending.length) {
-      e.anchors.push(...pending);
-      pending = [];
+  const pile: El[] = [];
+  const last = () => pile[pile.length - 1];
+  const openingBlocks = (e: El): El[] => {
+    const o: El[] = [];
+    if (e.attribute) {
+      o.push(blockEl('startblock', 'dt', e.indentation), el({ type: 'dt', string: e.attribute }), blockEl('stopblock', 'dt', e.indentation));
+    }
+    o.push(blockEl('startblock', e.type, e.indentation));
+    return o;
+  };
+  const openLevel = (e: El) => {
+    const o = [blockEl('startblock', e.block, e.indentation), ...openingBlocks(e)];
+    o[0].startIndex = o[1].startIndex = e.startIndex;
+    out.push(...o);
+    const closes = [blockEl('stopblock', e.block, e.indentation), blockEl('stopblock', e.type, e.indentation)];
+    for (const c of closes) c.startIndex = e.startIndex;
+    pile.push(...closes);
+  };
+  const closeLevel = () => out.push(pile.pop()!);
+  const closeUntil = (e: El) => {
+    while (pile.length && compareIndent(e.indentation, last().indentation) < 0) closeLevel();
+  };
+  const sameKind = (e: El) => {
+    for (let k = pile.length - 1; k >= 0; k--) {
+      const b = pile[k].block;
+      if (b === 'li' || b === 'dd') continue;
+      return b === e.block;
+    }
+    return false;
+  };
+  const progression = (e: El) => {
+    const prev = last().startIndex;
+    const cur = e.startIndex;
+    if (!prev || !cur) return true;
+    if (prev > 0 && cur > 1) return cur - prev === 1;
+    return true;
+  };
+  for (const e of parsed) {
+    if (e.type === 'li' || e.type === 'dd') {
+      if (pile.length) {
+        if (compareIndent(e.indentation, last().indentation) > 0) openLevel(e);
+        else {
+          closeUntil(e);
+          if (!pile.length) openLevel(e);
+          else if (sameKind(e) && progression(e)) {
+            const next = last().startIndex + 1;
+            out.push(pile.pop()!, ...openingBlocks(e));
+            const close = blockEl('stopblock', e.type, e.indentation);
+            if (e.startIndex) close.startIndex = next;
+            pile.push(close);
+          } else {
+            // another kind of list, or numbering that does not follow: a new list at this level
+            const top = last();
+            while (pile.length && compareIndent(top.indentation, last().indentation) === 0) closeLevel();
+            openLevel(e);
+          }
+        }
+      } else if (e.type === 'dd' || e.indentation <= 8) {
+        openLevel(e);
+      } else {
+        // too indented to start a list: read again as a plain (centered/right) line
+        const r = parseString(e.raw || e.rawNoAnchors, true);
+        r.anchors = e.anchors;
+        if (r.type !== 'regular') r.type = 'regular';
+        out.push(r);
+        continue;
+      }
+      e.type = 'regular';
+      e.block = '';
+    } else if (e.type === 'regular') {
+      closeUntil(e);
+      if (pile.length) e.block = '';
+    } else if (e.type !== 'null') {
+      while (pile.length) closeLevel();
     }
     out.push(e);
-    lastReal = e;
-    prevBlank = false;
-  };
-  const n = lines.length;
-  for (let i = 0; i < n; i++) {
-    const rawLine = lines[i];
-    // greedy literal blocks first: anchors inside them stay literal
-    if (rawLine === '<example>' || rawLine === '{{{') {
-      const stop = rawLine === '<example>' ? '</example>' : '}}}';
-      const body: string[] = [];
-      let j = i + 1;
-      while (j < n && lines[j] !== stop) body.push(lines[j++]);
-      i = j;
-      push(el('example', body.join('\n')));
-      continue;
-    }
-    const a = stripAnchor(rawLine);
-    if (a.only) {
-      if (!prevBlank && lastReal && !STRUCTURAL.has(lastReal.t)) lastReal.anchors.push(...a.anchors);
-      else pending.push(...a.anchors);
-      continue;
-    }
-    const line = a.line;
-    const e = classify(line);
-    e.anchors.push(...a.anchors);
-    if (e.t === 'start' && (e.name === 'verse' || e.name === 'comment')) {
-      const isVerse = e.name === 'verse';
-      const stop = `</${e.name}>`;
-      const body: string[] = [];
-      const anchors: string[] = [...e.anchors];
-      let j = i + 1;
-      for (; j < n; j++) {
-        const l = lines[j];
-        if (l === stop) break;
-        if (START_RE.test(l) || l === '{{{') {
-          if (!isVerse && l === '<comment>') continue; // nested comment: ignored
-          j--; // not consumed
-          break;
-        }
-        const s = stripAnchor(l);
-        if (isVerse) anchors.push(...s.anchors);
-        const cm = COMMENT_RE.exec(s.line);
-        if (cm) {
-          if (!isVerse) body.push(cm[1] ?? '');
-          continue;
-        }
-        body.push(s.line);
-      }
-      i = j;
-      if (isVerse) {
-        const v = el('verse', '', { lines: body });
-        v.anchors = anchors;
-        push(v);
-      } else push(el('commentblock', body.join('\n')));
-      continue;
-    }
-    if (e.t === 'null') {
-      prevBlank = true;
-      if (out.length && out[out.length - 1].t !== 'null') out.push(e);
-      continue;
-    }
-    const last = out[out.length - 1];
-    if (!prevBlank && last) {
-      if (e.t === 'regular' && CAN_ABSORB.has(last.t)) {
-        appendText(last, line);
-        last.anchors.push(...e.anchors);
-        continue;
-      }
-      if (e.t === 'li' && (last.t === 'fn' || last.t === 'sfn')) {
-        appendText(last, line);
-        last.anchors.push(...e.anchors);
-        continue;
-      }
-      if ((e.t === 'table' && last.t === 'table') || (e.t === 'vline' && last.t === 'vline')) {
-        last.lines!.push(...e.lines!);
-        last.anchors.push(...e.anchors);
-        continue;
-      }
-    }
-    // a paragraph after a blank line, indented like a footnote's text, continues the note
-    if (
-      prevBlank &&
-      e.t === 'regular' &&
-      lastReal &&
-      (lastReal.t === 'fn' || lastReal.t === 'sfn') &&
-      e.indent > 0 &&
-      kindaEqual(e.indent, lastReal.indent)
-    ) {
-      if (out[out.length - 1].t === 'null') out.pop();
-      lastReal.paras!.push(e.text);
-      lastReal.anchors.push(...e.anchors);
-      prevBlank = false;
-      continue;
-    }
-    push(e);
   }
-  if (pending.length) out.push(el('anchor', '', { anchors: pending }));
+  while (pile.length) closeLevel();
   return out;
 }
 
-function appendText(target: El, line: string): void {
-  if (target.paras) target.paras[target.paras.length - 1] += '\n' + line;
-  else target.text += '\n' + line.replace(/^ +/, '');
-}
+// --- footnotes and blocks ----------------------------------------------------------------------
 
-// --- phase B: lists --------------------------------------------------------------------------
+const canBeRegular = (e: El) => e.type === 'regular' && (e.block === 'quote' || e.block === 'center' || e.block === 'right');
 
-type Ev =
-  | { ev: 'el'; el: El; inList: boolean }
-  | { ev: 'listopen'; kind: 'ul' | 'ol' | 'dl'; style?: ListStyle; start?: number }
-  | { ev: 'listclose' }
-  | { ev: 'item'; term?: string }
-  | { ev: 'itemclose' };
-
-interface PileEntry {
-  indent: number;
-  kind: 'ul' | 'ol' | 'dl';
-  style?: ListStyle;
-  lastIndex: number;
-}
-
-function sameKind(p: PileEntry, l: ListInfo): boolean {
-  return p.kind === l.kind && p.style === l.style;
-}
-
-function processLists(els: El[]): Ev[] {
-  const out: Ev[] = [];
-  const pile: PileEntry[] = [];
-  const closeTop = () => {
-    pile.pop();
-    out.push({ ev: 'itemclose' }, { ev: 'listclose' });
-  };
-  const closeAll = () => {
-    while (pile.length) closeTop();
-  };
-  const open = (e: El) => {
-    const l = e.list!;
-    pile.push({ indent: e.indent, kind: l.kind, style: l.style, lastIndex: l.index });
-    out.push({
-      ev: 'listopen',
-      kind: l.kind,
-      style: l.style,
-      start: l.kind === 'ol' && l.index > 1 ? l.index : undefined,
-    });
-    out.push({ ev: 'item', term: l.term && l.kind === 'dl' ? l.term : undefined });
-    out.push({ ev: 'el', el: e, inList: true });
-  };
+/** Takes the notes out; an indented paragraph after a note, aligned with its text, continues it. */
+function collectFootnotes(els: El[], notes: Map<string, El>): El[] {
+  const out: El[] = [];
+  let current: El | null = null;
   for (const e of els) {
-    if (e.t === 'null') continue;
-    if (e.t !== 'regular' && e.t !== 'li') {
-      closeAll();
-      out.push({ ev: 'el', el: e, inList: false });
-      continue;
-    }
-    if (e.t === 'regular') {
-      if (!pile.length) {
-        out.push({ ev: 'el', el: e, inList: false });
-        continue;
-      }
-      while (pile.length && e.indent < pile[pile.length - 1].indent && !kindaEqual(e.indent, pile[pile.length - 1].indent))
-        closeTop();
-      out.push({ ev: 'el', el: e, inList: pile.length > 0 });
-      continue;
-    }
-    // list item
-    const l = e.list!;
-    if (!pile.length) {
-      if (l.kind !== 'dl' && e.indent > 8) {
-        out.push({ ev: 'el', el: regular(e.raw!), inList: false });
-        continue;
-      }
-      open(e);
-      continue;
-    }
-    while (pile.length && e.indent < pile[pile.length - 1].indent && !kindaEqual(e.indent, pile[pile.length - 1].indent))
-      closeTop();
-    const top = pile[pile.length - 1];
-    if (!top) {
-      open(e);
-      continue;
-    }
-    if (kindaEqual(e.indent, top.indent)) {
-      // a single letter that reads as roman may continue an alphabetic list
-      if (l.kind === 'ol' && (l.style === 'i' || l.style === 'I') && l.term && top.kind === 'ol') {
-        const alphaStyle = l.style === 'i' ? 'a' : 'A';
-        if (top.style === alphaStyle && +l.term === top.lastIndex + 1) {
-          l.style = alphaStyle;
-          l.index = +l.term;
-        }
-      }
-      const progressive = l.index <= 1 || l.index === top.lastIndex + 1;
-      if (sameKind(top, l) && (l.kind !== 'ol' || progressive)) {
-        top.lastIndex = l.index;
-        top.indent = e.indent; // right-aligned marks drift: compare with the latest item
-        out.push({ ev: 'itemclose' }, { ev: 'item', term: l.kind === 'dl' ? l.term : undefined });
-        out.push({ ev: 'el', el: e, inList: true });
+    if (e.type === 'footnote' || e.type === 'secondary_footnote') {
+      e.paras = [e.string];
+      notes.set(e.fnSymbol, e);
+      current = e;
+    } else if (current) {
+      if (e.type === 'null') out.push(e);
+      else if (canBeRegular(e) && e.indentation && compareIndent(e.indentation, current.indentation) === 0) {
+        current.paras!.push(e.string);
+        current.anchors.push(...e.anchors);
       } else {
-        closeTop();
-        open(e);
+        current = null;
+        out.push(e);
       }
-      continue;
-    }
-    open(e); // deeper: nested list
+    } else out.push(e);
   }
-  closeAll();
   return out;
 }
 
-// --- phase C: tree ---------------------------------------------------------------------------
+/** Indented paragraphs get their quote/center/right block; blocks are balanced. */
+function balanceBlocks(els: El[]): El[] {
+  const unrolled: El[] = [];
+  for (const e of els) {
+    if (canBeRegular(e)) {
+      const b = e.block;
+      e.block = '';
+      unrolled.push(blockEl('startblock', b, e.indentation), e, blockEl('stopblock', b, e.indentation));
+    } else unrolled.push(e);
+  }
+  const out: El[] = [];
+  const pile: El[] = [];
+  for (const e of unrolled) {
+    if (e.type === 'startblock') pile.push(blockEl('stopblock', e.block, e.indentation));
+    else if (e.type === 'stopblock') {
+      const expected = pile.pop();
+      if (!expected || expected.block !== e.block) {
+        if (expected) pile.push(expected);
+        continue; // a closing tag that closes nothing open is dropped
+      }
+    } else if (pile.length && shouldCloseBlocks(e)) {
+      // headings, page breaks, tables, examples and verse close the open blocks;
+      // direction switches stay open except across headings and page breaks
+      const keepDir = !/^h[1-6]$/.test(e.type) && e.type !== 'newpage';
+      const carry: El[] = [];
+      while (pile.length) {
+        const b = pile.pop()!;
+        if (keepDir && (b.block === 'rtl' || b.block === 'ltr')) carry.push(b);
+        else out.push(b);
+      }
+      pile.push(...carry.reverse());
+    }
+    out.push(e);
+  }
+  while (pile.length) out.push(pile.pop()!);
+  return out;
+}
+
+function parseBody(lines: string[]): { els: El[]; notes: Map<string, El> } {
+  const packer = new Packer();
+  for (const l of lines) packer.add(l + '\n');
+  packer.add('\n');
+  const parsed = packer.out;
+  let dir = '';
+  for (const e of parsed) {
+    if (e.type === 'versep') e.type = 'verse';
+    else if (e.type === 'bidimarker') {
+      const d = e.block === '<<<' ? 'rtl' : 'ltr';
+      if (dir && dir !== d) {
+        e.type = 'stopblock';
+        e.block = dir;
+        dir = '';
+      } else {
+        e.type = 'startblock';
+        e.block = d;
+        dir = d;
+      }
+    }
+  }
+  const notes = new Map<string, El>();
+  return { els: balanceBlocks(collectFootnotes(processLists(parsed), notes)), notes };
+}
+
+// --- tree ------------------------------------------------------------------------------------
 
 interface Frame {
-  kind: 'root' | 'tag' | 'dir' | 'lang' | 'list' | 'item';
-  name?: string;
   children: Block[];
   list?: Extract<Block, { type: 'list' }>;
   item?: ListItem;
 }
 
-const TABLE_CAPTION_RE = /^\s*\|\+\s*(.*?)\s*\+\|\s*$/;
-const SPEC_CELL_RE = /^\s*(:?)-+(?:\s*(\d+)\s*-+)?(:?)\s*$/;
+const OL_STYLE: Record<string, ListStyle> = { oln: '1', oli: 'i', olI: 'I', ola: 'a', olA: 'A' };
+const CONTAINERS = new Set(['quote', 'center', 'right', 'biblio', 'play']);
+const RULE_RE = /^\s*-{4,}\s*$/;
+
+/** Drops the paragraph's final newline (kept during inline parsing, as the reference does). */
+function trimEnd(nodes: Inline[]): Inline[] {
+  const last = nodes[nodes.length - 1];
+  if (last && last.type === 'text') {
+    last.value = last.value.replace(/[ \t\n]+$/, '');
+    if (!last.value) nodes.pop();
+  }
+  return nodes;
+}
+
+function verseLines(src: string, inl: (s: string) => Inline[]): (Inline[] | null)[] {
+  const chunks = src.split('\n');
+  while (chunks.length && chunks[chunks.length - 1] === '') chunks.pop();
+  const stanzas: Inline[][][] = [];
+  let stanza: Inline[][] = [];
+  for (let l of chunks) {
+    l = l.replace(/<br>\s*$/, '');
+    if (/^\s*$/.test(l)) {
+      stanzas.push(stanza);
+      stanza = [];
+      continue;
+    }
+    const lead = /^ */.exec(l)![0].length;
+    const text = trimEnd(inl(l.slice(lead)));
+    if (text.length) stanza.push(lead ? [{ type: 'text', value: '\u00a0'.repeat(lead) }, ...text] : text);
+  }
+  if (stanza.length) stanzas.push(stanza);
+  const lines: (Inline[] | null)[] = [];
+  stanzas.forEach((s, k) => {
+    if (k) lines.push(null);
+    lines.push(...s);
+  });
+  return lines;
+}
 
 export function parseMuse(source: string): MuseDocument {
   const { header, body } = splitHeader(normalizeLines(source ?? ''));
-  const els = packLines(body);
-  const primary = new Map<number, El>();
-  const secondary = new Map<number, El>();
-  for (const e of els) {
-    if (e.t === 'fn') primary.set(e.n!, e);
-    else if (e.t === 'sfn') secondary.set(e.n!, e);
-  }
+  const { els, notes } = parseBody(body);
+  const has = (sym: string) => notes.has(sym);
   const attachments: string[] = [];
   const seen = new Set<string>();
   const onImage = (src: string) => {
@@ -502,178 +532,124 @@ export function parseMuse(source: string): MuseDocument {
     primaryRefs: true,
     secondaryRefs: true,
     links: true,
-    hasPrimary: (n) => primary.has(n),
-    hasSecondary: (n) => secondary.has(n),
+    hasPrimary: (n) => has(`[${n}]`),
+    hasSecondary: (n) => has(`{${n}}`),
     onImage,
   };
   const headingCtx: InlineContext = { ...bodyCtx, links: false };
-  const inl = (s: string, ctx: InlineContext = bodyCtx): Inline[] => parseInline(s, ctx);
+  const inl = (s: string, ctx: InlineContext = bodyCtx): Inline[] => trimEnd(parseInline(s, ctx));
 
-  const root: Frame = { kind: 'root', children: [] };
+  const root: Frame = { children: [] };
   const stack: Frame[] = [root];
   const top = () => stack[stack.length - 1];
   const add = (b: Block) => top().children.push(b);
-  const closeTags = (all: boolean) => {
-    while (stack.length > 1) {
-      const f = top();
-      if (f.kind === 'list' || f.kind === 'item') break;
-      if (!all && f.kind !== 'tag') break;
-      stack.pop();
-    }
+  const anchors = (names: string[]) => {
+    if (names.length) add({ type: 'anchors', names: [...names] });
   };
-  const bareAnchors = (anchors: string[]) => {
-    if (anchors.length) add({ type: 'anchors', names: anchors });
+  const listFrame = (): Frame => {
+    const f = top();
+    if (f.list) return f;
+    // an item outside a list cannot come out of the list pass; be safe anyway
+    const list: Extract<Block, { type: 'list' }> = { type: 'list', kind: 'ul', items: [] };
+    add(list);
+    return { children: [], list };
   };
-  let tocCount = 0;
 
-  for (const ev of processLists(els)) {
-    if (ev.ev === 'listopen') {
-      const list: Extract<Block, { type: 'list' }> = { type: 'list', kind: ev.kind, items: [] };
-      if (ev.style && ev.kind === 'ol') list.style = ev.style;
-      if (ev.start !== undefined) list.start = ev.start;
-      add(list);
-      stack.push({ kind: 'list', children: [], list });
-      continue;
-    }
-    if (ev.ev === 'item') {
-      const f = top();
-      const item: ListItem = { children: [] };
-      if (ev.term !== undefined) item.term = inl(ev.term);
-      f.list!.items.push(item);
-      stack.push({ kind: 'item', children: item.children, item });
-      continue;
-    }
-    if (ev.ev === 'itemclose' || ev.ev === 'listclose') {
-      if (stack.length > 1) stack.pop();
-      continue;
-    }
-    const e = ev.el;
-    switch (e.t) {
-      case 'regular':
-      case 'li': {
-        const text = e.text;
-        const para: Block = { type: 'paragraph', anchors: e.anchors, children: inl(text) };
-        if (ev.inList || e.t === 'li') {
-          add(para);
-        } else if (e.block) {
-          add({ type: 'container', kind: e.block, children: [para] });
-        } else if (/^-{4,}$/.test(text) && !e.anchors.length) {
-          add({ type: 'rule' });
-        } else add(para);
+  for (const e of els) {
+    switch (e.type) {
+      case 'startblock': {
+        const b = e.block;
+        if (CONTAINERS.has(b)) {
+          const c: Block = { type: 'container', kind: b as 'quote', children: [] };
+          add(c);
+          stack.push({ children: c.children });
+        } else if (b === 'languageswitch') {
+          const c: Block = { type: 'language', lang: e.language, children: [] };
+          add(c);
+          stack.push({ children: c.children });
+        } else if (b === 'rtl' || b === 'ltr') {
+          const c: Block = { type: 'direction', dir: b, children: [] };
+          add(c);
+          stack.push({ children: c.children });
+        } else if (b === 'ul' || b === 'dl' || b in OL_STYLE) {
+          const list: Extract<Block, { type: 'list' }> = { type: 'list', kind: b === 'ul' ? 'ul' : b === 'dl' ? 'dl' : 'ol', items: [] };
+          if (b in OL_STYLE) list.style = OL_STYLE[b];
+          if (list.kind === 'ol' && e.startIndex > 1) list.start = e.startIndex;
+          add(list);
+          stack.push({ children: [], list });
+        } else if (b === 'li' || b === 'dt') {
+          const f = listFrame();
+          const item: ListItem = b === 'dt' ? { term: [], children: [] } : { children: [] };
+          f.list!.items.push(item);
+          stack.push({ children: item.children, item });
+        } else if (b === 'dd') {
+          const f = listFrame();
+          let item = f.list!.items[f.list!.items.length - 1];
+          if (!item || item.children.length || item.term === undefined) {
+            item = { term: [], children: [] };
+            f.list!.items.push(item);
+          }
+          stack.push({ children: item.children, item });
+        } else stack.push({ children: top().children });
+        anchors(e.anchors);
         break;
       }
-      case 'heading': {
-        closeTags(true);
-        let printed = e.text;
-        let short: string | null = null;
-        const m = /^(.*?)\s+\|\s+([\s\S]*\S[\s\S]*)$/s.exec(e.text);
-        if (m) {
-          short = m[1].trim();
-          printed = m[2];
-        }
-        printed = printed.trim();
-        const children = inl(printed, headingCtx);
-        const level = e.level as 1 | 2 | 3 | 4 | 5;
-        if (level <= 4) tocCount++;
+      case 'stopblock':
+        anchors(e.anchors);
+        if (stack.length > 1) stack.pop();
+        break;
+      case 'dt': {
+        const item = top().item;
+        if (item) item.term = inl(e.string);
+        break;
+      }
+      case 'regular':
+        if (RULE_RE.test(e.string)) {
+          add({ type: 'rule' });
+          anchors(e.anchors);
+        } else add({ type: 'paragraph', anchors: e.anchors, children: inl(e.string) });
+        break;
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5': {
+        const sep = /\s+\|\s+/.exec(e.string);
+        const short = sep ? e.string.slice(0, sep.index) : e.string;
+        const long = sep && e.string.slice(sep.index + sep[0].length) ? e.string.slice(sep.index + sep[0].length) : short;
         add({
           type: 'heading',
-          level,
+          level: +e.type[1] as 1 | 2 | 3 | 4 | 5,
           anchors: e.anchors,
-          children,
-          tocChildren: short ? inl(short, headingCtx) : null,
+          children: inl(long.trim(), headingCtx),
+          tocChildren: long !== short ? inl(short.trim(), headingCtx) : null,
         });
         break;
       }
-      case 'pagebreak':
-        closeTags(true);
-        bareAnchors(e.anchors);
-        add({ type: 'pagebreak' });
+      case 'verse':
+        add({ type: 'verse', anchors: e.anchors, lines: verseLines(e.string, (s) => parseInline(s, bodyCtx)) });
         break;
       case 'example':
-        closeTags(false);
-        add({ type: 'example', anchors: e.anchors, text: e.text });
+        add({ type: 'example', anchors: e.anchors, text: e.string.replace(/\n$/, '') });
         break;
-      case 'verse':
-      case 'vline': {
-        closeTags(false);
-        const lines: (Inline[] | null)[] = [];
-        const src = e.lines!;
-        let a = 0;
-        let b = src.length;
-        while (a < b && /^\s*$/.test(src[a])) a++;
-        while (b > a && /^\s*$/.test(src[b - 1])) b--;
-        for (let k = a; k < b; k++) {
-          const l = src[k];
-          if (/^\s*$/.test(l)) lines.push(null);
-          else {
-            const lead = leading(l);
-            lines.push(inl('\u00a0'.repeat(lead) + l.slice(lead).replace(/\s*<br ?\/?>$/, '')));
-          }
-        }
-        add({ type: 'verse', anchors: e.anchors, lines });
-        break;
-      }
-      case 'table':
-        closeTags(false);
-        add(buildTable(e, inl));
+      case 'inlinecomment':
+        add({ type: 'comment', text: e.string.replace(/\n$/, '').replace(/\s/g, ' '), inline: true });
         break;
       case 'comment':
-        add({ type: 'comment', text: e.text, inline: true });
+        add({ type: 'comment', text: e.string.replace(/\n$/, ''), inline: false });
         break;
-      case 'commentblock':
-        add({ type: 'comment', text: e.text, inline: false });
+      case 'table':
+        add(buildTable(e, inl));
         break;
-      case 'start': {
-        bareAnchors(e.anchors);
-        if (e.name === 'example' || e.name === 'verse' || e.name === 'comment') break;
-        const container: Block = { type: 'container', kind: e.name as BlockTag, children: [] };
-        add(container);
-        stack.push({ kind: 'tag', name: e.name, children: container.children });
+      case 'newpage':
+        add({ type: 'pagebreak' });
+        anchors(e.anchors);
         break;
-      }
-      case 'stop': {
-        bareAnchors(e.anchors);
-        const f = top();
-        if (f.kind === 'tag' && f.name === e.name) stack.pop();
-        break;
-      }
-      case 'lang': {
-        bareAnchors(e.anchors);
-        const b: Block = { type: 'language', lang: e.name!, children: [] };
-        add(b);
-        stack.push({ kind: 'lang', name: e.name, children: b.children });
-        break;
-      }
-      case 'langstop': {
-        bareAnchors(e.anchors);
-        for (let k = stack.length - 1; k > 0; k--) {
-          const f = stack[k];
-          if (f.kind === 'lang') {
-            if (f.name === e.name) stack.length = k;
-            break;
-          }
-          if (f.kind !== 'tag') break;
-        }
-        break;
-      }
-      case 'dir': {
-        bareAnchors(e.anchors);
-        let k = stack.length - 1;
-        while (k > 0 && stack[k].kind !== 'dir') k--;
-        if (k > 0) {
-          if (stack[k].name !== e.name) stack.length = k;
-        } else {
-          const b: Block = { type: 'direction', dir: e.name as 'rtl' | 'ltr', children: [] };
-          add(b);
-          stack.push({ kind: 'dir', name: e.name, children: b.children });
-        }
-        break;
-      }
-      case 'anchor':
-        bareAnchors(e.anchors);
+      case 'null':
+        anchors(e.anchors);
         break;
       default:
-        break; // footnotes are stored apart
+        break;
     }
   }
 
@@ -681,72 +657,80 @@ export function parseMuse(source: string): MuseDocument {
   const secondaryFootnotes = new Map<number, Footnote>();
   const fnCtx: InlineContext = { ...bodyCtx, primaryRefs: false };
   const sfnCtx: InlineContext = { ...bodyCtx, primaryRefs: false, secondaryRefs: false };
-  for (const [n, e] of primary) {
-    footnotes.set(n, { n, secondary: false, anchors: e.anchors, paragraphs: e.paras!.map((p) => inl(p, fnCtx)) });
-  }
-  for (const [n, e] of secondary) {
-    secondaryFootnotes.set(n, { n, secondary: true, anchors: e.anchors, paragraphs: e.paras!.map((p) => inl(p, sfnCtx)) });
+  for (const e of notes.values()) {
+    const secondary = e.type === 'secondary_footnote';
+    const n = +e.fnSymbol.slice(1, -1);
+    const paragraphs = e.paras!.map((p) => inl(p, secondary ? sfnCtx : fnCtx));
+    (secondary ? secondaryFootnotes : footnotes).set(n, { n, secondary, anchors: e.anchors, paragraphs });
   }
   const lang = (header.lang ?? header.language ?? '').toLowerCase();
   return { header, body: root.children, footnotes, secondaryFootnotes, lang, attachments };
 }
 
-function splitRow(row: string): { cells: string[]; sep: number } {
-  let sep = 1;
-  if (row.includes('|||')) sep = 3;
-  else if (row.includes('||')) sep = 2;
-  const cells = row.split('|'.repeat(sep));
-  while (cells.length > 1 && cells[cells.length - 1].trim() === '') cells.pop();
-  return { cells, sep };
+// --- tables (Output.pm _split_table_in_hash) ---------------------------------------------------
+
+const TABLE_CAPTION_RE = /^\s*\|\+\s*(.+?)\s*\+\|\s*$/;
+
+/** A GitHub-style specification row: alignment (:---, ---:, :---:) or a width (--- 30 ---) per cell. */
+function specRow(cells: string[]): { align: Align; width: number | null }[] | null {
+  const spec: { align: Align; width: number | null }[] = [];
+  for (const c of cells) {
+    if (/^\s*:?---+:?\s*$/.test(c)) {
+      const align: Align = /:-+:/.test(c) ? 'center' : /:-/.test(c) ? 'left' : /-:/.test(c) ? 'right' : 'justify';
+      spec.push({ align, width: null });
+      continue;
+    }
+    const w = /^\s*---+\s*([0-9]+)\s*---+\s*$/.exec(c);
+    if (!w) return null;
+    const p = +w[1];
+    spec.push({ align: 'justify', width: p > 0 && p < 100 ? p : null });
+  }
+  return spec.length ? spec : null;
 }
 
 function buildTable(e: El, inl: (s: string) => Inline[]): Block {
   let caption: Inline[] | null = null;
-  const rows: { cells: string[]; sep: number }[] = [];
-  for (const line of e.lines!) {
-    const cm = TABLE_CAPTION_RE.exec(line);
+  const rows: { cells: string[]; part: 'head' | 'body' | 'foot' }[] = [];
+  for (const r of e.string.split('\n')) {
+    if (r === '') continue;
+    const cm = TABLE_CAPTION_RE.exec(r);
     if (cm) {
       caption = inl(cm[1]);
       continue;
     }
-    rows.push(splitRow(line));
+    const cells = r.split(/\|+/);
+    while (cells.length && cells[cells.length - 1] === '') cells.pop(); // as Perl's split
+    rows.push({ cells, part: r.includes('|||') ? 'foot' : r.includes('||') ? 'head' : 'body' });
   }
-  if (rows.length && rows.every((r) => r.cells.length > 1 && r.cells[0].trim() === '')) {
-    for (const r of rows) r.cells.shift();
-  }
-  // GitHub-style alignment row
+  if (rows.length && rows.every((r) => r.cells.length && /^\s*$/.test(r.cells[0]))) for (const r of rows) r.cells.shift();
+  const parts: Record<'head' | 'body' | 'foot', string[][]> = { head: [], body: [], foot: [] };
+  let width = 0;
+  let spec: { align: Align; width: number | null }[] | null = null;
+  rows.forEach((r, i) => {
+    width = Math.max(width, r.cells.length);
+    if (!spec) {
+      spec = specRow(r.cells);
+      if (spec) {
+        // a specification in the second row makes the first row the header
+        if (i === 1 && parts.body.length === 1 && parts.head.length === 0) parts.head.push(parts.body.shift()!);
+        return;
+      }
+    }
+    parts[r.part].push(r.cells);
+  });
+  const cellsOf = (rs: string[][]): TableCell[][] =>
+    rs.map((r) => {
+      const cells = r.map((c) => ({ children: inl(c) }));
+      while (cells.length < width) cells.push({ children: [] });
+      return cells;
+    });
+  const s = spec as { align: Align; width: number | null }[] | null;
   let aligns: Align[] | null = null;
   let widths: (number | null)[] | null = null;
-  const specIdx = rows.findIndex((r) => r.cells.length > 0 && r.cells.every((c) => SPEC_CELL_RE.test(c) && c.includes('---')));
-  if (specIdx >= 0) {
-    const spec = rows[specIdx];
-    aligns = [];
-    widths = [];
-    for (const c of spec.cells) {
-      const m = SPEC_CELL_RE.exec(c)!;
-      aligns.push(m[1] && m[3] ? 'center' : m[1] ? 'left' : m[3] ? 'right' : 'justify');
-      const w = m[2] ? parseInt(m[2], 10) : 0;
-      widths.push(w > 0 && w <= 100 ? w : null);
-    }
-    rows.splice(specIdx, 1);
-    if (specIdx === 1 && rows[0].sep === 1) rows[0].sep = 2;
+  if (s) {
+    while (s.length < width) s.push({ align: 'justify', width: null });
+    aligns = s.map((x) => x.align);
+    widths = s.map((x) => x.width);
   }
-  const width = Math.max(0, ...rows.map((r) => r.cells.length));
-  const head: TableCell[][] = [];
-  const body: TableCell[][] = [];
-  const foot: TableCell[][] = [];
-  for (const r of rows) {
-    const cells: TableCell[] = r.cells.map((c) => ({ children: inl(c) }));
-    while (cells.length < width) cells.push({ children: [] });
-    (r.sep === 3 ? foot : r.sep === 2 ? head : body).push(cells);
-  }
-  if (aligns) {
-    while (aligns.length < width) {
-      aligns.push('justify');
-      widths!.push(null);
-    }
-    aligns.length = width;
-    widths!.length = width;
-  }
-  return { type: 'table', anchors: e.anchors, caption, head, body, foot, aligns, widths };
+  return { type: 'table', anchors: e.anchors, caption, head: cellsOf(parts.head), body: cellsOf(parts.body), foot: cellsOf(parts.foot), aligns, widths };
 }
