@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatViolations, hasChromium, useBrowserSessions, seriousAxeViolations, waitForH1, waitUntil } from './lib/browser.ts';
-import type { General } from '@uc/shared';
+import type { General, SearchResponse } from '@uc/shared';
 import { api, pickAccentedTitle, pickQueryWord, repoRoot, resultsHeading, search } from './lib/demo.ts';
 import {
   facetBox,
@@ -441,6 +441,43 @@ describe.skipIf(!hasChromium)('search screen', () => {
     await waitForH1(page, `All entries (${all.total_entries})`);
     const width = (await resultsRegion(page).boundingBox())?.width ?? 0;
     expect(width / 1366, `results ${width} px wide`).toBeGreaterThan(0.7);
+  });
+
+  it('a result card with several authors is compact: their names are links on one wrapping line, in one font family', async () => {
+    const { page } = session();
+    await page.setViewportSize({ width: 1366, height: 800 });
+    // The demo entry with the most authors (the first pages of the catalogue are enough to find one with several).
+    let best: SearchResponse['matches'][number] | undefined;
+    for (let p = 1; p <= 5; p++) {
+      for (const m of (await search({ sort_by: 'title_asc', page_size: 100, page_number: p })).matches) {
+        if (!best || m.creator.length > best.creator.length) best = m;
+      }
+    }
+    expect(best && best.creator.length, 'the demo has an entry with several authors').toBeGreaterThan(1);
+    const m = best!;
+    // All its authors at once (AND) find few entries, this one among them.
+    const query = m.creator.map((c) => `creator:${c.id}`).join(' ');
+    await page.goto(`/search?query=${encodeURIComponent(query)}`);
+    const card = page.getByRole('article').filter({ has: page.getByRole('link', { name: m.title[0].value, exact: true }) }).first();
+    await card.waitFor();
+    const authors = card.getByRole('list', { name: 'Authors' });
+    for (const c of m.creator) {
+      await expect.poll(() => authors.getByRole('link', { name: `See all entries by ${c.value}` }).getAttribute('href')).toBe(`/library/author/${c.id}`);
+    }
+    expect(await card.getByText('See all entries', { exact: true }).count(), 'no stacked See all entries links').toBe(0);
+    const layout = await authors.evaluate((ul) => {
+      const links = Array.from(ul.querySelectorAll('a'));
+      const lineHeight = parseFloat(getComputedStyle(links[0]).lineHeight) || 24;
+      return { height: ul.getBoundingClientRect().height, lineHeight, tops: new Set(links.map((a) => Math.round(a.getBoundingClientRect().top))).size };
+    });
+    // n authors take at most as many lines as a plain sentence of their names would (not one line each).
+    expect(layout.tops, 'author lines').toBeLessThanOrEqual(Math.max(1, Math.ceil(m.creator.length / 2)));
+    expect(layout.height).toBeLessThan(layout.lineHeight * (Math.ceil(m.creator.length / 2) + 0.9));
+    const fonts = await card.evaluate((el) => Array.from(new Set([el, ...Array.from(el.querySelectorAll('*'))].map((e) => getComputedStyle(e).fontFamily))));
+    expect(fonts, 'one font family in the card').toHaveLength(1);
+    // Keyboard: the first author's link is reachable and focusable.
+    await authors.getByRole('link').first().focus();
+    expect(await authors.getByRole('link').first().evaluate((a) => a === document.activeElement)).toBe(true);
   });
 });
 

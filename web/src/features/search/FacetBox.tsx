@@ -105,7 +105,7 @@ export function FacetBox({ name, facet, isActive, onToggle, rights }: Props) {
           {values.map((v) => {
             const label = v.label;
             return (
-              <li key={v.id}>
+              <li key={v.key}>
                 <label className="flex cursor-pointer items-start gap-2 py-0.5">
                   <input
                     type="checkbox"
