@@ -131,7 +131,8 @@ class HtmlRenderer {
   }
 
   private paragraph(anchors: string[], children: Inline[], cls = ''): string {
-    if (!anchors.length && children.length === 1 && children[0].type === 'image') return this.inline(children) + '\n';
+    // an image alone is not wrapped in a paragraph; its anchors come first
+    if (children.length === 1 && children[0].type === 'image') return this.anchors(anchors) + this.inline(children) + '\n';
     return `\n<p${cls}>\n${this.anchors(anchors)}${this.inline(children)}\n</p>\n`;
   }
 
@@ -163,7 +164,7 @@ class HtmlRenderer {
       case 'direction':
         return `<div dir="${b.dir}">\n${this.blocks(b.children)}</div>\n`;
       case 'language':
-        return `<div lang="${escapeHtml(b.lang)}"${RTL_LANGS.has(b.lang) ? ' dir="rtl"' : ''}>\n${this.blocks(b.children)}</div>\n`;
+        return `<div lang="${escapeHtml(b.lang)}"${RTL_LANGS.has(b.lang.toLowerCase()) ? ' dir="rtl"' : ''}>\n${this.blocks(b.children)}</div>\n`;
       case 'verse': {
         let out = this.anchors(b.anchors) + '<div class="verse">\n';
         const parts: string[] = [];
@@ -219,7 +220,8 @@ class HtmlRenderer {
       const a = b.aligns[i];
       if (a && a !== 'justify') parts.push(`text-align:${a}`);
       const w = b.widths?.[i];
-      if (w) parts.push(`width:${w}%`);
+      // the reference prints the width as two digits (from its LaTeX p{0.05\textwidth})
+      if (w) parts.push(`width:${String(w).padStart(2, '0')}%`);
       return parts.length ? ` style="${parts.join(';')}"` : '';
     };
     const section = (tag: string, cell: string, rows: typeof b.body) => {

@@ -151,7 +151,8 @@ function findCodeClose(s: string, i: number): number {
   return -1;
 }
 
-const CANDIDATE = /[[<={~*>\s]/g;
+// white space matters only before a note reference or a <br>
+const CANDIDATE = /[[<={~*>]|\s+(?=[[{<])/g;
 
 function tokenize(s: string): Piece[] {
   const out: Piece[] = [];

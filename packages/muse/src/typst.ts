@@ -125,7 +125,7 @@ export class TypstRenderer {
           break;
         }
         case 'lang':
-          out += LANG_OK.test(n.lang) ? `#text(lang: ${typstString(n.lang)})[${this.inline(n.children)}]` : this.inline(n.children);
+          out += LANG_OK.test(n.lang.toLowerCase()) ? `#text(lang: ${typstString(n.lang.toLowerCase())})[${this.inline(n.children)}]` : this.inline(n.children);
           break;
         case 'dir':
           out += `#text(dir: ${n.dir})[${this.inline(n.children)}]`;
@@ -235,7 +235,7 @@ export class TypstRenderer {
       case 'direction':
         return `#[#set text(dir: ${b.dir})\n${this.blocks(b.children)}]\n\n`;
       case 'language':
-        return LANG_OK.test(b.lang) ? `#[#set text(lang: ${typstString(b.lang)})\n${this.blocks(b.children)}]\n\n` : this.blocks(b.children);
+        return LANG_OK.test(b.lang.toLowerCase()) ? `#[#set text(lang: ${typstString(b.lang.toLowerCase())})\n${this.blocks(b.children)}]\n\n` : this.blocks(b.children);
       case 'verse': {
         const stanzas: string[][] = [[]];
         for (const line of b.lines) {
