@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AccountError, type AccountService } from './service.ts';
 import { ANONYMOUS, type Viewer } from '../http/viewer.ts';
 import { viewerOf } from '../http/context.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, Refusal } from '../http/errors.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
 import type { Db } from '../db/index.ts';
 
@@ -36,7 +36,7 @@ export const LOGIN_FAILURES_PER_USER = 10;
 export const LOGIN_FAILURES_PER_ADDRESS = 50;
 const LOGIN_WINDOW_MS = 10 * 60_000;
 
-const tooMany = (wait: number) => new HttpError(429, `Too many attempts. Please try again in ${Math.ceil(wait / 60)} minute(s).`);
+const tooMany = (wait: number) => new HttpError(429, 'Too many attempts. Please try again in {{minutes}} minute(s).', { values: { minutes: Math.ceil(wait / 60) } });
 
 export const accountRoutes = (accounts: AccountService, sessionDays: number, db: Db): FastifyPluginAsyncZod => async (app) => {
   // Only failures count, per username and per address, so neither one name nor a crowd of names can be
@@ -55,7 +55,7 @@ export const accountRoutes = (accounts: AccountService, sessionDays: number, db:
     if ('error' in result) {
       failuresByUser.hit(username);
       failuresByAddress.hit(req.ip);
-      return reply.code(401).send({ logged_in: null, error: result.error });
+      throw new Refusal(result.error, { fields: { logged_in: null } });
     }
     failuresByUser.clear(username);
     setSession(req, reply, result.token, sessionDays);
@@ -83,7 +83,7 @@ export const accountRoutes = (accounts: AccountService, sessionDays: number, db:
       setSession(req, reply, token, sessionDays);
       return accounts.userInfo(accounts.viewerOf(accounts.getUser(userId)!));
     } catch (err) {
-      if (err instanceof AccountError) return reply.code(400).send({ logged_in: null, error: err.message });
+      if (err instanceof AccountError) throw new Refusal(err.template, { values: err.values, fields: { logged_in: null } });
       throw err;
     }
   });

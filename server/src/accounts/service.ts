@@ -5,6 +5,7 @@ import { hash, verify } from '@node-rs/argon2';
 import type { Db } from '../db/index.ts';
 import type { Viewer } from '../http/viewer.ts';
 import type { LibraryService } from '../libraries/service.ts';
+import { interpolate, type MessageSource, type MessageValues } from '../http/messages.ts';
 
 export interface AccountSettings {
   sessionDays: number;
@@ -48,7 +49,14 @@ export interface UserInfo {
   libraries: { id: number; name: string }[];
 }
 
-export class AccountError extends Error {}
+/** A refusal of an account operation; `message` is an English template filled from `values`. */
+export class AccountError extends Error implements MessageSource {
+  readonly template: string;
+  constructor(message: string, readonly values?: MessageValues) {
+    super(interpolate(message, values));
+    this.template = message;
+  }
+}
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 export const normaliseUsername = (u: string) => u.trim().toLowerCase();
@@ -73,7 +81,7 @@ export class AccountService {
 
   checkPassword(password: string): void {
     if (password.length < this.settings.minPasswordLength) {
-      throw new AccountError(`The password must have at least ${this.settings.minPasswordLength} characters`);
+      throw new AccountError('The password must have at least {{count}} characters', { count: this.settings.minPasswordLength });
     }
     if (password.length > 1000) throw new AccountError('The password is too long');
   }

@@ -64,7 +64,7 @@ export class AdminService {
   deleteLibrary(id: number): void {
     const lib = this.libraryOut(this.libraryRow(id));
     if (lib.data_sources > 0) {
-      throw new HttpError(409, `The library "${lib.name}" still holds ${lib.data_sources} data sources: deactivate it instead, or remove its records first`);
+      throw new HttpError(409, 'The library "{{name}}" still holds {{count}} data sources: deactivate it instead, or remove its records first', { values: { name: lib.name, count: lib.data_sources } });
     }
     this.db.sqlite.prepare('DELETE FROM libraries WHERE id = ?').run(id);
     this.libraries.invalidate();
@@ -104,7 +104,7 @@ export class AdminService {
         expiration: b.expiration ?? null, libraryIds: b.library_ids,
       });
     } catch (e) {
-      if (e instanceof AccountError) throw new HttpError(e.message.includes('already exists') ? 409 : 400, e.message);
+      if (e instanceof AccountError) throw new HttpError(e.message.includes('already exists') ? 409 : 400, e.template, { values: e.values });
       throw e;
     }
     if (b.active === false) this.db.sqlite.prepare('UPDATE users SET active = 0 WHERE id = ?').run(id);

@@ -42,7 +42,7 @@ export const coverRoutes = (covers: CoverService): FastifyPluginAsyncZod => asyn
       }
     } catch (e) {
       const code = (e as { code?: string }).code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, `${field}: the image is too large: at most ${COVER_IMAGE_MAX_BYTES / MiB} MB`);
+      if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, 'the image is too large: at most {{mb}} MB', { field, values: { mb: COVER_IMAGE_MAX_BYTES / MiB } });
       if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new HttpError(400, 'Send one image and the session_id only');
       throw e;
     }

@@ -113,7 +113,7 @@ export class CoverService {
     this.previewing++;
     try {
       const r = await this.runner.runCover(this.renderInput(sid, values, true)).catch((e: Error) => {
-        throw new HttpError(422, `The cover could not be drawn: ${e.message}`);
+        throw new HttpError(422, 'The cover could not be drawn: {{reason}}', { values: { reason: e.message } });
       });
       const L = coverLayout(values.geometry);
       return { session_id: sid, svg: r.svg, sheet: { width_mm: L.width, height_mm: L.height }, warnings: this.warnings(sid, values) };
@@ -137,27 +137,27 @@ export class CoverService {
   async upload(sessionId: string | null | undefined, token: string, content: Buffer): Promise<BookcoverResponse> {
     const sid = this.requireSession(sessionId);
     const t = this.templateTokens.find((x) => x.name === token && x.type === 'file');
-    if (!t) throw new HttpError(400, `${token}: this cover has no image field of that name`);
-    if (content.length === 0) throw new HttpError(400, `${token}: the file is empty`);
-    if (content.length > COVER_IMAGE_MAX_BYTES) throw new HttpError(413, `${token}: the image is too large: at most ${COVER_IMAGE_MAX_BYTES / MiB} MB`);
+    if (!t) throw new HttpError(400, 'this cover has no image field of that name', { field: token });
+    if (content.length === 0) throw new HttpError(400, 'the file is empty', { field: token });
+    if (content.length > COVER_IMAGE_MAX_BYTES) throw new HttpError(413, 'the image is too large: at most {{mb}} MB', { field: token, values: { mb: COVER_IMAGE_MAX_BYTES / MiB } });
     let info: { width?: number; height?: number; type?: string };
     try {
       info = imageSize(content);
     } catch {
-      throw new HttpError(400, `${token}: this file is not a PNG or JPEG image`);
+      throw new HttpError(400, 'this file is not a PNG or JPEG image', { field: token });
     }
     const ext = info.type === 'png' ? 'png' : info.type === 'jpg' ? 'jpg' : null;
-    if (!ext || !info.width || !info.height) throw new HttpError(400, `${token}: this file is not a PNG or JPEG image`);
+    if (!ext || !info.width || !info.height) throw new HttpError(400, 'this file is not a PNG or JPEG image', { field: token });
     const pixels = info.width * info.height;
     if (pixels > COVER_IMAGE_MAX_PIXELS) {
-      throw new HttpError(400, `${token}: the image has too many pixels (${(pixels / 1e6).toFixed(0)} megapixels; at most ${COVER_IMAGE_MAX_PIXELS / 1e6})`);
+      throw new HttpError(400, 'the image has too many pixels ({{megapixels}} megapixels; at most {{max}})', { field: token, values: { megapixels: (pixels / 1e6).toFixed(0), max: COVER_IMAGE_MAX_PIXELS / 1e6 } });
     }
     const dir = this.filesDir(sid);
     const file = `${token}.${ext}`;
     const others = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => STORED_IMAGE_RE.test(f) && !f.startsWith(`${token}.`)) : [];
     const used = others.reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
     if (used + content.length > this.settings.maxSessionBytes) {
-      throw new HttpError(413, `${token}: quota exceeded: the images of a cover may take at most ${(this.settings.maxSessionBytes / MiB).toFixed(0)} MB`);
+      throw new HttpError(413, 'quota exceeded: the images of a cover may take at most {{mb}} MB', { field: token, values: { mb: (this.settings.maxSessionBytes / MiB).toFixed(0) } });
     }
     fs.mkdirSync(dir, { recursive: true });
     const tmp = path.join(dir, `.${file}.tmp-${process.pid}`);
@@ -166,7 +166,7 @@ export class CoverService {
       await this.runner.runPreviewImage({ src: tmp, dest: path.join(dir, previewImageName(file)) });
     } catch {
       fs.rmSync(tmp, { force: true });
-      throw new HttpError(400, `${token}: this image cannot be read (damaged or an unusual kind of ${ext === 'png' ? 'PNG' : 'JPEG'})`);
+      throw new HttpError(400, 'this image cannot be read (damaged or an unusual kind of {{kind}})', { field: token, values: { kind: ext === 'png' ? 'PNG' : 'JPEG' } });
     }
     fs.renameSync(tmp, path.join(dir, file));
     for (const ext2 of ['png', 'jpg']) if (ext2 !== ext) fs.rmSync(path.join(dir, `${token}.${ext2}`), { force: true });

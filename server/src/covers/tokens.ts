@@ -14,6 +14,7 @@ import {
 } from '@uc/shared';
 import { museFragmentProblems } from '@uc/muse';
 import { HttpError } from '../http/errors.ts';
+import type { MessageValues } from '../http/messages.ts';
 
 export type TemplateTokenType = 'int' | 'bool' | 'muse_str' | 'muse_body' | 'file' | 'isbn';
 export interface TemplateToken { name: string; type: TemplateTokenType }
@@ -67,15 +68,15 @@ export interface CoverValues {
 }
 
 type Raw = string | number | boolean | null | undefined;
-const bad = (name: string, why: string) => new HttpError(400, `${name}: ${why}`);
+const bad = (name: string, why: string, values?: MessageValues) => new HttpError(400, why, { field: name, values });
 
 function readInt(name: string, raw: Raw, def: number, min: number, max: number): number {
   if (raw === undefined || raw === null || raw === '') return def;
   const s = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
   if (!/^(0|[1-9][0-9]*)$/.test(s)) throw bad(name, 'a whole number of at least 0 is needed');
   const n = Number(s);
-  if (n < min) throw bad(name, `at least ${min}`);
-  if (n > max) throw bad(name, `at most ${max}`);
+  if (n < min) throw bad(name, 'at least {{min}}', { min });
+  if (n > max) throw bad(name, 'at most {{max}}', { max });
   return n;
 }
 
@@ -88,13 +89,14 @@ function readBool(name: string, raw: Raw): boolean {
 function readMuse(name: string, raw: Raw, max: number): string | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw !== 'string') throw bad(name, 'text is needed');
-  if (raw.length > max) throw bad(name, `at most ${max} characters`);
+  if (raw.length > max) throw bad(name, 'at most {{max}} characters', { max });
   const text = raw.replace(/\r\n?/g, '\n');
   if (!text.trim()) return null;
   const unpaired = museFragmentProblems(text);
   if (unpaired.length) {
     const tag = unpaired[0];
-    throw bad(name, tag.startsWith('</') ? `${tag} closes a tag that was never opened` : `${tag} is never closed`);
+    if (tag.startsWith('</')) throw bad(name, '{{tag}} closes a tag that was never opened', { tag });
+    throw bad(name, '{{tag}} is never closed', { tag });
   }
   return text;
 }
@@ -123,7 +125,7 @@ export function readCoverValues(args: Record<string, Raw>, template: TemplateTok
 
   const fontRaw = args.font_name;
   const font = fontRaw === undefined || fontRaw === null || fontRaw === '' ? COVER_DEFAULT_FONT : String(fontRaw);
-  if (!ctx.fonts.includes(font)) throw bad('font_name', `the font "${font.slice(0, 64)}" is not available on this server`);
+  if (!ctx.fonts.includes(font)) throw bad('font_name', 'the font "{{font}}" is not available on this server', { font: font.slice(0, 64) });
   const langRaw = args.language_code;
   const lang = langRaw === undefined || langRaw === null || langRaw === '' ? 'en' : String(langRaw);
   if (!COVER_LANGUAGES.some((l) => l.value === lang)) throw bad('language_code', 'please choose one of the listed languages');

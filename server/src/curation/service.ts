@@ -10,6 +10,7 @@ import {
 import type { Db } from '../db/index.ts';
 import type { Viewer } from '../http/viewer.ts';
 import { HttpError } from '../http/errors.ts';
+import type { MessageValues } from '../http/messages.ts';
 import type { Indexer } from '../search/indexer.ts';
 import type { AgentService } from '../agents/service.ts';
 import type { LibraryService } from '../libraries/service.ts';
@@ -44,7 +45,7 @@ interface ChangeRow {
   effects: string; private: number; undone_by: number | null; undoes: number | null; created: string;
 }
 
-const bad = (message: string) => new HttpError(400, message);
+const bad = (message: string, values?: MessageValues) => new HttpError(400, message, { values });
 const IDS = '(SELECT value FROM json_each(?))';
 
 /** Who may curate (spec §6): logged in (401 otherwise) and allowed to merge (403 otherwise). */
@@ -113,13 +114,13 @@ export class CurationService {
   /** The author as shown (its canonical when merged: merges are kept one level deep). */
   private canonicalAgent(id: number): AgentRow {
     const row = this.agentRow(id);
-    if (!row) throw bad(`Author ${id} does not exist`);
+    if (!row) throw bad('Author {{id}} does not exist', { id });
     return row.canonical_agent_id ? this.agentRow(row.canonical_agent_id) ?? row : row;
   }
 
   private canonicalEntry(id: number): EntryRow {
     const row = this.entryRow(id);
-    if (!row) throw bad(`Entry ${id} does not exist`);
+    if (!row) throw bad('Entry {{id}} does not exist', { id });
     return row.canonical_entry_id ? this.entryRow(row.canonical_entry_id) ?? row : row;
   }
 
@@ -213,7 +214,7 @@ export class CurationService {
       let wikidata = main.wikidata_id;
       for (const id of rest) {
         const row = this.agentRow(id);
-        if (!row) throw bad(`Author ${id} does not exist`);
+        if (!row) throw bad('Author {{id}} does not exist', { id });
         if (row.id === main.id) {
           if (id === first) throw bad('An author cannot be merged into itself');
           continue;
@@ -246,7 +247,7 @@ export class CurationService {
       const others: number[] = [];
       for (const id of rest) {
         const row = this.entryRow(id);
-        if (!row) throw bad(`Entry ${id} does not exist`);
+        if (!row) throw bad('Entry {{id}} does not exist', { id });
         if (row.id === main.id) {
           if (id === first) throw bad('An entry cannot be merged into itself');
           continue;
@@ -254,9 +255,9 @@ export class CurationService {
         if (others.includes(id) || row.canonical_entry_id === main.id) continue;
         const group = [id, ...(this.q.variantEntries.all(id) as number[])];
         if (main.original_entry_id !== null && group.includes(main.original_entry_id)) {
-          throw bad(`“${main.title}” is a translation of “${row.title}”: remove the translation before merging`);
+          throw bad('“{{translation}}” is a translation of “{{original}}”: remove the translation before merging', { translation: main.title, original: row.title });
         }
-        if (row.original_entry_id === main.id) throw bad(`“${row.title}” is a translation of “${main.title}”: remove the translation before merging`);
+        if (row.original_entry_id === main.id) throw bad('“{{translation}}” is a translation of “{{original}}”: remove the translation before merging', { translation: row.title, original: main.title });
         others.push(id);
         effects.push({ key: `entry:${id}:canonical`, before: row.canonical_entry_id, after: main.id });
         for (const v of group.slice(1)) effects.push({ key: `entry:${v}:canonical`, before: id, after: main.id });
@@ -283,7 +284,7 @@ export class CurationService {
       for (const id of rest) {
         const part = this.canonicalAgent(id);
         if (part.id === main.id) throw bad('An author cannot be split into itself');
-        if (this.children(part.id).length) throw bad(`${part.name} is split itself: split it separately`);
+        if (this.children(part.id).length) throw bad('{{name}} is split itself: split it separately', { name: part.name });
         if (parts.includes(part.id)) continue;
         parts.push(part.id);
         objects.push({ type: 'agent', id: part.id, label: part.name });
@@ -348,7 +349,7 @@ export class CurationService {
       for (const item of rest) {
         const part = this.canonicalEntry(item.id);
         if (part.id === agg.id) throw bad('An aggregation cannot contain itself');
-        if (ancestors.has(part.id)) throw bad(`“${agg.title}” is part of “${part.title}”: an aggregation cannot contain itself`);
+        if (ancestors.has(part.id)) throw bad('“{{aggregation}}” is part of “{{part}}”: an aggregation cannot contain itself', { aggregation: agg.title, part: part.title });
         if (others.includes(part.id)) continue;
         const key = `aggregation:${agg.id}:${part.id}`;
         const before = this.state.get(key) as { position: number | null } | null;
@@ -453,8 +454,11 @@ export class CurationService {
     assertCanSetExclusions(viewer);
     return this.commit(viewer, () => {
       const label = this.targetLabel(type, targetId, viewer);
-      if (label === null) throw bad(`${type === 'library' ? 'Library' : type === 'author' ? 'Author' : 'Entry'} ${targetId} does not exist`);
-      if (this.q.exclusionOf.get(viewer.userId, type, targetId)) throw bad(`${label} is in your exclusions already`);
+      if (label === null) {
+        if (type === 'library') throw bad('Library {{id}} does not exist', { id: targetId });
+        throw type === 'author' ? bad('Author {{id}} does not exist', { id: targetId }) : bad('Entry {{id}} does not exist', { id: targetId });
+      }
+      if (this.q.exclusionOf.get(viewer.userId, type, targetId)) throw bad('{{name}} is in your exclusions already', { name: label });
       const id = this.q.nextId('exclusions').get() as number;
       const value = { user_id: viewer.userId!, type, target_id: targetId, comment, created: new Date().toISOString() };
       const objects: ChangeObject[] = [{ type: 'exclusion', id, label: `${type} ${label}` }];
@@ -497,27 +501,27 @@ export class CurationService {
       switch (type) {
         case 'merged-agents': {
           const row = this.agentRow(id);
-          if (!row) throw bad(`Author ${id} does not exist`);
+          if (!row) throw bad('Author {{id}} does not exist', { id });
           return one('revert-merged-agents', 'remove-merge-agent', 'Removed merge', `agent:${id}:canonical`, { type: 'agent', id, label: row.name }, `alias removed: ${row.name} (${id})`);
         }
         case 'merged-entries': {
           const row = this.entryRow(id);
-          if (!row) throw bad(`Entry ${id} does not exist`);
+          if (!row) throw bad('Entry {{id}} does not exist', { id });
           return one('revert-merged-entries', 'remove-merge-entry', 'Removed merge', `entry:${id}:canonical`, { type: 'entry', id, label: this.entryLabel(row) }, `alias removed: ${row.title} (${id})`);
         }
         case 'translations': {
           const row = this.entryRow(id);
-          if (!row) throw bad(`Entry ${id} does not exist`);
+          if (!row) throw bad('Entry {{id}} does not exist', { id });
           return one('revert-translations', 'remove-translation', 'Removed translations', `entry:${id}:original`, { type: 'entry', id, label: this.entryLabel(row) }, `translation removed: ${row.title} (${id})`);
         }
         case 'split-agents': {
           const row = this.agentRow(id);
-          if (!row) throw bad(`Author ${id} does not exist`);
+          if (!row) throw bad('Author {{id}} does not exist', { id });
           return one('revert-splat-agents', 'unsplit-agent', 'Removed', `agent:${id}:children`, { type: 'agent', id, label: row.name }, `split removed: ${row.name} (${id})`);
         }
         case 'aggregations': {
           const agg = this.entryRow(id);
-          if (!agg) throw bad(`Entry ${id} does not exist`);
+          if (!agg) throw bad('Entry {{id}} does not exist', { id });
           const links = (this.q.linksOf.all(id) as { item: number; position: number | null }[]).filter((l) => item === undefined || l.item === item);
           if (links.length === 0) throw bad('Nothing to do');
           return {

@@ -192,7 +192,7 @@ export class HarvestService {
   async runNow(siteId: number, force: boolean, onPage?: PageListener, signal?: AbortSignal): Promise<HarvestRun> {
     const site = this.harvestable(siteId);
     const id = this.q.insertRun.get(site.id, 'queued', force ? 1 : 0, null, iso()) as number | undefined;
-    if (id === undefined) throw new HttpError(409, `A harvest of site ${siteId} is already queued or running`);
+    if (id === undefined) throw new HttpError(409, 'A harvest of site {{site}} is already queued or running', { values: { site: siteId } });
     return this.execute(id, signal ?? new AbortController().signal, onPage);
   }
 

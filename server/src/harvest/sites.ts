@@ -97,7 +97,7 @@ export class SiteStore {
   checkTreePath(p: string): string {
     const abs = path.resolve(this.calibreRoot, p);
     if (abs !== this.calibreRoot && !abs.startsWith(this.calibreRoot + path.sep)) {
-      throw new HttpError(400, `The Calibre folder must be inside ${this.calibreRoot}`);
+      throw new HttpError(400, 'The Calibre folder must be inside {{folder}}', { values: { folder: this.calibreRoot } });
     }
     return path.relative(this.calibreRoot, abs) || '.';
   }

@@ -33,7 +33,7 @@ export const reportRoutes = (reports: ReportService, opts: ReportRouteOptions): 
     const wait = limiter.hit(req.ip);
     if (wait > 0) {
       reply.header('Retry-After', String(wait));
-      throw new HttpError(429, `Too many reports from your address. Please try again in ${Math.ceil(wait / 60)} minute(s).`);
+      throw new HttpError(429, 'Too many reports from your address. Please try again in {{minutes}} minute(s).', { values: { minutes: Math.ceil(wait / 60) } });
     }
   });
 

@@ -25,6 +25,24 @@ describe('api client', () => {
     expect(err).toMatchObject({ status: 400, message: 'Bad query' });
   });
 
+  it('reads a refusal the spec\'s way (200 with error) as an ApiError; a job\'s failed state stays data', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('{"logged_in":null,"error":"Invalid login"}', { status: 200 })));
+    await expect(api.login({ username: 'a', password: 'b' })).rejects.toMatchObject({ message: 'Invalid login', serverError: 'Invalid login' });
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('{"job_id":3,"status":"failed","error":"Typst failed"}', { status: 200 })));
+    await expect(request('/bookbuilder', { method: 'POST', body: { check_job_id: 3 } })).resolves.toMatchObject({ status: 'failed', error: 'Typst failed' });
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('{"agent":{"id":1},"error":null}', { status: 200 })));
+    await expect(request('/agents/1')).resolves.toMatchObject({ error: null });
+  });
+
+  it('asks for the server\'s messages in the interface language', async () => {
+    const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    document.documentElement.lang = 'de';
+    await request('/general');
+    expect(((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].headers as Record<string, string>)['Accept-Language']).toBe('de');
+    document.documentElement.lang = 'en';
+  });
+
   it('turns a network failure into an ApiError with status 0', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
     await expect(api.general()).rejects.toMatchObject({ status: 0 });

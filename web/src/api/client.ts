@@ -11,7 +11,7 @@ import type {
 } from '../lib/shared';
 import type { AgentSearchResponse, BugReportBody, ReportAnswer, WikidataResponse } from './types';
 import type { BookbuilderRequest, BookbuilderResponse, BookcoverRequest, BookcoverResponse } from '@uc/shared';
-import type { AuthUser, DataSourceReportBody, LoginBody, ResetPasswordBody } from '@uc/shared';
+import type { AuthUser, DataSourceReportBody, LatestResponse, LoginBody, ResetPasswordBody } from '@uc/shared';
 
 export const API_BASE = '/collector/api';
 
@@ -89,6 +89,12 @@ export function ensureCsrfCookie(): Promise<void> {
   return csrfCookieRequest;
 }
 
+/** The interface language (set on <html lang> by the i18n setup), so the server's messages come in it. */
+export function languageHeader(): Record<string, string> {
+  const lang = typeof document !== 'undefined' ? document.documentElement.lang : '';
+  return lang ? { 'Accept-Language': lang } : {};
+}
+
 /** A 403 from the CSRF check (not a permission refusal). */
 export function isCsrfRefusal(e: unknown): e is ApiError {
   return isApiError(e, 403) && /csrf/i.test(e.serverError ?? '');
@@ -113,7 +119,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
 
 async function send<T>(path: string, opts: RequestOptions): Promise<T> {
   const method = opts.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...languageHeader() };
   let body: BodyInit | undefined;
   if (method !== 'GET') {
     const token = csrfToken();
@@ -147,14 +153,20 @@ async function send<T>(path: string, opts: RequestOptions): Promise<T> {
       data = undefined;
     }
   }
-  if (!res.ok) {
-    const serverError =
-      data && typeof data === 'object' && 'error' in data && typeof data.error === 'string' && data.error
-        ? data.error
-        : undefined;
-    throw new ApiError(res.status, serverError ?? (res.statusText || `HTTP ${res.status}`), serverError);
-  }
+  return answerOf<T>(res, data);
+}
+
+/**
+ * The data of an answer, or the ApiError it carries: a 4xx/5xx, or a refusal the spec's way (spec §7:
+ * a 200 whose `error` is set: wrong password, a form's validation message). An answer with a `status`
+ * is a job's state, whose `error` is the job's failure (data, not a refusal).
+ */
+export function answerOf<T>(res: Response, data: unknown): T {
+  const serverError =
+    data && typeof data === 'object' && 'error' in data && typeof data.error === 'string' && data.error ? data.error : undefined;
+  if (!res.ok) throw new ApiError(res.status, serverError ?? (res.statusText || `HTTP ${res.status}`), serverError);
   if (data === undefined) throw new ApiError(res.status, 'Invalid JSON response');
+  if (serverError && !('status' in (data as object))) throw new ApiError(res.status, serverError, serverError);
   return data as T;
 }
 
@@ -185,10 +197,13 @@ export const api = {
   search: (p: SearchParams, signal?: AbortSignal) =>
     request<SearchResponse>('/search', { params: searchParamsToApi(p), signal }),
   entry: (id: number | string, signal?: AbortSignal) => request<Entry>(`/entry/${encodeURIComponent(id)}`, { signal }),
+  /** The newest entries (the home page); `query` narrows them, its last word matched as typed. */
+  latest: (p: { query?: string; page_size?: number }, signal?: AbortSignal) =>
+    request<LatestResponse>('/latest', { params: p, signal }),
   fullText: (dataSourceId: number, signal?: AbortSignal) => request<FullText>(`/full-text/${dataSourceId}`, { signal }),
   library: (id: number | string, signal?: AbortSignal) =>
     // An unknown or hidden library answers library null.
-    request<{ library: LibraryPublic | null; error?: string }>(`/libraries/${encodeURIComponent(id)}`, { signal }),
+    request<{ library: LibraryPublic | null }>(`/libraries/${encodeURIComponent(id)}`, { signal }),
   libraries: (signal?: AbortSignal) => request<{ libraries: LibraryPublic[] }>('/libraries', { signal }),
   agents: (search: string, signal?: AbortSignal) =>
     request<AgentSearchResponse>('/agents', { params: { search }, signal }),
