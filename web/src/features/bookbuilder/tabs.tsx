@@ -43,7 +43,8 @@ export const FIELD_TAB: Record<string, TabId> = {
   linespacing: 'advanced', parindent: 'advanced', tex_tolerance: 'advanced', tex_emergencystretch: 'advanced',
 };
 
-const grid = 'grid gap-4 sm:grid-cols-2';
+// grid-cols-1: a track of minmax(0, 1fr), so a select with a long option cannot widen the column past a phone's screen.
+const grid = 'grid grid-cols-1 gap-4 sm:grid-cols-2';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
