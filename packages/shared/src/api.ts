@@ -213,8 +213,8 @@ export const libraryPublicSchema = z.object({
 });
 export type LibraryPublic = z.infer<typeof libraryPublicSchema>;
 export const librariesResponseSchema = z.object({ libraries: z.array(libraryPublicSchema) });
-/** An unknown or hidden library answers `library: null` (the spec's client shows no library for it) and `error`. */
-export const libraryResponseSchema = z.object({ library: libraryPublicSchema.nullable(), error: z.string().optional() });
+/** An unknown or hidden library answers `library: null` (the spec's client shows no library for it). */
+export const libraryResponseSchema = z.object({ library: libraryPublicSchema.nullable() });
 
 export const agentSchema = z.object({
   id: z.number().int(),

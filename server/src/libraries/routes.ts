@@ -17,7 +17,7 @@ export const libraryRoutes = (libraries: LibraryService, search: SearchService):
     const viewer = viewerOf(req);
     const lib = libraries.get(req.params.id);
     // Not a failure of the request: a stale link. The spec's client shows nothing for a null library.
-    if (!lib || !libraries.isListed(lib, viewer)) return { library: null, error: 'No such library' };
+    if (!lib || !libraries.isListed(lib, viewer)) return { library: null };
     return { library: libraries.toPublic(lib, viewer, search.countVisible('library', null, viewer).counts) };
   });
 };

@@ -21,6 +21,7 @@ export function createQueryClient(): QueryClient {
 export const queryKeys = {
   general: ['general'] as const,
   search: (p: SearchParams) => ['search', p] as const,
+  latest: (p: { query?: string; page_size?: number }) => ['latest', p] as const,
   entry: (id: string) => ['entry', id] as const,
   fullText: (id: number) => ['full-text', id] as const,
   library: (id: string) => ['library', id] as const,

@@ -150,7 +150,7 @@ describe('/library/details/{id}', () => {
   });
 
   it('says so when the library is unknown or not visible', async () => {
-    mockApi({ '/libraries/99': () => ({ body: { library: null, error: 'No such library' } }) });
+    mockApi({ '/libraries/99': () => ({ body: { library: null } }) });
     renderApp('/library/details/99');
     expect(await screen.findByRole('heading', { level: 1, name: 'Library not found' })).toBeInTheDocument();
     expect(screen.getByText('The library does not exist or it is not public.')).toBeInTheDocument();

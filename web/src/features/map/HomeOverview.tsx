@@ -2,22 +2,20 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api, type SearchParams } from '../../api/client';
+import type { LatestResponse } from '@uc/shared';
+import { api } from '../../api/client';
 import { queryKeys } from '../../api/hooks';
-import type { Match, SearchResponse } from '../../lib/shared';
+import type { Match } from '../../lib/shared';
 
 /** How many latest additions the home page lists. */
 export const LATEST_COUNT = 5;
 
-/** The home page's one search: everything the visitor may see, newest first (the Atom feed's list). */
-export const LATEST_PARAMS: SearchParams = { sort_by: 'datestamp', page_size: LATEST_COUNT };
+/** The home page's one call: GET /latest, everything the visitor may see, newest first. */
+export const LATEST_PARAMS = { page_size: LATEST_COUNT };
 
-/** The catalogue's size from an empty search: entries, and languages with at least one entry. */
-export function catalogueCounts(res: SearchResponse): { entries: number; languages: number } {
-  return {
-    entries: res.total_entries,
-    languages: res.facets.language?.values.filter((v) => v.count > 0).length ?? 0,
-  };
+/** The catalogue's size from the latest additions' answer: entries, and their languages. */
+export function catalogueCounts(res: LatestResponse): { entries: number; languages: number } {
+  return { entries: res.total_entries, languages: res.total_languages };
 }
 
 function LatestItem({ match }: { match: Match }) {
@@ -38,15 +36,15 @@ function LatestItem({ match }: { match: Match }) {
   );
 }
 
-/** The latest additions search (shared by the counts and the list: one request). */
+/** The latest additions (shared by the counts and the list: one request). */
 function useLatest() {
   return useQuery({
-    queryKey: queryKeys.search(LATEST_PARAMS),
-    queryFn: ({ signal }) => api.search(LATEST_PARAMS, signal),
+    queryKey: queryKeys.latest(LATEST_PARAMS),
+    queryFn: ({ signal }) => api.latest(LATEST_PARAMS, signal),
   });
 }
 
-/** The catalogue's size: libraries (from the libraries list), entries and languages (from the latest search). */
+/** The catalogue's size: libraries (from the libraries list), entries and languages (from GET /latest). */
 export function CatalogueCounts({ libraryCount }: { libraryCount: number | undefined }) {
   const { t, i18n } = useTranslation();
   const headingId = useId();
@@ -93,11 +91,11 @@ export function LatestAdditions() {
         </p>
       )}
       {latest.data &&
-        (latest.data.matches.length === 0 ? (
+        (latest.data.entries.length === 0 ? (
           <p className="mt-2">{t('The catalogue is empty for now.')}</p>
         ) : (
           <ul className="mt-1 divide-y divide-stone-200">
-            {latest.data.matches.map((m) => (
+            {latest.data.entries.map((m) => (
               <LatestItem key={m.entry_id} match={m} />
             ))}
           </ul>

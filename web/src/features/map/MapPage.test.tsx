@@ -49,24 +49,25 @@ describe('/map', () => {
 
   it('the home page: search box, counts, latest additions, the map with its legend, keyboard help folded', async () => {
     const user = userEvent.setup();
-    const latest = searchResponse({
+    const latest = {
+      entries: [match(41, 'Mutual Aid', { creator: [{ id: 9, value: 'Peter Kropotkin' }], date: [{ id: 1902, value: 1902 }] }), match(40, 'Fields, Factories and Workshops')],
       total_entries: 1234,
-      matches: [match(41, 'Mutual Aid', { creator: [{ id: 9, value: 'Peter Kropotkin' }], date: [{ id: 1902, value: 1902 }] }), match(40, 'Fields, Factories and Workshops')],
-    });
-    const api = mockApi({ '/libraries': () => ({ body: { libraries: LIBRARIES } }), '/search': () => ({ body: latest }) });
+      total_languages: 3,
+    };
+    const api = mockApi({ '/libraries': () => ({ body: { libraries: LIBRARIES } }), '/latest': () => ({ body: latest }) });
     const { router } = renderApp('/map');
     expect(await screen.findByRole('heading', { level: 1, name: 'Test Catalogue' })).toBeInTheDocument();
-    // The counts: libraries from the list, entries and languages from one search sorted by acquisition date.
+    // The counts: libraries from the list, entries and languages from the one GET /latest.
     const numbers = screen.getByRole('region', { name: 'The catalogue in numbers' });
     await waitFor(() => expect(within(numbers).getByText('1,234')).toBeInTheDocument());
     expect(within(numbers).getByText('Entries')).toBeInTheDocument();
     expect(within(numbers).getByText(String(LIBRARIES.length))).toBeInTheDocument();
-    expect(within(numbers).getByText('3')).toBeInTheDocument(); // en, it, de
-    const calls = api.calls('/search');
+    expect(within(numbers).getByText('3')).toBeInTheDocument();
+    const calls = api.calls('/latest');
     expect(calls).toHaveLength(1);
-    expect(calls[0].searchParams.get('sort_by')).toBe('datestamp');
     expect(calls[0].searchParams.get('page_size')).toBe('5');
     expect(calls[0].searchParams.get('query')).toBeNull();
+    expect(api.calls('/search')).toHaveLength(0);
     // The latest additions, linked to their entries, with authors and year.
     const additions = screen.getByRole('region', { name: 'Latest additions' });
     expect(within(additions).getByRole('link', { name: 'Mutual Aid' })).toHaveAttribute('href', '/entry/41');
