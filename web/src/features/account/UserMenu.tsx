@@ -127,7 +127,8 @@ export function UserMenu({ user, onLogout, buttonRef }: { user: AuthUser; onLogo
     }
   };
 
-  const itemClass = 'block w-full px-4 py-2 text-left text-stone-900 hover:bg-amber-50 focus:bg-amber-100 focus:outline-none';
+  // The site's focus outline, drawn inside the item (the pale background alone is too faint a focus mark).
+  const itemClass = 'block w-full px-4 py-2 text-left text-stone-900 hover:bg-amber-50 focus:bg-amber-100 focus-visible:-outline-offset-3';
 
   return (
     <div ref={wrapRef} className="relative">
