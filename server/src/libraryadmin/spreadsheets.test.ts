@@ -240,7 +240,9 @@ describe('bad, huge and wrongly typed files', () => {
 
   it('refuses a site of another library, a missing file, and a cancelled upload', async () => {
     const other = Number(t.services.db.sqlite.prepare("INSERT INTO sites (library_id, title, site_type) VALUES (2, 'Other', 'csv')").run().lastInsertRowid);
-    expect((await upload(GOOD, { site_id: String(other) })).statusCode).toBe(400);
+    const refused = await upload(GOOD, { site_id: String(other) });
+    expect(refused.statusCode).toBe(200);
+    expect(refused.json()).toEqual({ error: 'Please choose one of the spreadsheet sites of this library' });
     const { payload, contentType } = multipart({ site_id: String(siteId) });
     const none = await t.app.inject({ method: 'POST', url: '/collector/api/spreadsheet/1', headers: { cookie, 'x-csrftoken': 'test-csrf-token', 'content-type': contentType }, payload });
     expect(none.json().error).toMatch(/choose a file/);
