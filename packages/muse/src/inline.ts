@@ -195,7 +195,8 @@ function tokenize(s: string): Piece[] {
     if (p) emit(i, p);
     else i++;
   }
-  if (textStart < n) out.push({ type: 'text', str: s.slice(textStart), tag: '' });
+  // the reference always ends with a text piece, even an empty one: the last run has a next piece
+  out.push({ type: 'text', str: s.slice(textStart), tag: '' });
   return out;
 }
 
@@ -420,7 +421,6 @@ function build(pieces: Piece[], ctx: InlineContext): Inline[] {
         if (!frame) break;
         const kids = cur;
         cur = frame.children;
-        if (!kids.length) break;
         const t = frame.tag;
         if (t === 'rtl' || t === 'ltr') cur.push({ type: 'dir', dir: t, children: kids });
         else if (t.startsWith('[')) cur.push({ type: 'lang', lang: t.slice(1, -1), children: kids });

@@ -472,9 +472,19 @@ function parseBody(lines: string[]): { els: El[]; notes: Map<string, El> } {
 // --- tree ------------------------------------------------------------------------------------
 
 interface Frame {
+  /** The HTML element the reference opens for this block (closing tags are matched on it). */
+  tag: string;
   children: Block[];
   list?: Extract<Block, { type: 'list' }>;
   item?: ListItem;
+}
+
+/** The element each block prints as in the reference's HTML. */
+function htmlTag(block: string): string {
+  if (block === 'quote') return 'blockquote';
+  if (block in OL_STYLE) return 'ol';
+  if (['ul', 'li', 'dl', 'dt', 'dd'].includes(block)) return block;
+  return 'div';
 }
 
 const OL_STYLE: Record<string, ListStyle> = { oln: '1', oli: 'i', olI: 'I', ola: 'a', olA: 'A' };
@@ -539,7 +549,7 @@ export function parseMuse(source: string): MuseDocument {
   const headingCtx: InlineContext = { ...bodyCtx, links: false };
   const inl = (s: string, ctx: InlineContext = bodyCtx): Inline[] => trimEnd(parseInline(s, ctx));
 
-  const root: Frame = { children: [] };
+  const root: Frame = { tag: '', children: [] };
   const stack: Frame[] = [root];
   const top = () => stack[stack.length - 1];
   const add = (b: Block) => top().children.push(b);
@@ -552,36 +562,37 @@ export function parseMuse(source: string): MuseDocument {
     // an item outside a list cannot come out of the list pass; be safe anyway
     const list: Extract<Block, { type: 'list' }> = { type: 'list', kind: 'ul', items: [] };
     add(list);
-    return { children: [], list };
+    return { tag: 'ol', children: [], list };
   };
 
   for (const e of els) {
     switch (e.type) {
       case 'startblock': {
         const b = e.block;
+        const tag = htmlTag(b);
         if (CONTAINERS.has(b)) {
           const c: Block = { type: 'container', kind: b as 'quote', children: [] };
           add(c);
-          stack.push({ children: c.children });
+          stack.push({ tag, children: c.children });
         } else if (b === 'languageswitch') {
           const c: Block = { type: 'language', lang: e.language, children: [] };
           add(c);
-          stack.push({ children: c.children });
+          stack.push({ tag, children: c.children });
         } else if (b === 'rtl' || b === 'ltr') {
           const c: Block = { type: 'direction', dir: b, children: [] };
           add(c);
-          stack.push({ children: c.children });
+          stack.push({ tag, children: c.children });
         } else if (b === 'ul' || b === 'dl' || b in OL_STYLE) {
           const list: Extract<Block, { type: 'list' }> = { type: 'list', kind: b === 'ul' ? 'ul' : b === 'dl' ? 'dl' : 'ol', items: [] };
           if (b in OL_STYLE) list.style = OL_STYLE[b];
           if (list.kind === 'ol' && e.startIndex > 1) list.start = e.startIndex;
           add(list);
-          stack.push({ children: [], list });
+          stack.push({ tag, children: [], list });
         } else if (b === 'li' || b === 'dt') {
           const f = listFrame();
           const item: ListItem = b === 'dt' ? { term: [], children: [] } : { children: [] };
           f.list!.items.push(item);
-          stack.push({ children: item.children, item });
+          stack.push({ tag, children: item.children, item });
         } else if (b === 'dd') {
           const f = listFrame();
           let item = f.list!.items[f.list!.items.length - 1];
@@ -589,15 +600,22 @@ export function parseMuse(source: string): MuseDocument {
             item = { term: [], children: [] };
             f.list!.items.push(item);
           }
-          stack.push({ children: item.children, item });
-        } else stack.push({ children: top().children });
+          stack.push({ tag, children: item.children, item });
+        } else stack.push({ tag, children: top().children });
         anchors(e.anchors);
         break;
       }
-      case 'stopblock':
+      case 'stopblock': {
         anchors(e.anchors);
-        if (stack.length > 1) stack.pop();
+        // Blocks may close out of order (a direction switch stays open across a verse or a
+        // table while the blocks inside it close): as a browser reads the reference's HTML,
+        // a closing tag closes the nearest open element of its name and what is inside it.
+        const tag = htmlTag(e.block);
+        let k = stack.length - 1;
+        while (k > 0 && stack[k].tag !== tag) k--;
+        if (k > 0) stack.length = k;
         break;
+      }
       case 'dt': {
         const item = top().item;
         if (item) item.term = inl(e.string);
@@ -621,8 +639,8 @@ export function parseMuse(source: string): MuseDocument {
           type: 'heading',
           level: +e.type[1] as 1 | 2 | 3 | 4 | 5,
           anchors: e.anchors,
-          children: inl(long.trim(), headingCtx),
-          tocChildren: long !== short ? inl(short.trim(), headingCtx) : null,
+          children: inl(long, headingCtx),
+          tocChildren: long !== short ? inl(short, headingCtx) : null,
         });
         break;
       }
