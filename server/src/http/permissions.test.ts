@@ -137,10 +137,11 @@ describe('the permission table (every route × every role)', () => {
     const headers: Record<string, string> = probeCookies[role] ? { cookie: probeCookies[role]! } : {};
     return t.app.inject({ method: 'GET', url, headers, remoteAddress: `10.30.${PROBE_ROLES.indexOf(role)}.1` });
   };
-  /** Status and body with the asked id replaced by ID (in `kind:id`, and as a whole string value), for comparing two ids. */
+  /** Status and body with the asked id replaced by ID (in `kind:id`, as a facet key and as a whole string value), for comparing two ids. */
   const answer = async (role: ProbeRole, url: (id: string) => string, id: string, kind: string) => {
     const res = await get(role, url(id));
-    const swap = (v: unknown): unknown => typeof v === 'string' ? (v === id ? 'ID' : v.split(`${kind}:${id}`).join(`${kind}:ID`))
+    // A facet value's `key` is the facet's name and the id ("library3"): swapped like the id itself.
+    const swap = (v: unknown): unknown => typeof v === 'string' ? (v === id ? 'ID' : v === `${kind}${id}` ? `${kind}ID` : v.split(`${kind}:${id}`).join(`${kind}:ID`))
       : Array.isArray(v) ? v.map(swap) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, swap(x)])) : v;
     let body: unknown;
     try {
