@@ -15,7 +15,7 @@ import { viewerOf } from '../http/context.ts';
 import { HttpError } from '../http/errors.ts';
 import type { LibraryService } from '../libraries/service.ts';
 import { assertLibraryAdmin, type LibraryAdminService } from './service.ts';
-import { UploadRefused, type SpreadsheetService } from './spreadsheets.ts';
+import type { SpreadsheetService } from './spreadsheets.ts';
 import { SPREADSHEET_MAX_BYTES } from './spreadsheet.ts';
 
 export interface LibraryAdminRouteOptions {
@@ -102,14 +102,10 @@ export function libraryAdminRoutes(
       if (!content) throw new HttpError(400, 'Please choose a file');
       const siteId = Number(fields.site_id);
       if (!Number.isInteger(siteId)) throw new HttpError(400, 'Please choose a site');
-      try {
-        return await sheets.upload(lib, viewer, {
-          content, filename, siteId, comment: fields.comment ?? '', replaceAll: !!fields.replace_all && !['0', 'false', 'off'].includes(fields.replace_all),
-        });
-      } catch (e) {
-        if (e instanceof UploadRefused) return reply.code(400).send({ error: e.message, ...(e.badRows ? { bad_rows: e.badRows } : {}) });
-        throw e;
-      }
+      // A refused file (UploadRefused) is answered by the error handler: 200 with error and bad_rows.
+      return sheets.upload(lib, viewer, {
+        content, filename, siteId, comment: fields.comment ?? '', replaceAll: !!fields.replace_all && !['0', 'false', 'off'].includes(fields.replace_all),
+      });
     });
 
     /** The upload and the permission on its library (401 / 404 / 403). */

@@ -17,7 +17,8 @@ const BATCH = 500;
 
 export class UploadRefused extends HttpError {
   constructor(message: string, public badRows?: RowError[]) {
-    super(400, message);
+    // The answer carries the rows' line numbers beside the message.
+    super(400, message, badRows ? { fields: { bad_rows: badRows } } : {});
   }
 }
 

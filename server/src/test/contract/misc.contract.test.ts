@@ -83,6 +83,17 @@ describe('the CSV upload form (GET /spreadsheet/{library}, POST multipart, POST 
     expect(res.json()).toMatchObject({ success: expect.any(String) });
   });
 
+  it('a refused file is answered 200 with the error the form shows (no uploaded id, no Process File button)', async () => {
+    const { payload, contentType } = multipartBody(
+      { site_id: String(siteId), comment: '', replace_all: '1' },
+      { field: 'spreadsheet', name: 'sheet.csv', content: 'name,author\nx,y\n' },
+    );
+    const res = await t.app.inject({ method: 'POST', url: '/collector/api/spreadsheet/1', headers: { cookie: admin, 'x-csrftoken': CSRF, 'content-type': contentType }, payload });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().error).toMatch(/"title" column/);
+    expect(res.json().uploaded).toBeUndefined();
+  });
+
   it('a JSON null or empty object body is accepted too', async () => {
     for (const payload of ['null', '{}']) {
       const id = await upload(`Sheet ${payload}`);

@@ -67,7 +67,8 @@ async function uploadSpreadsheet(id: number | string, form: FormData): Promise<S
     throw new ApiError(0, e instanceof Error ? e.message : 'Network error');
   }
   const data = (await res.json().catch(() => ({}))) as Partial<SpreadsheetUploadResponse> & { error?: string; bad_rows?: RowError[] };
-  if (!res.ok) throw new UploadError(res.status, data.error || res.statusText || `HTTP ${res.status}`, data.bad_rows ?? []);
+  // A refused file is answered 200 with error (and bad_rows), the spec's way; 413 and the like keep their status.
+  if (!res.ok || data.error) throw new UploadError(res.status, data.error || res.statusText || `HTTP ${res.status}`, data.bad_rows ?? []);
   return data as SpreadsheetUploadResponse;
 }
 
