@@ -210,6 +210,17 @@ describe('aggregations', () => {
     const sub = (await post<{ created: { id: number } }>('/create/aggregation', { value: 'Outer' }, 'curator')).body.created.id;
     await post('/set-aggregated', [{ id: sub }, { id: agg }], 'curator');
     expect((await post('/set-aggregated', [{ id: agg }, { id: sub }], 'curator')).body.error).toMatch(/an aggregation cannot contain itself/);
+
+    // The dashboard removes one item at a time; a body naming only a row's id (the item, as the anchor's
+    // dashboard sends it) is refused and empties nothing, even when that item is itself an aggregation.
+    const rows = (await get<ListingResponse>('/listing/aggregations', 'curator')).body.records as { id: number; aggregation_id: number; revert: { id: number; item: number } }[];
+    const letterRow = rows.find((r) => r.id === letters && r.aggregation_id === agg)!;
+    expect(letterRow.revert).toEqual({ id: agg, item: letters });
+    const refused = await post('/revert/aggregations', { id: agg }, 'curator');
+    expect(refused.body.error).toMatch(/Name the item/);
+    expect((await get<Entry>(`/entry/${agg}`)).body.aggregated.map((e) => e.title)).toEqual(['Bulletin no. 3', 'Letters on Order']);
+    expect((await post('/revert/aggregations', letterRow.revert, 'curator')).body).toMatchObject({ success: 'Removed', error: null });
+    expect((await get<Entry>(`/entry/${agg}`)).body.aggregated.map((e) => e.title)).toEqual(['Bulletin no. 3']);
   });
 });
 

@@ -520,9 +520,12 @@ export class CurationService {
           return one('revert-splat-agents', 'unsplit-agent', 'Removed', `agent:${id}:children`, { type: 'agent', id, label: row.name }, `split removed: ${row.name} (${id})`);
         }
         case 'aggregations': {
+          // One link at a time: a dashboard row names its item, and a body without it (the anchor's
+          // dashboard sends the row's `id`, the item) must not empty a whole aggregation.
+          if (item === undefined) throw bad('Name the item to remove from the aggregation ({"id": aggregation, "item": entry})');
           const agg = this.entryRow(id);
           if (!agg) throw bad('Entry {{id}} does not exist', { id });
-          const links = (this.q.linksOf.all(id) as { item: number; position: number | null }[]).filter((l) => item === undefined || l.item === item);
+          const links = (this.q.linksOf.all(id) as { item: number; position: number | null }[]).filter((l) => l.item === item);
           if (links.length === 0) throw bad('Nothing to do');
           return {
             op: 'revert-aggregations', operation: 'remove-aggregation', success: 'Removed',
