@@ -34,12 +34,25 @@ export function encodeUrl(url: string): string {
   return url.replace(/[^0-9a-zA-Z./:;_%&#?=@-]+/g, (m) => encodeURIComponent(m));
 }
 
-/** French typography: thin/no-break spaces before ; ! ? : » and after «. */
+/**
+ * French typography, as the reference's InlineElement: a narrow no-break space before ; ! ? and a
+ * no-break space before : and », replacing any space there, when punctuation, a space or the end
+ * of a line follows; a no-break space after « at the start of a line or after such a character.
+ */
+const FR_NEXT = '[ \\u00a0\\u202f()[\\].,:«»;!?]';
+const FR_WS = '[ \\u00a0\\u202f]';
+const FR_RULES: [RegExp, string][] = [
+  [new RegExp(`${FR_WS}*([;!?])(?=${FR_NEXT})`, 'g'), '\u202f$1'],
+  [new RegExp(`${FR_WS}*([;!?])$`, 'gm'), '\u202f$1'],
+  [new RegExp(`${FR_WS}*([:»])(?=${FR_NEXT})`, 'g'), '\u00a0$1'],
+  [new RegExp(`${FR_WS}*([:»])$`, 'gm'), '\u00a0$1'],
+  [new RegExp(`^«${FR_WS}*`, 'gm'), '«\u00a0'],
+  [new RegExp(`(?<=${FR_NEXT})«${FR_WS}*`, 'g'), '«\u00a0'],
+];
+
 function frenchSpacing(s: string): string {
-  return s
-    .replace(/ ([;!?])/g, '\u202f$1')
-    .replace(/ ([:»])/g, '\u00a0$1')
-    .replace(/« /g, '«\u00a0');
+  for (const [re, to] of FR_RULES) s = s.replace(re, to);
+  return s;
 }
 
 class HtmlRenderer {

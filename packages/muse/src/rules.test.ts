@@ -177,3 +177,10 @@ describe('blocks', () => {
     same('#an.x', `<p>${anchor('an')}.x</p>`);
   });
 });
+
+describe('French text (#lang fr)', () => {
+  it('puts no-break spaces before ; ! ? : » and after «, with or without a space written there', () => {
+    const html = museToHtml('#title t\n#lang fr\n\nb ; c « d » e: f?\n').html;
+    expect(html).toContain('b\u202f; c «&#160;d&#160;» e&#160;: f\u202f?');
+  });
+});
