@@ -217,7 +217,7 @@ class HtmlRenderer {
       case 'rule':
         return '\n<hr />\n';
       case 'pagebreak':
-        return '\n<div class="center">\n\n<p>\n* * * * *\n</p>\n\n</div>\n';
+        return `\n<div class="center">\n\n<p>\n${escapeHtml(b.text ?? '* * * * *')}\n</p>\n\n</div>\n`;
       case 'anchors':
         return this.anchors(b.names);
     }

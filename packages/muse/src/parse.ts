@@ -660,7 +660,7 @@ export function parseMuse(source: string): MuseDocument {
         add(buildTable(e, inl));
         break;
       case 'newpage':
-        add({ type: 'pagebreak' });
+        add({ type: 'pagebreak', text: e.string });
         anchors(e.anchors);
         break;
       case 'null':

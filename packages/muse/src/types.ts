@@ -67,7 +67,8 @@ export type Block =
       widths: (number | null)[] | null;
     }
   | { type: 'rule' }
-  | { type: 'pagebreak' }
+  /** The page-break line's stars as written (`* * * * *`, `*****`), printed centered in HTML. */
+  | { type: 'pagebreak'; text?: string }
   | { type: 'anchors'; names: string[] };
 
 export interface Footnote {
