@@ -152,7 +152,8 @@ function findCodeClose(s: string, i: number): number {
 }
 
 // white space matters only before a note reference or a <br>
-const CANDIDATE = /[[<={~*>]|\s+(?=[[{<])/g;
+// (a run is matched from its start only, so long runs stay linear)
+const CANDIDATE = /[[<={~*>]|(?<!\s)\s+(?=[[{<])/g;
 
 function tokenize(s: string): Piece[] {
   const out: Piece[] = [];
