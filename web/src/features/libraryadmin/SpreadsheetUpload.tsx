@@ -66,7 +66,7 @@ function Columns({ columns, expected }: { columns: SpreadsheetUploadResponse['co
         </div>
       )}
       {ignored.length > 0 && (
-        <p role="alert" className="rounded border border-amber-700 bg-amber-50 p-2 text-amber-900">
+        <p role="alert" className="rounded border border-amber-700 bg-amber-50 p-2 text-amber-900 [overflow-wrap:anywhere]">
           {t('These columns are not read: {{columns}}. Expected column names: {{expected}}', { columns: ignored.join(', '), expected: expected.join(', ') })}
         </p>
       )}
@@ -234,15 +234,16 @@ export function SpreadsheetUpload({ libraryId }: { libraryId: number }) {
       {phase.kind === 'preview' && (
         <div className="flex flex-col gap-3">
           <p className="font-semibold">{t('Records in the file: {{count}}', { count: phase.upload.number_of_records })}</p>
+          {/* Long unbroken values (URLs, column names) wrap anywhere: the table stays on a phone's screen. */}
           <table className="border-collapse text-left">
             <caption className="text-left font-semibold">{t('First record')}</caption>
             <tbody>
               {phase.upload.sample.map((s, i) => (
                 <tr key={i} className="border-b border-stone-200">
-                  <th scope="row" className="px-2 py-1">
+                  <th scope="row" className="px-2 py-1 [overflow-wrap:anywhere]">
                     {s.name}
                   </th>
-                  <td className="px-2 py-1 whitespace-pre-wrap">{s.value}</td>
+                  <td className="px-2 py-1 whitespace-pre-wrap [overflow-wrap:anywhere]">{s.value}</td>
                 </tr>
               ))}
             </tbody>
