@@ -81,13 +81,13 @@ const SFN_AT = /^\{[1-9][0-9]*\}/;
 const SPACE_CHAR = /\s/;
 
 /** The piece starting exactly at i (without leading white space), or null. */
-function matchAt(s: string, i: number): Piece | null {
+function matchAt(s: string, i: number, find: Finder): Piece | null {
   const c = s[i];
   const n = s.length;
   switch (c) {
     case '[': {
       if (s[i + 1] === '[' && i + 2 < n && s[i + 2] !== '[') {
-        const end = s.indexOf(']]', i + 3);
+        const end = find(']]', i + 3);
         if (end >= 0) return { type: 'link', str: s.slice(i, end + 2), tag: '' };
       }
       const m = FN_AT.exec(s.slice(i, i + 12));
@@ -95,18 +95,18 @@ function matchAt(s: string, i: number): Piece | null {
     }
     case '<': {
       if (s.startsWith('<verbatim>', i)) {
-        const end = s.indexOf('</verbatim>', i + 10);
+        const end = find('</verbatim>', i + 10);
         if (end >= 0) return { type: 'verbatim', str: s.slice(i, end + 11), tag: '' };
       }
       if (s.startsWith('<code>', i)) {
-        const end = s.indexOf('</code>', i + 6);
+        const end = find('</code>', i + 6);
         if (end >= 0) return { type: 'code', str: s.slice(i, end + 7), tag: '' };
       }
       if (s.startsWith('<ruby>', i)) {
         // <ruby>.+?\|.+?</ruby>: a bar after at least one character, then at least one more
-        const bar = s.indexOf('|', i + 7);
+        const bar = find('|', i + 7);
         if (bar >= 0) {
-          const end = s.indexOf('</ruby>', bar + 2);
+          const end = find('</ruby>', bar + 2);
           if (end >= 0) return { type: 'ruby', str: s.slice(i, end + 7), tag: '' };
         }
       }
@@ -119,7 +119,7 @@ function matchAt(s: string, i: number): Piece | null {
     }
     case '=': {
       if (i + 1 < n && !SPACE_CHAR.test(s[i + 1]) && !isAlnum(s[i - 1])) {
-        const j = findCodeClose(s, i);
+        const j = find('=code', i + 2);
         if (j >= 0) return { type: 'code', str: s.slice(i, j + 1), tag: '' };
       }
       return null;
@@ -141,14 +141,26 @@ function matchAt(s: string, i: number): Piece | null {
   }
 }
 
-/** Where a `=code=` span opened at `i` closes, or -1. */
-function findCodeClose(s: string, i: number): number {
-  let j = s.indexOf('=', i + 2);
-  while (j >= 0) {
-    if (!SPACE_CHAR.test(s[j - 1]) && !isAlnum(s[j + 1])) return j;
-    j = s.indexOf('=', j + 1);
-  }
-  return -1;
+/** First position at or after `from` of a needle ('=code': a `=` that can close code), or -1. */
+type Finder = (needle: string, from: number) => number;
+
+/**
+ * Searches remember their last answer: the first match at or after `from` is also the first at
+ * or after any later start up to it, so unclosed openers do not rescan the paragraph (linear).
+ */
+function finder(s: string): Finder {
+  const memo = new Map<string, { from: number; at: number }>();
+  return (needle, from) => {
+    const m = memo.get(needle);
+    if (m && from >= m.from && (m.at < 0 || from <= m.at)) return m.at;
+    let at: number;
+    if (needle === '=code') {
+      at = s.indexOf('=', from);
+      while (at >= 0 && (SPACE_CHAR.test(s[at - 1]) || isAlnum(s[at + 1]))) at = s.indexOf('=', at + 1);
+    } else at = s.indexOf(needle, from);
+    memo.set(needle, { from, at });
+    return at;
+  };
 }
 
 // white space matters only before a note reference or a <br>
@@ -157,6 +169,7 @@ const CANDIDATE = /[[<={~*>]|(?<!\s)\s+(?=[[{<])/g;
 
 function tokenize(s: string): Piece[] {
   const out: Piece[] = [];
+  const find = finder(s);
   let textStart = 0;
   let i = 0;
   const n = s.length;
@@ -192,7 +205,7 @@ function tokenize(s: string): Piece[] {
       i = q;
       continue;
     }
-    const p = matchAt(s, i);
+    const p = matchAt(s, i, find);
     if (p) emit(i, p);
     else i++;
   }
