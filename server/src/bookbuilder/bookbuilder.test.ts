@@ -219,15 +219,13 @@ describe('texts in a session', () => {
 });
 
 describe('validation', () => {
-  it('answers 400 JSON without internals for bad requests', async () => {
+  it('answers 400 JSON without internals for requests no correct client sends', async () => {
     for (const body of [
       { action: 'explode' },
       { action: 'add', add: 'x' },
       { action: 'list', session_id: '../../../etc/passwd' },
-      { action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { fontsize: 20 } },
-      { action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { papersize: '500mm:501mm' } },
       { action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { bcor: '5px' } },
-      { action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { linespacing: 1.55 } },
+      { action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { papersize: 'a4-ish' } },
     ]) {
       const r = await call(body);
       expect(r.status, JSON.stringify(body)).toBe(400);
@@ -235,21 +233,43 @@ describe('validation', () => {
       expect(r.json.error).toMatch(/^Invalid request/);
       expect(r.json.error).not.toMatch(/at .*\.ts/);
     }
+  });
+
+  // Contract of issue 17: a form's validation message is a refusal the user must read, answered 200 with error.
+  it('answers a form value out of bounds 200 with the error naming the field, without internals', async () => {
+    for (const [body, field] of [
+      [{ fontsize: 20 }, 'fontsize'],
+      [{ papersize: '500mm:501mm' }, 'papersize'],
+      [{ linespacing: 1.55 }, 'linespacing'],
+      [{ bcor: '51mm' }, 'bcor'],
+    ] as const) {
+      const r = await call({ action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: body });
+      expect(r.status, JSON.stringify(body)).toBe(200);
+      expect(Object.keys(r.json)).toEqual(['error']);
+      expect(r.json.error).toMatch(/^Invalid request/);
+      expect(r.json.error).toContain(field);
+      expect(r.json.error).not.toMatch(/at .*\.ts/);
+    }
     // The spec's client sends an empty papersize for a custom size without its width and height.
     const r = await call({ action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: { papersize: '' } });
-    expect(r.json.error).toContain('Please set');
+    expect(r).toMatchObject({ status: 200, json: { error: expect.stringContaining('Please set') } });
   });
 
   it('checks the session, the texts, the virtual header and the fonts before queueing', async () => {
     expect(await call({ action: 'build', session_id: 'AAAAAAAAAAAAAAAAAAAAAA', collection_data: {} })).toMatchObject({ status: 404 });
     const sid = await newSession('Keeping Paper Alive', 'How to Use the Union Catalogue');
+    const builds = () => t.services.db.sqlite.prepare("SELECT count(*) FROM jobs WHERE kind = 'book_build'").pluck().get() as number;
+    const before = builds();
+    // Refusals the user can mend: 200 with error (issue 17), and no job.
     const noTitle = await call({ action: 'build', session_id: sid, collection_data: {} });
-    expect(noTitle).toMatchObject({ status: 400, json: { error: expect.stringContaining('collection_data.title: A collection of several texts needs a title') } });
+    expect(noTitle).toMatchObject({ status: 200, json: { error: expect.stringContaining('collection_data.title: A collection of several texts needs a title') } });
+    expect(noTitle.json.job_id).toBeUndefined();
     const font = await call({ action: 'build', session_id: sid, collection_data: { title: 'T', mainfont: 'Comic Sans' } });
-    expect(font).toMatchObject({ status: 400, json: { error: expect.stringContaining('"Comic Sans" is not available') } });
+    expect(font).toMatchObject({ status: 200, json: { error: expect.stringContaining('"Comic Sans" is not available') } });
     await ok({ action: 'remove', session_id: sid, remove_id: (await ok({ action: 'list', session_id: sid })).texts![0].id });
     await ok({ action: 'remove', session_id: sid, remove_id: (await ok({ action: 'list', session_id: sid })).texts![0].id });
-    expect(await call({ action: 'build', session_id: sid, collection_data: {} })).toMatchObject({ status: 409, json: { error: expect.stringContaining('at least one text') } });
+    expect(await call({ action: 'build', session_id: sid, collection_data: {} })).toMatchObject({ status: 200, json: { error: expect.stringContaining('at least one text') } });
+    expect(builds()).toBe(before);
   });
 
   it('GET of a session without a book is a 404 JSON; a bad id a 400', async () => {
