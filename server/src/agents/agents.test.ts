@@ -157,7 +157,7 @@ describe('GET /agents/:id/wikidata/:language', () => {
 
   it('says so when Wikidata does not know the identifier', async () => {
     const card = wikidataResponseSchema.parse((await get(`/agents/${agentId('Emma Goldman')}/wikidata/en`)).json());
-    expect(card).toMatchObject({ wikidata_id: 'Q999999999', name: null, statements: [], error: WIKIDATA_MISSING, link: 'https://www.wikidata.org/wiki/Q999999999' });
+    expect(card).toMatchObject({ wikidata_id: 'Q999999999', name: 'Emma Goldman', statements: [], error: WIKIDATA_MISSING, link: 'https://www.wikidata.org/wiki/Q999999999' });
   });
 
   it('rejects unknown authors and bad languages', async () => {
@@ -176,7 +176,7 @@ describe('GET /agents/:id/wikidata/:language', () => {
     const before = wd.requests.length;
     const de = await get(`/agents/${agentId('Peter Kropotkin')}/wikidata/de`);
     expect(de.statusCode).toBe(200);
-    expect(de.json()).toEqual({ wikidata_id: 'Q5752', name: null, desc: null, link: 'https://www.wikidata.org/wiki/Q5752', statements: [], error: WIKIDATA_UNREACHABLE });
+    expect(de.json()).toEqual({ wikidata_id: 'Q5752', name: 'Peter Kropotkin', desc: null, link: 'https://www.wikidata.org/wiki/Q5752', statements: [], error: WIKIDATA_UNREACHABLE });
     expect(wd.requests.length).toBe(before); // backing off after the failure
     wd.mode = 'ok';
   });

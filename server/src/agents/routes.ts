@@ -32,8 +32,11 @@ export const agentRoutes = (agents: AgentService, counter: Creators, wikidata: W
   }, async (req) => {
     const { found, wikidataId } = agents.wikidataIdOf(req.params.id);
     if (!found || counter.hidesCreator(req.params.id, viewerOf(req))) throw notFound('No such author');
-    // Without a Wikidata id the card is empty but keeps its shape; the spec's client heads it with `name`.
-    if (!wikidataId) return { wikidata_id: null, name: agents.get(req.params.id)?.name ?? null, desc: null, link: null, statements: [] };
-    return wikidata.card(wikidataId, req.params.language);
+    // The spec's client heads its author box with `name`: the Wikidata label, else (no id, Wikidata
+    // unreachable or not knowing the id) the author's own name. Without an id the card is empty but keeps its shape.
+    const name = agents.get(req.params.id)?.name ?? null;
+    if (!wikidataId) return { wikidata_id: null, name, desc: null, link: null, statements: [] };
+    const card = await wikidata.card(wikidataId, req.params.language);
+    return card.name ? card : { ...card, name };
   });
 };
