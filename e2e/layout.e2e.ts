@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AgentsResponse, Entry, LibraryPublic, PageSummary } from '@uc/shared';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { baseUrl, hasChromium, launchBrowser } from './lib/browser.ts';
+import { baseUrl, hasChromium, launchBrowser, waitUntil } from './lib/browser.ts';
 import { api, repoRoot, search } from './lib/demo.ts';
 import { sessionCookies } from './lib/session.ts';
 
@@ -31,7 +31,14 @@ interface Screen {
   path?: string;
   /** What to do once loaded (open a tab, a form) before measuring. */
   act?: (page: Page, lang: Lang) => Promise<void>;
+  /** Undoes what act left behind on the shared server, after measuring. */
+  after?: (page: Page, lang: Lang) => Promise<void>;
 }
+
+/** A librarian's spreadsheet with columns the site does not read and long unbroken values. */
+const SPREADSHEET = 'identifier;title;author;year;language;uri\n' +
+  'layout-1;"A title long enough to wrap on every phone, about shelves, catalogues and the people who keep them";' +
+  'Ada Uploader;1921;it;https://example.org/a/long/path/without/any/place/to/break/the/line/on/a/phone\n';
 
 interface Demo { entry: Entry; word: string; libraryId: number; agentId: number; footerPageId: number }
 
@@ -113,6 +120,29 @@ function screens(d: Demo): Record<Role, Screen[]> {
     superuser: [
       ...['libraries', 'users', 'pages', 'settings', 'outbox'].map((s): Screen => ({ name: `admin ${s}`, path: `/admin?section=${s}` })),
       { name: 'library admin', path: '/library/admin/1' },
+      {
+        name: 'spreadsheet preview',
+        act: async (page, lang) => {
+          const upload = page.getByRole('region', { name: tr(lang, 'Upload records') });
+          const create = upload.getByLabel(tr(lang, 'Title of the new spreadsheet source'));
+          const site = upload.getByLabel(tr(lang, 'Site'), { exact: true });
+          const expected = upload.getByText(tr(lang, 'Expected column headers:'));
+          await waitUntil(async () => (await create.count()) + (await site.count()) + (await expected.count()) > 0, 'the upload form');
+          if (await create.count()) {
+            await create.fill('Layout test shelf list');
+            await upload.getByRole('button', { name: tr(lang, 'Create'), exact: true }).click();
+          }
+          if (await site.count()) await site.selectOption({ index: 1 });
+          await expected.waitFor();
+          await upload.getByLabel(tr(lang, 'Spreadsheet file (CSV UTF-8 or XLSX)')).setInputFiles({ name: 'records.csv', mimeType: 'text/csv', buffer: Buffer.from(SPREADSHEET) });
+          await upload.getByRole('button', { name: tr(lang, 'Upload'), exact: true }).click();
+          await upload.getByText(tr(lang, 'First record')).waitFor();
+        },
+        // Nothing of the file is stored.
+        after: async (page, lang) => {
+          await page.getByRole('region', { name: tr(lang, 'Upload records') }).getByRole('button', { name: tr(lang, 'Cancel'), exact: true }).click();
+        },
+      },
     ],
   };
 }
@@ -123,9 +153,15 @@ interface Overflow { scrollWidth: number; clientWidth: number; offenders: string
 function measure(page: Page): Promise<Overflow> {
   return page.evaluate(() => {
     const vw = document.documentElement.clientWidth;
+    // Inside a box that scrolls or clips it: an absolutely placed element only by a positioned
+    // ancestor (its containing block), since it escapes the overflow of the static boxes between.
     const contained = (el: Element) => {
+      let placed = ['absolute', 'fixed'].includes(getComputedStyle(el).position);
       for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-        if (getComputedStyle(p).overflowX !== 'visible') return true;
+        const cs = getComputedStyle(p);
+        if (placed && cs.position === 'static') continue;
+        if (cs.overflowX !== 'visible') return true;
+        placed = ['absolute', 'fixed'].includes(cs.position);
       }
       return false;
     };
@@ -144,6 +180,19 @@ function measure(page: Page): Promise<Overflow> {
       const cls = typeof el.className === 'string' && el.className.trim() ? `.${el.className.trim().split(/\s+/).slice(0, 8).join('.')}` : '';
       const text = (el.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 50);
       offenders.push(`<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${cls}> ${Math.round(r.left)}–${Math.round(r.right)} px “${text}”`);
+    }
+    // Text that runs out of its box (a long word or URL in a box that fits) is no element of its own.
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const box = n.parentElement;
+      if (!box || !n.textContent?.trim() || over.has(box)) continue;
+      range.selectNodeContents(n);
+      const r = range.getBoundingClientRect();
+      if (r.width === 0 || r.right <= vw + 1 || r.right <= 0) continue;
+      const cs = getComputedStyle(box);
+      if (cs.visibility === 'hidden' || cs.overflowX !== 'visible' || contained(box)) continue;
+      offenders.push(`text in <${box.tagName.toLowerCase()}> ${Math.round(r.left)}–${Math.round(r.right)} px “${n.textContent.trim().slice(0, 50)}”`);
     }
     return { scrollWidth: document.documentElement.scrollWidth, clientWidth: vw, offenders: offenders.slice(0, 6) };
   });
@@ -204,6 +253,7 @@ describe.skipIf(!hasChromium)('layout at phone and desktop widths', () => {
           if (m.scrollWidth > m.clientWidth) problems.push(`${where}: the page scrolls sideways (${m.scrollWidth} > ${m.clientWidth} px)`);
           for (const o of m.offenders) problems.push(`${where}: ${o}`);
         }
+        await s.after?.(page, lang);
       }
     } finally {
       await context.close();
