@@ -135,6 +135,14 @@ export const bookcoverResponseSchema = z.object({
 });
 export type BookcoverResponse = z.infer<typeof bookcoverResponseSchema>;
 
+/** POST /bookcover/upload: `tokens` maps the token to its stored file (spec §7, as the anchor's back end). */
+export const bookcoverUploadResponseSchema = z.object({
+  session_id: z.string(),
+  tokens: z.record(z.string(), z.string()),
+  image: coverImageInfoSchema,
+});
+export type BookcoverUploadResponse = z.infer<typeof bookcoverUploadResponseSchema>;
+
 /** The default layout: panels padded 15 mm; an image gets the text width and at most half the text height. */
 export const COVER_PANEL_INSET_MM = 15;
 export const COVER_IMAGE_HEIGHT_SHARE = 0.5;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as mupdf from 'mupdf';
-import { bookcoverResponseSchema, coverLayout, type BookcoverResponse, type BookbuilderResponse } from '@uc/shared';
+import { bookcoverResponseSchema, coverLayout, type BookcoverResponse, type BookcoverUploadResponse, type BookbuilderResponse } from '@uc/shared';
 import { createJobWorker } from '../app.ts';
 import { CSRF_HEADERS, multipartBody, testApp, type TestApp } from '../test/fixture.ts';
 import { decodeBarcodes, pdfFonts, pdfPageSizesMm, pdfTextLines } from './test/pdf-inspect.ts';
@@ -41,7 +41,7 @@ async function newSession(): Promise<string> {
 async function upload(sessionId: string, field: string, content: Uint8Array | string, name = 'picture.png') {
   const { payload, contentType } = multipartBody({ session_id: sessionId }, { field, name, content });
   const res = await t.app.inject({ method: 'POST', url: '/collector/api/bookcover/upload', headers: { ...CSRF_HEADERS, 'content-type': contentType }, payload });
-  return { status: res.statusCode, json: res.json() as BookcoverResponse & { error?: string } };
+  return { status: res.statusCode, json: res.json() as Partial<BookcoverUploadResponse> & { error?: string } };
 }
 
 /** A real image of the given pixels, drawn by MuPDF (grey, with a darker square). */
@@ -163,7 +163,8 @@ describe('uploads', () => {
     const png = await upload(sid, 'image_file', image(600, 400, 'png'), 'holiday photo.PNG');
     expect(png.status, JSON.stringify(png.json)).toBe(200);
     expect(png.json.image).toEqual({ token: 'image_file', file: 'image_file.png', width_px: 600, height_px: 400, bytes: expect.any(Number) });
-    expect(png.json.tokens!.find((x) => x.name === 'image_file')!.value).toBe('image_file.png');
+    // Spec §7 / the anchor: the answer's tokens map the token to its stored file.
+    expect(png.json.tokens).toEqual({ image_file: 'image_file.png' });
     // A JPEG sent with a .png name is stored as what it is, and replaces the PNG.
     const jpg = await upload(sid, 'image_file', image(3000, 2000, 'jpg'), 'liar.png');
     expect(jpg.json.image).toMatchObject({ file: 'image_file.jpg', width_px: 3000, height_px: 2000 });

@@ -3,7 +3,7 @@
 // Builder's check_job and GET /bookbuilder/:session_id.
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { COVER_IMAGE_MAX_BYTES, bookcoverRequestSchema, bookcoverResponseSchema, errorSchema } from '@uc/shared';
+import { COVER_IMAGE_MAX_BYTES, bookcoverRequestSchema, bookcoverResponseSchema, bookcoverUploadResponseSchema, errorSchema } from '@uc/shared';
 import { HttpError } from '../http/errors.ts';
 import type { CoverService } from './service.ts';
 
@@ -27,7 +27,7 @@ export const coverRoutes = (covers: CoverService): FastifyPluginAsyncZod => asyn
     }
   });
 
-  app.post('/bookcover/upload', { schema: { response: { 200: bookcoverResponseSchema, ...errors } } }, async (req) => {
+  app.post('/bookcover/upload', { schema: { response: { 200: bookcoverUploadResponseSchema, ...errors } } }, async (req) => {
     if (!req.isMultipart()) throw new HttpError(400, 'Send the image as multipart/form-data');
     let sessionId = '';
     let file: { token: string; content: Buffer } | null = null;

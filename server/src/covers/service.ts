@@ -13,6 +13,7 @@ import {
   placedImageWidthMm,
   printDpi,
   type BookcoverResponse,
+  type BookcoverUploadResponse,
   type CoverToken,
 } from '@uc/shared';
 import { HttpError, notFound } from '../http/errors.ts';
@@ -134,7 +135,7 @@ export class CoverService {
    * Stores an uploaded PNG or JPEG as `<token>.<png|jpg>` in the session (content checked, not the name)
    * with a small copy for previews; an image that cannot be decoded is refused.
    */
-  async upload(sessionId: string | null | undefined, token: string, content: Buffer): Promise<BookcoverResponse> {
+  async upload(sessionId: string | null | undefined, token: string, content: Buffer): Promise<BookcoverUploadResponse> {
     const sid = this.requireSession(sessionId);
     const t = this.templateTokens.find((x) => x.name === token && x.type === 'file');
     if (!t) throw new HttpError(400, 'this cover has no image field of that name', { field: token });
@@ -171,8 +172,7 @@ export class CoverService {
     fs.renameSync(tmp, path.join(dir, file));
     for (const ext2 of ['png', 'jpg']) if (ext2 !== ext) fs.rmSync(path.join(dir, `${token}.${ext2}`), { force: true });
     this.sessions.touch(sid);
-    const tokens = this.tokens().map((x) => (x.name === token ? { ...x, value: file } : x));
-    return { session_id: sid, tokens, image: { token, file, width_px: info.width, height_px: info.height, bytes: content.length } };
+    return { session_id: sid, tokens: { [token]: file }, image: { token, file, width_px: info.width, height_px: info.height, bytes: content.length } };
   }
 
   /** The job handler: renders in the build thread and records the PDF as the session's output. */

@@ -10,7 +10,7 @@ import type {
   SearchResponse,
 } from '../lib/shared';
 import type { AgentSearchResponse, BugReportBody, ReportAnswer, WikidataResponse } from './types';
-import type { BookbuilderRequest, BookbuilderResponse, BookcoverRequest, BookcoverResponse } from '@uc/shared';
+import type { BookbuilderRequest, BookbuilderResponse, BookcoverRequest, BookcoverResponse, BookcoverUploadResponse } from '@uc/shared';
 import type { AuthUser, DataSourceReportBody, LatestResponse, LoginBody, ResetPasswordBody } from '@uc/shared';
 
 export const API_BASE = '/collector/api';
@@ -228,7 +228,7 @@ export const api = {
     // The session id goes first: a streaming multipart parser reads it before the file.
     form.append('session_id', sessionId);
     form.append(token, file);
-    return request<BookcoverResponse>('/bookcover/upload', { method: 'POST', body: form, signal });
+    return request<BookcoverUploadResponse>('/bookcover/upload', { method: 'POST', body: form, signal });
   },
   // ---------- accounts (spec §7 Authentication) ----------
   authUser: (signal?: AbortSignal) => request<AuthUser>('/auth/user', { signal }),

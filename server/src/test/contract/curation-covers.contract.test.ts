@@ -331,7 +331,8 @@ describe('the cover builder: POST /bookcover get_tokens and build, POST /bookcov
       headers: { cookie: `csrftoken=${CSRF}`, 'x-csrftoken': CSRF, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload,
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toHaveProperty('tokens');
+    // The client copies each entry of `tokens` (token name -> stored file) into its form values.
+    expect(res.json().tokens).toEqual({ [file.name]: expect.stringMatching(new RegExp(`^${file.name}\\.png$`)) });
     // The same multipart in the order of our fixture helper works too.
     const again = multipartBody({ session_id }, { field: file.name, name: 'my-picture.png', content: png, type: 'image/png' });
     expect((await t.app.inject({ method: 'POST', url: '/collector/api/bookcover/upload', headers: { cookie: `csrftoken=${CSRF}`, 'x-csrftoken': CSRF, 'content-type': again.contentType }, payload: again.payload })).statusCode).toBe(200);

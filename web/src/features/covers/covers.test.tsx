@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { COVER_LANGUAGES, type BookbuilderResponse, type BookcoverResponse, type CoverToken } from '@uc/shared';
+import { COVER_LANGUAGES, type BookbuilderResponse, type BookcoverResponse, type BookcoverUploadResponse, type CoverToken } from '@uc/shared';
 import { mockApi, renderApp, type MockedApi } from '../../test/utils';
 import { useBookBuilder } from '../bookbuilder/store';
 import { COVER_STORAGE_KEY, initialCoverState, useCoverStore } from './store';
@@ -42,7 +42,7 @@ type CoverBody = { action: string; session_id?: string | null; args?: Args };
 interface FakeServer {
   preview?: (args: Args) => { status?: number; body: BookcoverResponse | { error: string } } | undefined;
   build?: (args: Args) => { status?: number; body: BookcoverResponse | { error: string } } | undefined;
-  upload?: { status?: number; body: BookcoverResponse | { error: string } };
+  upload?: { status?: number; body: BookcoverUploadResponse | { error: string } };
   jobs?: BookbuilderResponse[];
   /** The session get_tokens answers (default: the one asked for, else CSID). */
   session?: string;
@@ -51,7 +51,7 @@ interface FakeServer {
 function coverApi(server: FakeServer = {}): MockedApi {
   const jobs = [...(server.jobs ?? [])];
   return mockApi({
-    '/bookcover/upload': () => server.upload ?? { body: { session_id: CSID, tokens: TOKENS, image: { token: 'image_file', file: 'image_file.png', width_px: 4000, height_px: 3000, bytes: 1000 } } },
+    '/bookcover/upload': () => server.upload ?? { body: { session_id: CSID, tokens: { image_file: 'image_file.png' }, image: { token: 'image_file', file: 'image_file.png', width_px: 4000, height_px: 3000, bytes: 1000 } } },
     '/bookcover': (_url, init) => {
       const b = JSON.parse(String(init?.body)) as CoverBody;
       switch (b.action) {
@@ -225,7 +225,7 @@ describe('Covers tab', () => {
   });
 
   it('uploads the image as multipart with the token name as field, warns under 300 dpi, and Remove clears it', async () => {
-    const api = coverApi({ upload: { body: { session_id: CSID, tokens: TOKENS, image: { token: 'image_file', file: 'image_file.png', width_px: 800, height_px: 600, bytes: 51234 } } } });
+    const api = coverApi({ upload: { body: { session_id: CSID, tokens: { image_file: 'image_file.png' }, image: { token: 'image_file', file: 'image_file.png', width_px: 800, height_px: 600, bytes: 51234 } } } });
     await openCovers();
     const user = userEvent.setup();
     const input = screen.getByLabelText('Front image (PNG or JPEG)');

@@ -42,13 +42,12 @@ export function localImageProblem(file: File): string | null {
   return null;
 }
 
-/** Uploads the image of a file token; the answer's session and tokens are taken, and the token's value becomes the stored file. */
+/** Uploads the image of a file token; the token's value becomes the stored file the answer names. */
 export async function uploadCoverImage(token: string, file: File): Promise<void> {
   const store = useCoverStore.getState();
   if (!store.session_id) throw new ApiError(0, 'No cover session yet');
   const r = await api.bookcoverUpload(store.session_id, token, file);
-  if (r.session_id && r.tokens) useCoverStore.getState().setSession(r.session_id, r.tokens);
-  if (!r.image) throw new ApiError(200, 'Invalid answer from the server');
+  if (!r.image || r.tokens?.[token] !== r.image.file) throw new ApiError(200, 'Invalid answer from the server');
   useCoverStore.getState().setImage({ ...r.image, name: file.name });
 }
 
