@@ -187,6 +187,8 @@ describe('/admin', () => {
     });
     renderApp('/admin?section=pages');
     await user.click(await screen.findByRole('button', { name: 'Delete About' }));
+    // The list names where the page is linked, as the form does, not the stored code.
+    expect(screen.getByRole('row', { name: /About/ })).toHaveTextContent(/^About\s*Footer\s*en/);
     let dialog = screen.getByRole('dialog', { name: 'Delete the page “About”?' });
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();

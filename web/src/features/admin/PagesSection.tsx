@@ -1,8 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { adminApi, adminKeys, PAGE_LANGUAGES, PAGE_LOCATIONS, type AdminPage, type AdminPageInput } from './api';
 import { CheckField, ConfirmDelete, ErrorAlert, Field, inputClass, SelectField, TextField, yesNo } from './ui';
+
+/** Where a page is linked, in the interface language (the form's choices and the list). */
+function locationLabel(t: TFunction, l: string): string {
+  return l === 'footer' ? t('Footer') : l === 'user_menu' ? t('User menu') : t('Draft (no menu)');
+}
 
 const EMPTY: AdminPageInput = { title: '', summary: '', content: '', language: 'en', location: 'footer', sorting: 0, published: false };
 
@@ -15,7 +21,6 @@ function PageEditor({ initial, onDone }: { initial: AdminPage | null; onDone: ()
     return rest;
   });
   const set = <K extends keyof AdminPageInput>(k: K) => (v: AdminPageInput[K]) => setForm((f) => ({ ...f, [k]: v }));
-  const locationLabel = (l: string) => (l === 'footer' ? t('Footer') : l === 'user_menu' ? t('User menu') : t('Draft (no menu)'));
   const save = useMutation({
     mutationFn: (body: AdminPageInput) => (initial ? adminApi.updatePage(initial.id, body) : adminApi.createPage(body)),
     onSuccess: async () => {
@@ -48,7 +53,7 @@ function PageEditor({ initial, onDone }: { initial: AdminPage | null; onDone: ()
           onChange={set('language')}
           options={PAGE_LANGUAGES.map((l) => ({ value: l, label: l === 'ALL' ? t('All languages') : l }))}
         />
-        <SelectField label={t('Location')} value={form.location} onChange={set('location')} options={PAGE_LOCATIONS.map((l) => ({ value: l, label: locationLabel(l) }))} />
+        <SelectField label={t('Location')} value={form.location} onChange={set('location')} options={PAGE_LOCATIONS.map((l) => ({ value: l, label: locationLabel(t, l) }))} />
         <TextField label={t('Order')} type="number" value={String(form.sorting)} onChange={(v) => set('sorting')(Number(v) || 0)} />
       </div>
       <CheckField label={t('Published')} checked={form.published} onChange={set('published')} />
@@ -101,7 +106,7 @@ export function PagesSection() {
               {data.pages.map((p) => (
                 <tr key={p.id} className="border-t border-stone-200">
                   <td>{p.title}</td>
-                  <td>{p.location}</td>
+                  <td>{locationLabel(t, p.location)}</td>
                   <td>{p.language}</td>
                   <td>{p.sorting}</td>
                   <td>{yesNo(t, p.published)}</td>
