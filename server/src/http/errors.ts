@@ -57,6 +57,8 @@ export const ANSWERED_REFUSALS: ReadonlySet<string> = new Set([
   'POST /collector/api/library/details/:id',
   'POST /collector/api/library/create-user/:id',
   'POST /collector/api/spreadsheet/:id',
+  // §7 names no returns here, but the spec's client reads `error` from this answer too.
+  'POST /collector/api/spreadsheet/process/:id',
   'POST /collector/api/bookbuilder',
   'POST /collector/api/bookcover',
   'POST /collector/api/agents/:id',
