@@ -5,7 +5,7 @@ import { hash, verify } from '@node-rs/argon2';
 import type { Db } from '../db/index.ts';
 import type { Viewer } from '../http/viewer.ts';
 import type { LibraryService } from '../libraries/service.ts';
-import { interpolate, type MessageSource, type MessageValues } from '../http/messages.ts';
+import { MessageError } from '../http/messages.ts';
 
 export interface AccountSettings {
   sessionDays: number;
@@ -50,13 +50,7 @@ export interface UserInfo {
 }
 
 /** A refusal of an account operation; `message` is an English template filled from `values`. */
-export class AccountError extends Error implements MessageSource {
-  readonly template: string;
-  constructor(message: string, readonly values?: MessageValues) {
-    super(interpolate(message, values));
-    this.template = message;
-  }
-}
+export class AccountError extends MessageError {}
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 export const normaliseUsername = (u: string) => u.trim().toLowerCase();

@@ -113,10 +113,10 @@ export class BookBuilderService {
     if (this.q.byDataSource.get(sid, ds.id) !== undefined) return this.listing(sid, 'Already in the Book Builder');
     const u = this.q.usage.get(sid) as { n: number; bytes: number };
     if (u.n >= this.settings.maxTexts) {
-      throw new HttpError(409, `The Book Builder holds at most ${this.settings.maxTexts} texts: remove some before adding more`);
+      throw new HttpError(409, 'The Book Builder holds at most {{max}} texts: remove some before adding more', { values: { max: this.settings.maxTexts } });
     }
     if (u.bytes + size > this.settings.maxSessionBytes) {
-      throw new HttpError(413, `Quota exceeded: a book may hold at most ${mib(this.settings.maxSessionBytes)} of sources (${mib(u.bytes)} used, this text needs ${mib(size)})`);
+      throw new HttpError(413, 'Quota exceeded: a book may hold at most {{max}} of sources ({{used}} used, this text needs {{size}})', { values: { max: mib(this.settings.maxSessionBytes), used: mib(u.bytes), size: mib(size) } });
     }
     // Another library's copy of the same text is still added (the editions may differ), but the
     // answer says so, so the user can remove one of them.
@@ -184,12 +184,12 @@ export class BookBuilderService {
     const checked = makeCollectionDataSchema({ texts: texts.length }).safeParse(data);
     if (!checked.success) {
       const i = checked.error.issues[0];
-      throw new HttpError(400, `Invalid request (collection_data.${payloadField(String(i.path[0]))}: ${i.message})`);
+      throw new HttpError(400, 'Invalid request ({{detail}})', { issue: { path: `collection_data.${payloadField(String(i.path[0]))}`, issue: i } });
     }
     const fonts = new Set(this.fontNames());
     const keys: ('mainfont' | 'monofont' | 'sansfont')[] = data.sansfontsections ? ['mainfont', 'monofont', 'sansfont'] : ['mainfont', 'monofont'];
     for (const key of keys) {
-      if (!fonts.has(data[key])) throw new HttpError(400, `Invalid request (collection_data.${key}: the font "${data[key]}" is not available on this server)`);
+      if (!fonts.has(data[key])) throw new HttpError(400, 'the font "{{font}}" is not available on this server', { field: `collection_data.${key}`, values: { font: data[key] } });
     }
     const payload: BuildJobPayload = { session_id: s.id, text_ids: texts.map((t) => t.id), data: checked.data };
     const jobId = this.queue.enqueue(BOOK_BUILD_JOB, payload, { maxAttempts: 2 });

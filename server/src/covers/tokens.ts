@@ -68,35 +68,35 @@ export interface CoverValues {
 }
 
 type Raw = string | number | boolean | null | undefined;
-const bad = (name: string, why: string, values?: MessageValues) => new HttpError(400, why, { field: name, values });
+const fieldRefusal = (name: string, why: string, values?: MessageValues) => new HttpError(400, why, { field: name, values });
 
 function readInt(name: string, raw: Raw, def: number, min: number, max: number): number {
   if (raw === undefined || raw === null || raw === '') return def;
   const s = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
-  if (!/^(0|[1-9][0-9]*)$/.test(s)) throw bad(name, 'a whole number of at least 0 is needed');
+  if (!/^(0|[1-9][0-9]*)$/.test(s)) throw fieldRefusal(name, 'a whole number of at least 0 is needed');
   const n = Number(s);
-  if (n < min) throw bad(name, 'at least {{min}}', { min });
-  if (n > max) throw bad(name, 'at most {{max}}', { max });
+  if (n < min) throw fieldRefusal(name, 'at least {{min}}', { min });
+  if (n > max) throw fieldRefusal(name, 'at most {{max}}', { max });
   return n;
 }
 
 function readBool(name: string, raw: Raw): boolean {
   if (raw === undefined || raw === null || raw === '' || raw === false || raw === 0 || raw === '0' || raw === 'false' || raw === 'off') return false;
   if (raw === true || raw === 1 || raw === '1' || raw === 'true' || raw === 'on') return true;
-  throw bad(name, 'yes or no is needed');
+  throw fieldRefusal(name, 'yes or no is needed');
 }
 
 function readMuse(name: string, raw: Raw, max: number): string | null {
   if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'string') throw bad(name, 'text is needed');
-  if (raw.length > max) throw bad(name, 'at most {{max}} characters', { max });
+  if (typeof raw !== 'string') throw fieldRefusal(name, 'text is needed');
+  if (raw.length > max) throw fieldRefusal(name, 'at most {{max}} characters', { max });
   const text = raw.replace(/\r\n?/g, '\n');
   if (!text.trim()) return null;
   const unpaired = museFragmentProblems(text);
   if (unpaired.length) {
     const tag = unpaired[0];
-    if (tag.startsWith('</')) throw bad(name, '{{tag}} closes a tag that was never opened', { tag });
-    throw bad(name, '{{tag}} is never closed', { tag });
+    if (tag.startsWith('</')) throw fieldRefusal(name, '{{tag}} closes a tag that was never opened', { tag });
+    throw fieldRefusal(name, '{{tag}} is never closed', { tag });
   }
   return text;
 }
@@ -106,10 +106,10 @@ export function readIsbn(name: string, raw: Raw): string | null {
   if (raw === undefined || raw === null || (typeof raw === 'string' && !raw.trim())) return null;
   const s = String(raw).replace(/\s+/g, '');
   if (!/^[0-9Xx-]{10,17}$/.test(s) || !/^(\d{9}[\dXx]|\d{13})$/.test(s.replace(/-/g, ''))) {
-    throw bad(name, 'an ISBN has 10 or 13 digits (hyphens allowed)');
+    throw fieldRefusal(name, 'an ISBN has 10 or 13 digits (hyphens allowed)');
   }
   const parsed = ISBN.parse(s.replace(/-/g, ''));
-  if (!parsed?.isValid || !parsed.isbn13h) throw bad(name, 'this is not a valid ISBN: check the digits, the check digit does not match');
+  if (!parsed?.isValid || !parsed.isbn13h) throw fieldRefusal(name, 'this is not a valid ISBN: check the digits, the check digit does not match');
   return parsed.isbn13h;
 }
 
@@ -125,10 +125,10 @@ export function readCoverValues(args: Record<string, Raw>, template: TemplateTok
 
   const fontRaw = args.font_name;
   const font = fontRaw === undefined || fontRaw === null || fontRaw === '' ? COVER_DEFAULT_FONT : String(fontRaw);
-  if (!ctx.fonts.includes(font)) throw bad('font_name', 'the font "{{font}}" is not available on this server', { font: font.slice(0, 64) });
+  if (!ctx.fonts.includes(font)) throw fieldRefusal('font_name', 'the font "{{font}}" is not available on this server', { font: font.slice(0, 64) });
   const langRaw = args.language_code;
   const lang = langRaw === undefined || langRaw === null || langRaw === '' ? 'en' : String(langRaw);
-  if (!COVER_LANGUAGES.some((l) => l.value === lang)) throw bad('language_code', 'please choose one of the listed languages');
+  if (!COVER_LANGUAGES.some((l) => l.value === lang)) throw fieldRefusal('language_code', 'please choose one of the listed languages');
 
   const tokens: CoverValues['tokens'] = {};
   for (const t of template) {
@@ -155,7 +155,7 @@ export function readCoverValues(args: Record<string, Raw>, template: TemplateTok
           break;
         }
         const name = String(raw);
-        if (!STORED_IMAGE_RE.test(name) || !ctx.hasFile(name)) throw bad(t.name, 'this image is not in the session (it may have expired): upload it again');
+        if (!STORED_IMAGE_RE.test(name) || !ctx.hasFile(name)) throw fieldRefusal(t.name, 'this image is not in the session (it may have expired): upload it again');
         tokens[t.name] = name;
         break;
       }

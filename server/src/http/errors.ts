@@ -14,6 +14,8 @@ export interface HttpErrorOptions {
   fields?: Record<string, unknown>;
   /** The input field the message is about: written before it ("isbn: ..."), never translated. */
   field?: string;
+  /** A validation issue found past the schema (its message goes out in the reader's language). */
+  issue?: { path: string; issue: z.core.$ZodIssue };
 }
 
 export class HttpError extends Error implements MessageSource {
@@ -21,6 +23,7 @@ export class HttpError extends Error implements MessageSource {
   readonly values?: MessageValues;
   readonly fields?: Record<string, unknown>;
   readonly field?: string;
+  readonly issue?: HttpErrorOptions['issue'];
   /** `message` is an English template: `{{name}}` placeholders are filled from `opts.values`. */
   constructor(public statusCode: number, message: string, opts: HttpErrorOptions = {}) {
     super(`${opts.field ? `${opts.field}: ` : ''}${interpolate(message, opts.values)}`);
@@ -28,6 +31,8 @@ export class HttpError extends Error implements MessageSource {
     this.values = opts.values;
     this.fields = opts.fields;
     this.field = opts.field;
+    this.issue = opts.issue;
+    if (opts.issue) this.message = `Invalid request (${opts.issue.path}: ${opts.issue.issue.message})`;
   }
 }
 
@@ -117,7 +122,10 @@ export function installErrorHandler(app: FastifyInstance) {
       return reply.code(400).send({ error: translateMessage(lang, 'Invalid query: {{reason}}', { reason: errorMessage(lang, err) }) });
     }
     if (err instanceof HttpError) {
-      const body = { ...err.fields, error: `${err.field ? `${err.field}: ` : ''}${errorMessage(lang, err)}` };
+      const message = err.issue
+        ? validationMessage(lang, [{ keyword: err.issue.issue.code, instancePath: err.issue.path, message: err.issue.issue.message, params: { ...err.issue.issue } }])
+        : `${err.field ? `${err.field}: ` : ''}${errorMessage(lang, err)}`;
+      const body = { ...err.fields, error: message };
       if (answered && (err instanceof Refusal || REFUSAL_STATUSES.has(err.statusCode))) return sendRefusal(reply, body);
       return reply.code(err.statusCode).send(body);
     }

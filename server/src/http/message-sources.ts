@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const ERROR_CLASSES = 'HttpError|Refusal|AccountError|QuerySyntaxError|SpreadsheetError|notFound';
+const ERROR_CLASSES = 'HttpError|Refusal|MessageError|AccountError|QuerySyntaxError|SpreadsheetError|UploadRefused|notFound';
 const PATTERNS = [
   // new HttpError(404, 'No such entry'), new Refusal('...'), notFound('...')
   new RegExp(`(?:new\\s+)?(?:${ERROR_CLASSES})\\(\\s*(?:\\d+\\s*,\\s*)?(?:[\\w.?: ]+\\s*\\?\\s*)?'((?:[^'\\\\]|\\\\.)+)'`, 'g'),
@@ -13,11 +13,12 @@ const PATTERNS = [
   /\b(?:message|error):\s*'((?:[^'\\]|\\.)+)'/g,
   // messages translated where they are written: translateMessage(lang, 'Internal server error')
   /\btranslateMessage\(\s*\w+,\s*'((?:[^'\\]|\\.)+)'/g,
-  // a field's refusal: bad('isbn', 'at most {{max}}', ...)
-  /\bbad\((?:[^,()'`]+,\s*)?'((?:[^'\\]|\\.)+)'/g,
+  // bad('Nothing to do'), and a field's refusal: fieldRefusal('isbn', 'at most {{max}}', ...)
+  /\bbad\(\s*'((?:[^'\\]|\\.)+)'/g,
+  /\bfieldRefusal\((?:'[^']*'|[^,()'`]+),\s*'((?:[^'\\]|\\.)+)'/g,
 ];
 /** An error built from a template literal: its text cannot be looked up (use a template with values). */
-const LITERAL_TEMPLATE = new RegExp(`(?:new\\s+(?:${ERROR_CLASSES})|\\bbad)\\(\\s*(?:[^,()'\`]+,\\s*)?\`[^\`]*\\$\\{`, 'g');
+const LITERAL_TEMPLATE = new RegExp(`(?:new\\s+(?:${ERROR_CLASSES})|\\bbad|\\bfieldRefusal)\\(\\s*(?:[^,()'\`]+,\\s*)?\`[^\`]*\\$\\{`, 'g');
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
   for (const name of fs.readdirSync(dir)) {

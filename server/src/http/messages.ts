@@ -49,6 +49,15 @@ export interface MessageSource {
   values?: MessageValues;
 }
 
+/** An error whose message is a template with values: domain errors (accounts, spreadsheets, queries) extend it. */
+export class MessageError extends Error implements MessageSource {
+  readonly template: string;
+  constructor(message: string, readonly values?: MessageValues) {
+    super(interpolate(message, values));
+    this.template = message;
+  }
+}
+
 /** The message of an error in `lang`: its template when it has one, else its (literal) message as the key. */
 export function errorMessage(lang: MessageLanguage, err: Error & MessageSource): string {
   return err.template ? translateMessage(lang, err.template, err.values) : translateMessage(lang, err.message);

@@ -95,7 +95,7 @@ export function libraryAdminRoutes(
         }
       } catch (e) {
         if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new HttpError(413, `The file is too large: at most ${Math.round(maxBytes / 1024 / 1024)} MB`);
+          throw new HttpError(413, 'The file is too large: at most {{mb}} MB', { values: { mb: Math.round(maxBytes / 1024 / 1024) } });
         }
         throw e;
       }

@@ -93,7 +93,7 @@ export class LibraryAdminService {
         libraryIds: [lib.id],
       });
     } catch (e) {
-      if (e instanceof AccountError) throw new HttpError(400, e.message);
+      if (e instanceof AccountError) throw new HttpError(400, e.template, { values: e.values });
       throw e;
     }
     await this.accounts.sendWelcome(id, lib.name);

@@ -9,13 +9,15 @@ import { unzipSync } from 'fflate';
 import type { CsvType, RowError } from '@uc/shared';
 import type { IngestRecord } from '../ingest/service.ts';
 import { languageCode } from '../ingest/languages.ts';
+import { MessageError } from '../http/messages.ts';
 
 export const SPREADSHEET_MAX_BYTES = 10 * 1024 * 1024;
 export const SPREADSHEET_MAX_ROWS = 100_000;
 /** What the XML parts of an XLSX may expand to (a 10 MB upload could otherwise unzip to gigabytes). */
 export const XLSX_MAX_UNZIPPED_BYTES = 300 * 1024 * 1024;
 
-export class SpreadsheetError extends Error {}
+/** A file that cannot be read as a spreadsheet; `message` is an English template filled from `values`. */
+export class SpreadsheetError extends MessageError {}
 
 export type SheetFormat = 'csv' | 'xlsx';
 export interface Row { line: number; cells: string[] }
@@ -39,7 +41,7 @@ export async function readRows(buf: Uint8Array, format: SheetFormat): Promise<Ro
   return format === 'xlsx' ? readXlsx(buf) : readCsv(buf);
 }
 
-const tooManyRows = () => new SpreadsheetError(`The file has more than ${SPREADSHEET_MAX_ROWS} rows: split it`);
+const tooManyRows = () => new SpreadsheetError('The file has more than {{max}} rows: split it', { max: SPREADSHEET_MAX_ROWS });
 
 // ---------- CSV ----------
 
@@ -116,8 +118,8 @@ export function readCsv(input: Uint8Array | string): Row[] {
     });
   } catch (e) {
     if (!(e instanceof CsvError)) throw e;
-    if (e.code === 'CSV_QUOTE_NOT_CLOSED') throw new SpreadsheetError(`Line ${startLine()}: a quoted value is never closed`);
-    throw new SpreadsheetError(`Line ${startLine()}: ${e.message}`);
+    if (e.code === 'CSV_QUOTE_NOT_CLOSED') throw new SpreadsheetError('Line {{line}}: a quoted value is never closed', { line: startLine() });
+    throw new SpreadsheetError('Line {{line}}: {{reason}}', { line: startLine(), reason: e.message });
   }
   const rows = records.map((cells, i) => ({ line: lines[i], cells }));
   if (rows.length > SPREADSHEET_MAX_ROWS + 1) throw tooManyRows();
@@ -266,7 +268,7 @@ export function mapRows(rows: Row[], csvType: string, siteId: number): ParsedShe
   const keys = header.map(headerKey);
   const columnList = headerColumns(header, csvType);
   if (!keys.includes('title')) {
-    throw new SpreadsheetError(`The first row must hold the column names, with a "title" column. Expected columns: ${columnNames(csvType).join(', ')}`);
+    throw new SpreadsheetError('The first row must hold the column names, with a "title" column. Expected columns: {{columns}}', { columns: columnNames(csvType).join(', ') });
   }
   if (data.length === 0) throw new SpreadsheetError('The file has no records (only the header row)');
   const errors: RowError[] = [];

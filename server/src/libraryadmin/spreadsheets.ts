@@ -5,6 +5,7 @@
 import type { Db } from '../db/index.ts';
 import type { Viewer } from '../http/viewer.ts';
 import { HttpError } from '../http/errors.ts';
+import type { MessageValues } from '../http/messages.ts';
 import type { LibraryRow } from '../libraries/service.ts';
 import type { IngestService } from '../ingest/service.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -16,9 +17,9 @@ export const SPREADSHEET_JOB = 'spreadsheet-process';
 const BATCH = 500;
 
 export class UploadRefused extends HttpError {
-  constructor(message: string, public badRows?: RowError[]) {
+  constructor(message: string, opts: { values?: MessageValues; badRows?: RowError[] } = {}) {
     // The answer carries the rows' line numbers beside the message.
-    super(400, message, badRows ? { fields: { bad_rows: badRows } } : {});
+    super(400, message, { values: opts.values, ...(opts.badRows ? { fields: { bad_rows: opts.badRows } } : {}) });
   }
 }
 
@@ -91,7 +92,7 @@ export class SpreadsheetService {
     try {
       return mapRows(await readRows(buf, format), site.csv_type, site.id);
     } catch (e) {
-      if (e instanceof SpreadsheetError) throw new UploadRefused(e.message);
+      if (e instanceof SpreadsheetError) throw new UploadRefused(e.template, { values: e.values });
       throw e;
     }
   }
@@ -108,12 +109,12 @@ export class SpreadsheetService {
     try {
       format = detectFormat(input.content);
     } catch (e) {
-      if (e instanceof SpreadsheetError) throw new UploadRefused(e.message);
+      if (e instanceof SpreadsheetError) throw new UploadRefused(e.template, { values: e.values });
       throw e;
     }
     const parsed = await this.parse(input.content, format, site);
     if (parsed.records.length === 0) {
-      throw new UploadRefused(`No row can be stored: ${parsed.errors.length} row(s) with errors`, parsed.errors.slice(0, 1000));
+      throw new UploadRefused('No row can be stored: {{count}} row(s) with errors', { values: { count: parsed.errors.length }, badRows: parsed.errors.slice(0, 1000) });
     }
     const id = Number(this.db.sqlite.prepare(`INSERT INTO spreadsheet_uploads (library_id, site_id, user_id, filename, format, content, comment,
         replace_all, number_of_records, bad_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
@@ -145,7 +146,7 @@ export class SpreadsheetService {
     }
     if (!up.content) throw new HttpError(409, 'This upload is already processed');
     if (up.bad_rows > 0 && !skipBadRows) {
-      throw new HttpError(400, `The file has ${up.bad_rows} row(s) with errors: fix them and upload the file again, or process the good rows only`);
+      throw new HttpError(400, 'The file has {{count}} row(s) with errors: fix them and upload the file again, or process the good rows only', { values: { count: up.bad_rows } });
     }
     // Two attempts: a worker killed mid-job is replaced and the job starts again from the undone state.
     const jobId = this.jobs.enqueue(SPREADSHEET_JOB, { upload_id: up.id }, { maxAttempts: 2 });

@@ -2,6 +2,7 @@
 // Words are AND-ed; OR, AND, NOT (upper case), parentheses, +word/-word, "quoted phrases",
 // trailing * wildcards, field prefixes title:/author:, and filter prefixes such as library:ID.
 import { foldText, FILTER_NAMES, type FilterName } from '@uc/shared';
+import { MessageError } from '../http/messages.ts';
 
 export type TextField = 'any' | 'title' | 'author';
 
@@ -15,7 +16,8 @@ export type QueryNode =
   /** A word with nothing searchable in it (only punctuation): matches nothing. */
   | { type: 'empty' };
 
-export class QuerySyntaxError extends Error {}
+/** A query that cannot be parsed; `message` is an English template filled from `values`. */
+export class QuerySyntaxError extends MessageError {}
 
 const FILTER_VALUE_RULES: Record<FilterName, RegExp> = {
   library: /^\d{1,10}$/,
@@ -68,7 +70,7 @@ function lex(input: string): Tok[] {
       field = m[1];
       i += m[0].length;
     } else if (m && KNOWN_PREFIXES.has(m[1])) {
-      throw new QuerySyntaxError(`Nothing to search after “${m[1]}:” (no space after the prefix)`);
+      throw new QuerySyntaxError('Nothing to search after “{{prefix}}:” (no space after the prefix)', { prefix: m[1] });
     }
     if (input[i] === '"') {
       const end = input.indexOf('"', i + 1);
@@ -85,7 +87,7 @@ function lex(input: string): Tok[] {
       toks.push({ kind: 'op', op: text });
       continue;
     }
-    if (text === '' && sign) throw new QuerySyntaxError(`“${sign}” must be followed by a word`);
+    if (text === '' && sign) throw new QuerySyntaxError('“{{sign}}” must be followed by a word', { sign });
     toks.push({ kind: 'word', text, sign, field, quoted: false });
   }
   return toks;
@@ -97,7 +99,7 @@ function wordNode(t: Extract<Tok, { kind: 'word' }>): QueryNode {
   if (t.field && (FILTER_NAMES as readonly string[]).includes(t.field)) {
     const name = t.field as FilterName;
     const value = normaliseFilterValue(name, t.text);
-    if (value === null) throw new QuerySyntaxError(`Invalid value “${t.text}” for ${name}:`);
+    if (value === null) throw new QuerySyntaxError('Invalid value “{{value}}” for {{name}}:', { value: t.text, name });
     return { type: 'filter', name, value };
   }
   let field: TextField = 'any';
@@ -170,7 +172,7 @@ class Parser {
       const t = this.peek();
       if (!t) throw new QuerySyntaxError('The query ends where a term was expected');
       if (t.kind === 'rparen') throw new QuerySyntaxError('Empty parentheses or unbalanced “)”');
-      throw new QuerySyntaxError(`“${(t as { op: string }).op}” must be preceded by a term`);
+      throw new QuerySyntaxError('“{{operator}}” must be preceded by a term', { operator: (t as { op: string }).op });
     }
     const children = [this.unary()];
     for (;;) {
