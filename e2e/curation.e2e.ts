@@ -143,7 +143,7 @@ describe.skipIf(!hasChromium)('curation', () => {
     await pressButton(page, agg, 'Set aggregation');
     await agg.getByText(DONE).waitFor();
     const issue = (await pageApi<Entry>(page, 'GET', '/entry/594')).body;
-    expect(issue.aggregated.map((e) => e.title)).toEqual(['Without Government', 'Comstockery']);
+    expect(issue.aggregated.map((e) => e.title[0].value)).toEqual(['Without Government', 'Comstockery']);
   });
 
   it('omits a library from the curator’s own searches and restores it', async () => {

@@ -146,10 +146,15 @@ export const dataSourceSchema = z.object({
 });
 export type DataSource = z.infer<typeof dataSourceSchema>;
 
+/**
+ * A "Part of:" / "Contains:" entry in the anchor's short form: title and subtitle are lists of
+ * {id, value} (the spec's client lists every value; the subtitle list is empty without one).
+ */
 export const shortEntrySchema = z.object({
   entry_id: z.number().int(),
-  title: z.string(),
-  subtitle: z.string().nullable(),
+  id: z.number().int(),
+  title: z.array(idValue),
+  subtitle: z.array(idValue),
   authors: z.array(idValue),
   languages: z.array(codeValue),
 });

@@ -36,10 +36,10 @@ describe('GET /entry/:id', () => {
 
   it('lists the parts of an aggregation in order, and the aggregation of a part', async () => {
     const anthology = entrySchema.parse((await get(`/entry/${entryId(t.services, 'Anthology of Essays')}`)).json());
-    expect(anthology.aggregated.map((a) => a.title)).toEqual(['Second Essay', 'First Essay']);
+    expect(anthology.aggregated.map((a) => a.title[0].value)).toEqual(['Second Essay', 'First Essay']);
     expect(anthology.data_sources[0].aggregated).toBe(true);
     const part = entrySchema.parse((await get(`/entry/${entryId(t.services, 'First Essay')}`)).json());
-    expect(part.aggregations.map((a) => a.title)).toEqual(['Anthology of Essays']);
+    expect(part.aggregations.map((a) => a.title[0].value)).toEqual(['Anthology of Essays']);
   });
 
   it('answers a merged entry with the entry it was merged into', async () => {

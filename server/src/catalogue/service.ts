@@ -80,13 +80,14 @@ export class CatalogueService {
     const langs = groupBy(this.q.languages.all(json) as { entry_id: number; language_code: string }[]);
     const list = rows.map((r) => ({
       entry_id: r.id,
-      title: r.title,
-      subtitle: r.subtitle,
+      id: r.id,
+      title: [{ id: r.id, value: r.title }],
+      subtitle: r.subtitle ? [{ id: r.id, value: r.subtitle }] : [],
       authors: authors.get(r.id)?.shown ?? [],
       languages: (langs.get(r.id) ?? []).map((l) => ({ id: l.language_code, value: languageName(l.language_code) })),
     }));
     const pos = (id: number) => order?.get(id) ?? Number.MAX_SAFE_INTEGER;
-    return list.sort((a, b) => pos(a.entry_id) - pos(b.entry_id) || a.title.localeCompare(b.title));
+    return list.sort((a, b) => pos(a.entry_id) - pos(b.entry_id) || a.title[0].value.localeCompare(b.title[0].value));
   }
 
   getEntry(requestedId: number, viewer: Viewer): Entry | null {

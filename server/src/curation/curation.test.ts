@@ -197,7 +197,7 @@ describe('aggregations', () => {
     expect(res.body.success).toBe('Aggregation set!');
     // The new aggregation is visible through the libraries holding its parts, and lists them in order.
     const page = (await get<Entry>(`/entry/${agg}`)).body;
-    expect(page.aggregated.map((e) => e.title)).toEqual(['Bulletin no. 3', 'Letters on Order']);
+    expect(page.aggregated.map((e) => e.title[0].value)).toEqual(['Bulletin no. 3', 'Letters on Order']);
     expect((await search(`query=aggregate:${agg}`)).total_entries).toBe(2);
     expect(titles(await search('query=aggregate:aggregation'))).toContain('Bulletin Collection');
     // It follows its parts: a new holding of a part in another library makes it visible there too.
@@ -218,9 +218,9 @@ describe('aggregations', () => {
     expect(letterRow.revert).toEqual({ id: agg, item: letters });
     const refused = await post('/revert/aggregations', { id: agg }, 'curator');
     expect(refused.body.error).toMatch(/Name the item/);
-    expect((await get<Entry>(`/entry/${agg}`)).body.aggregated.map((e) => e.title)).toEqual(['Bulletin no. 3', 'Letters on Order']);
+    expect((await get<Entry>(`/entry/${agg}`)).body.aggregated.map((e) => e.title[0].value)).toEqual(['Bulletin no. 3', 'Letters on Order']);
     expect((await post('/revert/aggregations', letterRow.revert, 'curator')).body).toMatchObject({ success: 'Removed', error: null });
-    expect((await get<Entry>(`/entry/${agg}`)).body.aggregated.map((e) => e.title)).toEqual(['Bulletin no. 3']);
+    expect((await get<Entry>(`/entry/${agg}`)).body.aggregated.map((e) => e.title[0].value)).toEqual(['Bulletin no. 3']);
   });
 });
 

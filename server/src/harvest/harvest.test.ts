@@ -242,7 +242,7 @@ describe('an OAI-PMH harvest', () => {
     const part = t.services.db.sqlite.prepare("SELECT entry_id, authors FROM data_sources WHERE identifier = 'oai:g:part'").get() as { entry_id: number; authors: string };
     expect(JSON.parse(part.authors)).toEqual(['Goldman, Emma', 'Berkman, Alexander']);
     const entry = t.services.catalogue.getEntry(part.entry_id, ANONYMOUS)!;
-    expect(entry.aggregations.map((a) => a.title)).toEqual(['Mother Earth vol. 1']);
+    expect(entry.aggregations.map((a) => a.title[0].value)).toEqual(['Mother Earth vol. 1']);
   });
 
   it('keeps curation (a merge) through a re-harvest that changes the record', async () => {

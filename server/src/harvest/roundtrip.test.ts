@@ -33,7 +33,7 @@ function visibleEntries(t: TestApp): Shape[] {
       title: e.title,
       authors: e.authors.map((a) => a.value).sort(),
       languages: e.languages.map((l) => l.id).sort(),
-      parts: e.aggregated.map((a) => a.title).sort(),
+      parts: e.aggregated.map((a) => a.title[0].value).sort(),
       translationOf: e.original_entry ? t.services.catalogue.getEntry(e.original_entry.id, ANONYMOUS)?.title ?? null : null,
     });
   }

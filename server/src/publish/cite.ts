@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import anyAscii from 'any-ascii';
 import { parse as parseName } from '@citation-js/name';
-import type { Entry } from '@uc/shared';
+import { shortEntryText, type Entry } from '@uc/shared';
 import { fullTitle } from './feeds.ts';
 import { schemaType } from './entry-html.ts';
 
@@ -87,7 +87,7 @@ export function cslItem(entry: Entry, base: string): CslItem {
   if (original && year && original < year) item['original-date'] = { 'date-parts': [[original]] };
   const publisher = first((d) => flat(d.publisher));
   if (publisher) item.publisher = publisher;
-  if (partOf) item['container-title'] = flat(fullTitle(partOf));
+  if (partOf) item['container-title'] = flat(fullTitle(shortEntryText(partOf)));
   const isbn = first((d) => flat(d.isbn));
   if (isbn) item.ISBN = isbn;
   if (entry.languages[0]) item.language = entry.languages[0].id;

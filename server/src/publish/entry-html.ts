@@ -2,7 +2,7 @@
 // canonical link, Open Graph tags and schema.org JSON-LD written into <head>, so the page says what it
 // is before (or without) the app running. The entry comes from CatalogueService.getEntry as an
 // anonymous visitor sees it: an entry nobody anonymous may see gets the bare app and a 404.
-import type { Entry } from '@uc/shared';
+import { shortEntryText, type Entry, type ShortEntry } from '@uc/shared';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { PagesService } from '../pages/service.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
@@ -46,7 +46,7 @@ function earliestYear(entry: Entry): number | null {
 /** The schema.org description of an entry (JSON-LD). */
 export function entryJsonLd(entry: Entry, base: string): Record<string, unknown> {
   const url = (id: number) => `${base}/entry/${id}`;
-  const ref = (e: { entry_id: number; title: string }) => ({ '@type': 'CreativeWork', '@id': url(e.entry_id), url: url(e.entry_id), name: e.title });
+  const ref = (e: ShortEntry) => ({ '@type': 'CreativeWork', '@id': url(e.entry_id), url: url(e.entry_id), name: shortEntryText(e).title });
   const year = earliestYear(entry);
   const publishers = [...new Set(entry.data_sources.map((d) => d.publisher?.trim()).filter((p): p is string => !!p))];
   const isbns = [...new Set(entry.data_sources.map((d) => d.isbn?.trim()).filter((i): i is string => !!i))];

@@ -41,4 +41,4 @@ export type {
   ReportResponse,
 } from '@uc/shared';
 // Text folding (pure functions, no zod): the library filter's accent- and case-insensitive match.
-export { foldText, foldedIncludes } from '../../../packages/shared/src/text.ts';
+export { foldText, foldedIncludes, shortEntryText } from '../../../packages/shared/src/text.ts';

@@ -187,3 +187,22 @@ describe('GET /check-internal-url?url= (links in descriptions turned into entry 
     }
   });
 });
+
+describe('GET /entry/{id}: the "Part of:" / "Contains:" boxes (EntryShortBox)', () => {
+  // The client links each box to record.entry_id, lists record.authors (id, value), prints every
+  // record.title[i].value as a heading and every record.subtitle[i].value under it, and
+  // record.languages (id, value) as badges.
+  it('answers the short entries with title and subtitle as lists of {id, value}', async () => {
+    const anthologyId = (await get('/search?query=Anthology')).json().matches[0].entry_id as number;
+    const anthology = (await get(`/entry/${anthologyId}`)).json();
+    expect(anthology.aggregated.length).toBe(2);
+    for (const part of anthology.aggregated) {
+      expect(part).toMatchObject({ entry_id: expect.any(Number), id: part.entry_id, subtitle: [] });
+      expect(part.title).toEqual([{ id: part.entry_id, value: expect.stringMatching(/Essay$/) }]);
+      for (const a of part.authors) expect(a).toEqual({ id: expect.any(Number), value: expect.any(String) });
+      expect(part.languages).toEqual([{ id: 'en', value: 'English' }]);
+    }
+    const part = (await get(`/entry/${anthology.aggregated[0].entry_id}`)).json();
+    expect(part.aggregations).toEqual([expect.objectContaining({ entry_id: anthologyId, title: [{ id: anthologyId, value: 'Anthology of Essays' }] })]);
+  });
+});

@@ -177,8 +177,9 @@ describe('entry page', () => {
   it('shows Part of and Contains boxes without nested links', async () => {
     const short = (id: number, title: string) => ({
       entry_id: id,
-      title,
-      subtitle: null,
+      id,
+      title: [{ id, value: title }],
+      subtitle: [],
       authors: [{ id: 9, value: 'Various' }],
       languages: [{ id: 'en', value: 'English' }],
     });

@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
-import type { ShortEntry } from '../../lib/shared';
+import { shortEntryText, type ShortEntry } from '../../lib/shared';
 import { LanguageTags } from '../../components/LanguageTags';
 
 /** 'Part of:' / 'Contains:' box: one link (the title) and plain text, no nested links. */
 export function ShortEntryBox({ entry }: { entry: ShortEntry }) {
+  const { title, subtitle } = shortEntryText(entry);
   return (
     <article className="rounded border border-stone-300 bg-white p-3 font-serif">
       {entry.authors.length > 0 && (
@@ -11,11 +12,11 @@ export function ShortEntryBox({ entry }: { entry: ShortEntry }) {
       )}
       <h3 className="font-semibold">
         <Link to={`/entry/${entry.entry_id}`} className="link">
-          {entry.title}
+          {title}
         </Link>{' '}
         <LanguageTags languages={entry.languages} />
       </h3>
-      {entry.subtitle && <p className="italic">{entry.subtitle}</p>}
+      {subtitle && <p className="italic">{subtitle}</p>}
     </article>
   );
 }
