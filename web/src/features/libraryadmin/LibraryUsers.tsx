@@ -29,7 +29,8 @@ export function LibraryUsers({ libraryId, libraryName, users, onChange }: {
       {users.length === 0 ? (
         <p>{t('Nothing to show!')}</p>
       ) : (
-        <div className="overflow-x-auto">
+        // Focusable and named: on a phone the table scrolls sideways, and a row may have no button to tab to.
+        <div className="overflow-x-auto" role="group" aria-labelledby="library-users-heading" tabIndex={0}>
           <table className="w-full border-collapse text-left">
             <thead>
               <tr className="border-b border-stone-400">
