@@ -87,8 +87,8 @@ describe.skipIf(!hasChromium)('curation', () => {
     await target.getByText(DONE).waitFor();
     // The next search already shows one author.
     const alias = await agentId(page, 'Michail Bakunin');
-    const agent = await pageApi<{ agent: { canonical: string | null } }>(page, 'GET', `/agents/${alias}`);
-    expect(agent.body.agent.canonical).toBe('Mikhail Bakunin');
+    const agent = await pageApi<{ agent: { canonical: { name: string } | null } }>(page, 'GET', `/agents/${alias}`);
+    expect(agent.body.agent.canonical?.name).toBe('Mikhail Bakunin');
     await waitUntil(async () => (await page.locator('article li', { hasText: 'Michail Bakunin' }).count()) === 0, 'the alias to vanish from the cards');
     // On a phone the boxes stack under the results without widening the page.
     await page.setViewportSize({ width: 390, height: 800 });
@@ -108,7 +108,7 @@ describe.skipIf(!hasChromium)('curation', () => {
     await pressButton(page, target, 'Merge');
     await target.getByText(DONE).waitFor();
     const alias = await agentId(page, 'Malatesta, Errico');
-    expect((await pageApi<{ agent: { canonical: string | null } }>(page, 'GET', `/agents/${alias}`)).body.agent.canonical).toBe('Errico Malatesta');
+    expect((await pageApi<{ agent: { canonical: { name: string } | null } }>(page, 'GET', `/agents/${alias}`)).body.agent.canonical?.name).toBe('Errico Malatesta');
   });
 
   it('merges two entries, sets a translation and builds an aggregation', async () => {
@@ -187,7 +187,7 @@ describe.skipIf(!hasChromium)('curation', () => {
     await entry.getByRole('button', { name: /^Undo #\d+/ }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Undo', exact: true }).click();
-    await waitUntil(async () => (await pageApi<{ agent: { canonical: string | null } }>(page, 'GET', `/agents/${alias}`)).body.agent.canonical === null, 'the merge to be undone');
+    await waitUntil(async () => (await pageApi<{ agent: { canonical: { name: string } | null } }>(page, 'GET', `/agents/${alias}`)).body.agent.canonical === null, 'the merge to be undone');
     await page.getByText(/Undone by #\d+/).first().waitFor();
   });
 });

@@ -225,7 +225,8 @@ export const agentSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   wikidata_id: z.string().nullable(),
-  canonical: z.string().nullable(),
+  /** The author this one was merged into (the spec's client shows `canonical.name`), else null. */
+  canonical: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   search_link_id: z.number().int(),
 });
 export type Agent = z.infer<typeof agentSchema>;

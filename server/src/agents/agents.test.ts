@@ -47,7 +47,7 @@ describe('GET /agents?search=', () => {
 
   it('finds authors by every word, ignoring case and accents, with their visible entry counts', async () => {
     const r = await search('KROPOTKIN');
-    expect(r.agents.map((a) => [a.name, a.canonical, a.entries_count])).toEqual([
+    expect(r.agents.map((a) => [a.name, a.canonical?.name ?? null, a.entries_count])).toEqual([
       ['Peter Kropotkin', null, 3],
       ['Kropotkin, Pëtr', 'Peter Kropotkin', 3],
     ]);
@@ -62,7 +62,7 @@ describe('GET /agents?search=', () => {
 
   it('shows a merged author with its canonical name and the canonical id for its entries', async () => {
     const [alias] = (await search('petr')).agents;
-    expect(alias).toMatchObject({ name: 'Kropotkin, Pëtr', canonical: 'Peter Kropotkin', search_link_id: agentId('Peter Kropotkin'), entries_count: 3 });
+    expect(alias).toMatchObject({ name: 'Kropotkin, Pëtr', canonical: { id: agentId('Peter Kropotkin'), name: 'Peter Kropotkin' }, search_link_id: agentId('Peter Kropotkin'), entries_count: 3 });
   });
 
   it('counts each visible entry once in matches, and hides authors with no visible entry', async () => {
@@ -92,7 +92,7 @@ describe('GET /agents/:id', () => {
   it('keeps the agent shape; merged agents carry their canonical', async () => {
     const id = agentId('Kropotkin, Pëtr');
     expect((await get(`/agents/${id}`)).json()).toEqual({
-      agent: { id, name: 'Kropotkin, Pëtr', wikidata_id: null, canonical: 'Peter Kropotkin', search_link_id: agentId('Peter Kropotkin') },
+      agent: { id, name: 'Kropotkin, Pëtr', wikidata_id: null, canonical: { id: agentId('Peter Kropotkin'), name: 'Peter Kropotkin' }, search_link_id: agentId('Peter Kropotkin') },
     });
     expect((await get('/agents/0')).statusCode).toBe(400);
   });

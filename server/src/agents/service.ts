@@ -92,7 +92,7 @@ function toAgent(row: AgentRow): Agent {
     id: row.id,
     name: row.name,
     wikidata_id: row.wikidata_id,
-    canonical: row.canonical_name,
+    canonical: row.canonical_agent_id !== null && row.canonical_name !== null ? { id: row.canonical_agent_id, name: row.canonical_name } : null,
     search_link_id: row.canonical_agent_id ?? row.id,
   };
 }

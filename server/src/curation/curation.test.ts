@@ -106,7 +106,7 @@ describe('merging authors', () => {
     expect(card.creator).toEqual([{ id: canonical, value: 'Peter Kropotkin' }]);
     // The author overview names the canonical for the alias.
     const agent = (await get<{ agent: { canonical: string; search_link_id: number } }>(`/agents/${alias}`)).body.agent;
-    expect(agent).toMatchObject({ canonical: 'Peter Kropotkin', search_link_id: canonical });
+    expect(agent).toMatchObject({ canonical: { id: canonical, name: 'Peter Kropotkin' }, search_link_id: canonical });
   });
 
   it('follows a merged canonical to its own canonical and answers Nothing to do for a repeat', async () => {

@@ -134,6 +134,8 @@ describe('POST /merge/author and /merge/entry [canonical, ...items] and their da
     expect(fields.map((f) => f.name)).toEqual(expect.arrayContaining(['canonical_name', 'name', 'id']));
     const row = records.find((r) => r.id === created.id)!;
     expect(row).toMatchObject({ name: 'P. Kropotkin', canonical_name: 'Peter Kropotkin' });
+    // The author box of a merged author says "See “<canonical.name>”".
+    expect((await get(`/agents/${created.id}`, curator)).json().agent.canonical).toEqual({ id: canonical, name: 'Peter Kropotkin' });
 
     const removal = await post('/revert/merged-agents', { id: row.id }, curator);
     expect(removal.statusCode).toBe(200);

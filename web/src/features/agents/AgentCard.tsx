@@ -33,13 +33,13 @@ export function AgentCard({ agent, canMerge = false }: Props) {
         <p className="mt-1 text-sm text-stone-700">{t('author_entries', { count: agent.entries_count })}</p>
       )}
       {agent.canonical && (
-        <p className="mt-1 text-sm text-stone-800">{t('See “{{name}}”', { name: agent.canonical })}</p>
+        <p className="mt-1 text-sm text-stone-800">{t('See “{{name}}”', { name: agent.canonical.name })}</p>
       )}
       <div className="mt-3 flex flex-wrap items-center gap-2">
         <Link
           to={`/library/author/${agent.search_link_id || agent.id}`}
           className="btn"
-          aria-label={t('See all entries by {{name}}', { name: agent.canonical || agent.name })}
+          aria-label={t('See all entries by {{name}}', { name: agent.canonical?.name ?? agent.name })}
         >
           {t('See all entries')}
         </Link>

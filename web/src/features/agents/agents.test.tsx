@@ -9,7 +9,7 @@ import type { AgentsResponse, WikidataCard } from '../../lib/shared';
 beforeAll(loadPublicStrings);
 
 const BAKUNIN = { id: 7, name: 'Mikhail Bakunin', wikidata_id: 'Q27645', canonical: null, search_link_id: 7, entries_count: 3 };
-const ALIAS = { id: 8, name: 'M. Bakunin', wikidata_id: null, canonical: 'Mikhail Bakunin', search_link_id: 7, entries_count: 3 };
+const ALIAS = { id: 8, name: 'M. Bakunin', wikidata_id: null, canonical: { id: 7, name: 'Mikhail Bakunin' }, search_link_id: 7, entries_count: 3 };
 
 function agentsBody(extra: Partial<AgentsResponse> = {}): AgentsResponse {
   return { agents: [BAKUNIN, ALIAS], matches: 3, total_agents: 2, warning: null, can_merge: false, ...extra };

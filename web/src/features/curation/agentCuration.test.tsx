@@ -9,7 +9,7 @@ import { bodyOf, resetBoxes, tabTo } from './testHelpers';
 beforeEach(resetBoxes);
 
 const BAKUNIN = { id: 7, name: 'Mikhail Bakunin', wikidata_id: 'Q27645', canonical: null, search_link_id: 7, entries_count: 3 };
-const ALIAS = { id: 8, name: 'M. Bakunin', wikidata_id: null, canonical: 'Mikhail Bakunin', search_link_id: 7, entries_count: 3 };
+const ALIAS = { id: 8, name: 'M. Bakunin', wikidata_id: null, canonical: { id: 7, name: 'Mikhail Bakunin' }, search_link_id: 7, entries_count: 3 };
 const KROPOTKIN = { id: 12, name: 'Pyotr Kropotkin', wikidata_id: null, canonical: null, search_link_id: 12, entries_count: 5 };
 
 type Reply = { status?: number; body: unknown };
