@@ -168,7 +168,9 @@ describe('texts in a session', () => {
   it('an unknown session adds into a new one and lists as empty', async () => {
     const a = await ok({ action: 'add', add: ids['Keeping Paper Alive'], session_id: 'AAAAAAAAAAAAAAAAAAAAAA' });
     expect(a.session_id).not.toBe('AAAAAAAAAAAAAAAAAAAAAA');
-    expect(await ok({ action: 'list', session_id: 'AAAAAAAAAAAAAAAAAAAAAA' })).toEqual({ session_id: null, texts: [], status: 'OK' });
+    const fresh = await ok({ action: 'list', session_id: 'AAAAAAAAAAAAAAAAAAAAAA' });
+    expect(fresh).toMatchObject({ session_id: expect.stringMatching(/^[A-Za-z0-9_-]{16,64}$/), texts: [], status: 'OK' });
+    expect([a.session_id, 'AAAAAAAAAAAAAAAAAAAAAA']).not.toContain(fresh.session_id);
     expect(await ok({ action: 'list' })).toEqual({ session_id: null, texts: [], status: 'OK' });
   });
 
@@ -432,6 +434,8 @@ describe('cleanup', () => {
     const r = t.services.bookbuilder.sessions.cleanup(Date.now() + 8 * 86400_000);
     expect(r.sessions).toBeGreaterThan(0);
     expect(fs.existsSync(dir)).toBe(false);
-    expect(await ok({ action: 'list', session_id: sid })).toMatchObject({ session_id: null, texts: [] });
+    const fresh = await ok({ action: 'list', session_id: sid });
+    expect(fresh).toMatchObject({ texts: [] });
+    expect(fresh.session_id).not.toBe(sid);
   });
 });

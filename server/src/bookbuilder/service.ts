@@ -141,8 +141,11 @@ export class BookBuilderService {
   /** The session's texts; an unknown or expired session answers with no session and no texts. */
   list(sessionId: string | null | undefined): BookbuilderResponse {
     const s = this.session(sessionId);
-    if (!s) return { session_id: null, texts: [], status: 'OK' };
-    return this.listing(s.id);
+    if (s) return this.listing(s.id);
+    if (!sessionId) return { session_id: null, texts: [], status: 'OK' };
+    // An expired session gets a fresh, empty one: the spec's client replaces its list only when the
+    // answer names a session, so answering none would leave it showing texts the server no longer has.
+    return this.listing(this.sessions.create('book'));
   }
 
   remove(sessionId: string | null | undefined, textId: number): BookbuilderResponse {
