@@ -10,6 +10,7 @@ import { LIBRARIES } from './data/libraries.mjs';
 import { LOCAL_DESCRIPTIONS, WORKS } from './data/works.mjs';
 import { MUSE_TEXTS, PDF_TEXTS } from './data/own-texts.mjs';
 import { FOR_CURATORS } from './data/for-curators.mjs';
+import { OTHER_SCRIPTS } from './data/other-scripts.mjs';
 import { PAGES, SETTINGS } from './data/pages.mjs';
 import { PDFS } from './make-pdfs.mjs';
 
@@ -485,6 +486,21 @@ for (const c of FOR_CURATORS) {
     aggregation_id: null, translation_of: null, data_sources: dss, fulltext: null });
 }
 
+// ---------------------------------------------------------------- works in Cyrillic and Greek letters
+// After the records for curators, so that no other id moves; translations linked to their originals.
+const scriptEntries = [];
+for (const c of OTHER_SCRIPTS) {
+  const entryId = ownId++;
+  if (c.translationOf && !byKey.has(c.translationOf)) throw new Error(`${c.key}: unknown original ${c.translationOf}`);
+  const authors = c.authors ?? byKey.get(c.translationOf).authors;
+  const work = { ...c, authors, kind: c.translationOf ? 'translation' : 'work', of: c.translationOf };
+  const rnd = prng('scripts:' + c.key);
+  const datestamp = `${c.acquired}T10:00:00Z`;
+  const dss = c.libraries.map((libId, i) => ({ ...buildDataSource(work, LIB.get(libId), rnd, i, entryId), datestamp }));
+  scriptEntries.push({ type: 'entry', id: entryId, title: c.title, subtitle: c.subtitle, authors, languages: [c.lang], year: c.year,
+    aggregation_id: null, translation_of: c.translationOf ? idOf.get(c.translationOf) : null, data_sources: dss, fulltext: null });
+}
+
 // ---------------------------------------------------------------- output
 const GENERATOR_ONLY = ['holds', 'topics', 'shelf', 'ident'];
 const lines = [];
@@ -497,7 +513,8 @@ for (const l of LIBRARIES) {
 for (const e of entries) lines.push(e);
 for (const e of ownEntries) lines.push(e);
 for (const e of curatorEntries) lines.push(e);
+for (const e of scriptEntries) lines.push(e);
 for (const p of PAGES) lines.push({ type: 'page', ...p });
 
 writeFileSync(join(demoDir, 'catalogue.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-console.log(`wrote demo/catalogue.jsonl: ${LIBRARIES.length} libraries, ${entries.length + ownEntries.length + curatorEntries.length} entries, ${PAGES.length} pages`);
+console.log(`wrote demo/catalogue.jsonl: ${LIBRARIES.length} libraries, ${entries.length + ownEntries.length + curatorEntries.length + scriptEntries.length} entries, ${PAGES.length} pages`);

@@ -26,15 +26,17 @@ export function isPureText(n: QueryNode): boolean {
 export function toFtsMatch(n: QueryNode): string {
   switch (n.type) {
     case 'term': {
-      const last = n.tokens.length - 1;
       // A wildcard on a word that folds to several tokens ("e-mai*"): a phrase whose last token is a prefix.
-      const body = n.tokens.length === 1
-        ? quote(n.tokens[0]) + (n.prefix ? '*' : '')
-        : n.tokens.map((t, i) => quote(t) + (i === last && n.prefix ? '*' : '')).join(' + ');
-      return withColumn(n.field, body);
+      const body = (tokens: string[]) => {
+        const last = tokens.length - 1;
+        return tokens.length === 1
+          ? quote(tokens[0]) + (n.prefix ? '*' : '')
+          : tokens.map((t, i) => quote(t) + (i === last && n.prefix ? '*' : '')).join(' + ');
+      };
+      return withAlt(n.field, n.tokens, n.alt, body);
     }
     case 'phrase':
-      return withColumn(n.field, n.tokens.map(quote).join(' + '));
+      return withAlt(n.field, n.tokens, n.alt, (tokens) => tokens.map(quote).join(' + '));
     case 'and':
       return `(${n.children.map(toFtsMatch).join(' AND ')})`;
     case 'or':
@@ -42,6 +44,12 @@ export function toFtsMatch(n: QueryNode): string {
     default:
       throw new Error(`not a text node: ${n.type}`);
   }
+}
+
+/** A word in Cyrillic or Greek is searched as written and in Latin letters (the index holds both forms). */
+function withAlt(field: TextField, tokens: string[], alt: string[] | undefined, body: (t: string[]) => string): string {
+  const own = withColumn(field, body(tokens));
+  return alt ? `(${own} OR ${withColumn(field, body(alt))})` : own;
 }
 
 function withColumn(field: TextField, expr: string): string {

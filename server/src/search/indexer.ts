@@ -1,7 +1,7 @@
 // Builds the index snapshot of entries from the catalogue tables and writes search_docs + entry_fts.
 // Called by ingestion and curation with the ids of the entries they touched.
 import anyAscii from 'any-ascii';
-import { foldText, FILTER_NAMES, type FilterName } from '@uc/shared';
+import { foldText, FILTER_NAMES, searchForms, type FilterName } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import type { IndexDoc } from './doc.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
@@ -187,8 +187,9 @@ export class Indexer {
       const dsAuthors = ds.flatMap((d) => JSON.parse(d.authors) as string[]);
       ftsRows.push([
         e.id,
-        foldText([e.title, e.subtitle ?? '', ...new Set(dsTitles)].join(' \n ')),
-        foldText([...creator.map((c) => c.value), ...new Set(dsAuthors)].join(' \n ')),
+        // Titles and authors in Cyrillic or Greek are indexed as written and in Latin letters.
+        searchForms([e.title, e.subtitle ?? '', ...new Set(dsTitles)].join(' \n ')).join(' \n '),
+        searchForms([...creator.map((c) => c.value), ...new Set(dsAuthors)].join(' \n ')).join(' \n '),
         foldText(ds.flatMap((d) => [d.description, d.publisher, d.isbn, d.material_description]).filter(Boolean).join(' \n ')),
         foldText(ds.map((d) => d.full_text ?? '').join(' \n ')),
       ]);

@@ -1,7 +1,7 @@
 // The query language of the search box (spec §2, BRIEF "Search"), parsed into an AST.
 // Words are AND-ed; OR, AND, NOT (upper case), parentheses, +word/-word, "quoted phrases",
 // trailing * wildcards, field prefixes title:/author:, and filter prefixes such as library:ID.
-import { foldText, FILTER_NAMES, type FilterName } from '@uc/shared';
+import { foldText, FILTER_NAMES, hasOtherScript, transliterate, type FilterName } from '@uc/shared';
 import { MessageError } from '../http/messages.ts';
 
 export type TextField = 'any' | 'title' | 'author';
@@ -10,8 +10,9 @@ export type QueryNode =
   | { type: 'and'; children: QueryNode[] }
   | { type: 'or'; children: QueryNode[] }
   | { type: 'not'; child: QueryNode }
-  | { type: 'term'; field: TextField; tokens: string[]; prefix: boolean }
-  | { type: 'phrase'; field: TextField; tokens: string[] }
+  /** `alt`: the tokens of a Cyrillic or Greek word in Latin letters, searched as well. */
+  | { type: 'term'; field: TextField; tokens: string[]; prefix: boolean; alt?: string[] }
+  | { type: 'phrase'; field: TextField; tokens: string[]; alt?: string[] }
   | { type: 'filter'; name: FilterName; value: string }
   /** A word with nothing searchable in it (only punctuation): matches nothing. */
   | { type: 'empty' };
@@ -38,6 +39,13 @@ export function normaliseFilterValue(name: FilterName, raw: string): string | nu
 /** Splits folded text into index tokens, the same way the FTS5 unicode61 tokenizer does. */
 export function tokenize(text: string): string[] {
   return foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+/** The Latin-letter tokens of text in another script (null when the text has none or they are the same). */
+function altTokens(text: string, tokens: string[]): string[] | null {
+  if (!hasOtherScript(text)) return null;
+  const alt = transliterate(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return alt.length && alt.join(' ') !== tokens.join(' ') ? alt : null;
 }
 
 type Tok =
@@ -111,7 +119,7 @@ function wordNode(t: Extract<Tok, { kind: 'word' }>): QueryNode {
   if (t.quoted) {
     const tokens = tokenize(text);
     if (tokens.length === 0) return { type: 'empty' };
-    return { type: 'phrase', field, tokens };
+    return withAlt({ type: 'phrase', field, tokens }, text);
   }
   let prefix = false;
   if (text.endsWith('*')) {
@@ -122,8 +130,13 @@ function wordNode(t: Extract<Tok, { kind: 'word' }>): QueryNode {
   if (text.includes('*')) throw new QuerySyntaxError('The wildcard “*” is allowed only at the end of a word');
   const tokens = tokenize(text);
   if (tokens.length === 0) return { type: 'empty' };
-  if (tokens.length > 1 && !prefix) return { type: 'phrase', field, tokens };
-  return { type: 'term', field, tokens, prefix };
+  if (tokens.length > 1 && !prefix) return withAlt({ type: 'phrase', field, tokens }, text);
+  return withAlt({ type: 'term', field, tokens, prefix }, text);
+}
+
+function withAlt<T extends Extract<QueryNode, { type: 'term' | 'phrase' }>>(node: T, text: string): T {
+  const alt = altTokens(text, node.tokens);
+  return alt ? { ...node, alt } : node;
 }
 
 /** Words with nothing searchable (a lone "-", "!!!") are dropped beside real terms. */
