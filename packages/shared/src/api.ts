@@ -31,6 +31,10 @@ export const searchQuerySchema = z
     sort_direction: z.enum(['asc', 'desc']).optional(),
     page_number: z.coerce.number().int().min(1).max(100000).optional(),
     page_size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+    /** 1: search the words as typed, no spelling correction (the reader refused "Did you mean …?"). */
+    exact: z.enum(['0', '1']).optional(),
+    /** 1: widen the matches to every translation and the original of each matching work. */
+    translations: z.enum(['0', '1']).optional(),
     ...Object.fromEntries(
       FILTER_NAMES.map((f) => [
         `filter_${f}`,
@@ -82,6 +86,11 @@ export const matchSchema = z.object({
   translate: z.array(z.object({ id: z.enum(['translated', 'translation']), value: z.string() })),
   date: z.array(z.object({ id: z.number().int(), value: z.number().int() })),
   data_sources: z.array(matchDataSourceSchema),
+  /**
+   * Our addition, with translations=1: why a match that does not match the query itself is listed: it is
+   * a translation of the work named (`translation_of`), or the original of a matching translation (`original_of`).
+   */
+  related: z.object({ relation: z.enum(['translation_of', 'original_of']), entry_id: z.number().int(), title: z.string() }).optional(),
 });
 export type Match = z.infer<typeof matchSchema>;
 export type MatchTranslate = Match['translate'][number]['id'];
@@ -103,6 +112,10 @@ export const searchResponseSchema = z.object({
   is_authenticated: z.boolean(),
   pretty_query: z.string(),
   querystring: z.string(),
+  /** Our addition: the query with misspelt words replaced by the catalogue's own, when it finds more (null: none). */
+  did_you_mean: z.string().nullable().optional(),
+  /** True when the matches are those of `did_you_mean`, because the query as typed found nothing (refuse with exact=1). */
+  corrected: z.boolean().optional(),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 

@@ -73,6 +73,11 @@ export function searchForms(input: string): string[] {
   return latin === folded ? [folded] : [folded, latin];
 }
 
+/** The words of folded text, split as the search index's tokenizer splits them (letters and digits). */
+export function foldedWords(folded: string): string[] {
+  return folded.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
 /** Accent-, case- and script-insensitive substring test (library filter, dashboard search): "kropotkin" finds "Кропоткин" and back. */
 export function foldedIncludes(haystack: string, needle: string): boolean {
   const n = transliterate(needle).trim();

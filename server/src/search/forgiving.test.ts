@@ -69,3 +69,85 @@ describe('other scripts', () => {
     expect(both.indexOf('Взаимопомощь как фактор эволюции')).toBeGreaterThan(both.indexOf('Mutual Aid'));
   });
 });
+
+describe('typos', () => {
+  it('answers a misspelt author with the author, says so, and can be refused', async () => {
+    const r = await q('kropotkine');
+    expect(r.corrected).toBe(true);
+    expect(r.did_you_mean).toBe('kropotkin');
+    expect(r.querystring).toBe('kropotkine');
+    expect(titles(r)).toContain('Mutual Aid');
+    expect(titles(r)).toContain('Взаимопомощь как фактор эволюции');
+    expect(titles(await q('dostoevski'))).toEqual(['Бесы']);
+    expect(titles(await q('tolstoi'))).toEqual(['Война и мир']);
+    expect((await q('Кропоткине')).did_you_mean).toBe('кропоткин');
+    const refused = await q('kropotkine', '&exact=1');
+    expect(refused.total_entries).toBe(0);
+    expect(refused.did_you_mean).toBeNull();
+  });
+
+  it('corrects only the misspelt words of a query, keeping operators, fields and filters', async () => {
+    const r = await q('author:kropotkine mutual language:en');
+    expect(r.did_you_mean).toBe('author:kropotkin mutual language:en');
+    expect(titles(r)).toEqual(['Mutual Aid']);
+    expect((await q('mutal aid')).did_you_mean).toBe('mutual aid');
+    expect((await q('"feilds factories"')).did_you_mean).toBe('"fields factories"');
+  });
+
+  it('offers a suggestion without replacing matches when the query finds a few', async () => {
+    // "essays" is known (a title word): only a query that finds fewer than three entries is checked.
+    const few = await q('mutual OR kropotkine');
+    expect(few.corrected).toBe(false);
+    expect(few.did_you_mean).toBe('mutual OR kropotkin');
+    expect(titles(few)).toEqual(['Mutual Aid']);
+  });
+
+  it('suggests nothing for exact matches, unknown words far from any, or words known from descriptions', async () => {
+    for (const query of ['kropotkin', 'xqzwv', 'evolution', 'footnote']) {
+      const r = await q(query);
+      expect(r.did_you_mean, query).toBeNull();
+      expect(r.corrected, query).toBeUndefined();
+    }
+  });
+
+  it('never proposes a word only hidden entries hold', async () => {
+    // "Secret Private Work" is held only by a private library.
+    const r = await q('secrett');
+    expect(r.did_you_mean).toBeNull();
+    expect(r.total_entries).toBe(0);
+  });
+});
+
+describe('translations of a work', () => {
+  it('widens a search to the original and every translation, saying why each was added', async () => {
+    const plain = titles(await q('"mutual aid"'));
+    expect(plain).toEqual(['Mutual Aid']);
+    const r = await q('"mutual aid"', '&translations=1');
+    expect(titles(r)[0]).toBe('Mutual Aid');
+    expect(titles(r).slice(1).sort()).toEqual(["L'Entraide", 'Il mutuo appoggio', 'Взаимопомощь как фактор эволюции'].sort());
+    expect(r.matches[0].related).toBeUndefined();
+    const entraide = r.matches.find((m) => m.title[0].value === "L'Entraide")!;
+    expect(entraide.related).toEqual({ relation: 'translation_of', entry_id: r.matches[0].entry_id, title: 'Mutual Aid' });
+  });
+
+  it('from a translation, finds the original and the other translations', async () => {
+    const r = await q('appoggio', '&translations=1');
+    expect(titles(r)[0]).toBe('Il mutuo appoggio');
+    const original = r.matches.find((m) => m.title[0].value === 'Mutual Aid')!;
+    expect(original.related).toEqual({ relation: 'original_of', entry_id: r.matches[0].entry_id, title: 'Il mutuo appoggio' });
+    expect(titles(r)).toEqual(expect.arrayContaining(["L'Entraide", 'Взаимопомощь как фактор эволюции']));
+    expect(r.total_entries).toBe(4);
+  });
+
+  it('keeps filters on the widened set and leaves works without translations alone', async () => {
+    expect(titles(await q('"mutual aid"', '&translations=1&filter_language=fr'))).toEqual(["L'Entraide"]);
+    expect(titles(await q('zapata', '&translations=1'))).toEqual(['Zapata and the Land']);
+    expect((await q('"mutual aid"', '&translations=0')).total_entries).toBe(1);
+  });
+
+  it('refuses a bad flag value', async () => {
+    const res = await t.app.inject('/collector/api/search?query=aid&translations=yes');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toHaveProperty('error');
+  });
+});

@@ -1,7 +1,7 @@
 // The query language of the search box (spec §2, BRIEF "Search"), parsed into an AST.
 // Words are AND-ed; OR, AND, NOT (upper case), parentheses, +word/-word, "quoted phrases",
 // trailing * wildcards, field prefixes title:/author:, and filter prefixes such as library:ID.
-import { foldText, FILTER_NAMES, hasOtherScript, transliterate, type FilterName } from '@uc/shared';
+import { foldedWords, foldText, FILTER_NAMES, hasOtherScript, transliterate, type FilterName } from '@uc/shared';
 import { MessageError } from '../http/messages.ts';
 
 export type TextField = 'any' | 'title' | 'author';
@@ -38,13 +38,13 @@ export function normaliseFilterValue(name: FilterName, raw: string): string | nu
 
 /** Splits folded text into index tokens, the same way the FTS5 unicode61 tokenizer does. */
 export function tokenize(text: string): string[] {
-  return foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return foldedWords(foldText(text));
 }
 
 /** The Latin-letter tokens of text in another script (null when the text has none or they are the same). */
 function altTokens(text: string, tokens: string[]): string[] | null {
   if (!hasOtherScript(text)) return null;
-  const alt = transliterate(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const alt = foldedWords(transliterate(text));
   return alt.length && alt.join(' ') !== tokens.join(' ') ? alt : null;
 }
 

@@ -14,7 +14,10 @@ export const searchRoutes = (search: SearchService): FastifyPluginAsyncZod => as
       if (v !== undefined) filters[f] = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x !== '');
     }
     return search.search(
-      { query: req.query.query ?? '', sortBy: sortOf(req.query.sort_by, req.query.sort_direction), page: req.query.page_number ?? 1, pageSize: req.query.page_size, filters },
+      {
+        query: req.query.query ?? '', sortBy: sortOf(req.query.sort_by, req.query.sort_direction), page: req.query.page_number ?? 1, pageSize: req.query.page_size, filters,
+        exact: req.query.exact === '1', translations: req.query.translations === '1',
+      },
       viewerOf(req),
     );
   });

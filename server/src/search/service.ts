@@ -2,7 +2,7 @@
 // in-memory columns), cut to what the viewer may see, counted per facet (each facet's counts reflect
 // the other active filters), sorted and paged.
 import {
-  AGGREGATE_SPECIAL, DEFAULT_PAGE_SIZE, DOWNLOAD_TYPES, FACET_NAMES, TRANSLATE_VALUES,
+  AGGREGATE_SPECIAL, DEFAULT_PAGE_SIZE, DOWNLOAD_TYPES, FACET_NAMES, FILTER_NAMES, TRANSLATE_VALUES, foldedWords, foldText,
   type Facet, type FacetName, type FilterName, type Match, type SearchResponse, type SortBy,
 } from '@uc/shared';
 import type { Db } from '../db/index.ts';
@@ -16,6 +16,7 @@ import { FTS_WEIGHTS, isPureText, toFtsMatch } from './fts.ts';
 import { MemoryIndex } from './memory-index.ts';
 import { buildPager } from './pager.ts';
 import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './parser.ts';
+import { Vocabulary } from './vocabulary.ts';
 
 export interface SearchParams {
   query: string;
@@ -23,14 +24,25 @@ export interface SearchParams {
   page: number;
   pageSize?: number;
   filters: Partial<Record<FilterName, string[]>>;
+  /** No spelling correction (the reader refused it). */
+  exact?: boolean;
+  /** Widen the matches to every translation and the original of each matching work. */
+  translations?: boolean;
 }
+
+/** Below this many matches a query is checked for misspelt words ("Did you mean …?"). */
+export const FEW_MATCHES = 3;
+
+type Related = NonNullable<Match['related']>;
 
 /** Most values a facet returns (by count); active values are always included. */
 export const FACET_LIMIT = 100;
 
 export class SearchService {
   readonly index = new MemoryIndex();
+  readonly vocabulary = new Vocabulary();
   private q;
+  private families: { seq: number; originalOf: Map<number, number>; translationsOf: Map<number, number[]> } | null = null;
   private countCache: { key: string; value: { counts: Map<string, number>; total: number } } | null = null;
 
   constructor(
@@ -45,6 +57,10 @@ export class SearchService {
       fts: s.prepare(`SELECT rowid, bm25(entry_fts, ${FTS_WEIGHTS.join(', ')}) FROM entry_fts WHERE entry_fts MATCH ?`).raw(),
       ftsIds: s.prepare('SELECT rowid FROM entry_fts WHERE entry_fts MATCH ?').pluck(),
       titles: s.prepare('SELECT id, title FROM entries WHERE id IN (SELECT value FROM json_each(?))').raw(),
+      known: s.prepare('SELECT 1 FROM entry_fts WHERE entry_fts MATCH ? LIMIT 1').pluck(),
+      // Translation links between the entries the index shows (merged entries count as their canonical one).
+      translations: s.prepare(`SELECT coalesce(e.canonical_entry_id, e.id), coalesce(o.canonical_entry_id, o.id)
+        FROM entries e JOIN entries o ON o.id = e.original_entry_id`).raw(),
     };
   }
 
@@ -53,13 +69,58 @@ export class SearchService {
     const max = this.q.maxSeq.get() as number;
     if (max <= this.index.seq) return;
     for (const [id, doc] of this.q.since.iterate(this.index.seq) as Iterable<[number, string | null]>) {
-      if (doc) this.index.put(JSON.parse(doc) as IndexDoc);
-      else this.index.remove(id);
+      if (doc) {
+        const d = JSON.parse(doc) as IndexDoc;
+        this.index.put(d);
+        this.vocabulary.add(d);
+      } else this.index.remove(id);
     }
     this.index.seq = max;
   }
 
+  /**
+   * A search; when it finds fewer than FEW_MATCHES entries, its misspelt words are replaced by the
+   * catalogue's closest ones: if that finds more, it is offered as `did_you_mean`, and when the query as
+   * typed found nothing its matches are answered instead (`corrected`). `exact` refuses the correction.
+   */
   search(params: SearchParams, viewer: Viewer): SearchResponse {
+    const answer = this.run(params, viewer);
+    if (params.exact || answer.total_entries >= FEW_MATCHES || !hasText(parseQuery(params.query.trim()))) return { ...answer, did_you_mean: null };
+    const fixed = this.correctQuery(params.query.trim());
+    if (fixed === null) return { ...answer, did_you_mean: null };
+    const other = this.run({ ...params, query: fixed }, viewer);
+    if (other.total_entries <= answer.total_entries) return { ...answer, did_you_mean: null };
+    if (answer.total_entries === 0) return { ...other, querystring: answer.querystring, did_you_mean: fixed, corrected: true };
+    return { ...answer, did_you_mean: fixed, corrected: false };
+  }
+
+  /**
+   * The query with each word the index does not know (not a filter value, an operator or a wildcard)
+   * replaced by the closest word of the catalogue's titles and authors; null when nothing changed.
+   */
+  correctQuery(query: string): string | null {
+    let out = '';
+    let last = 0;
+    for (const m of query.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const word = m[0];
+      const at = m.index;
+      const next = query[at + word.length];
+      if (next === ':' || next === '*' || /\p{N}/u.test(word) || word === 'AND' || word === 'OR' || word === 'NOT') continue;
+      const prefix = /([a-z_]+):$/.exec(query.slice(Math.max(0, at - 20), at));
+      if (prefix && (FILTER_NAMES as readonly string[]).includes(prefix[1])) continue;
+      const tokens = foldedWords(foldText(word));
+      if (tokens.length !== 1) continue;
+      const token = tokens[0];
+      if (this.vocabulary.has(token) || this.q.known.get(`"${token}"`)) continue;
+      const fix = this.vocabulary.closest(token);
+      if (fix === null) continue;
+      out += query.slice(last, at) + fix;
+      last = at + word.length;
+    }
+    return last === 0 ? null : out + query.slice(last);
+  }
+
+  private run(params: SearchParams, viewer: Viewer): SearchResponse {
     this.sync();
     const index = this.index;
     const query = params.query.trim();
@@ -79,6 +140,8 @@ export class SearchService {
       scores = textual && sortBy === 'relevance' ? new Float64Array(index.capacity) : null;
       candidates = this.evaluate(ast, scores, named);
     }
+    // Every translation and the original of each matching work; they rank after the works that match.
+    const related = params.translations && candidates ? this.widenToTranslations(candidates) : null;
 
     // 2. Active filters (filter_<facet>), values OR-ed within a facet, facets AND-ed.
     const filters: Record<string, string[]> = {};
@@ -163,7 +226,7 @@ export class SearchService {
     const ordered = this.order(results, sortBy, textual ? scores : null);
     const offset = (page - 1) * pageSize;
     const pageIds = ordered(offset, pageSize);
-    const matches = this.matches(pageIds, visibleLibs);
+    const matches = this.matches(pageIds, visibleLibs, related);
 
     return {
       matches,
@@ -417,8 +480,45 @@ export class SearchService {
     };
   }
 
-  private matches(ids: number[], visibleLibs: Set<number>): Match[] {
+  /** Adds to the match set the original and the translations of each member; says why each was added. */
+  private widenToTranslations(members: Uint8Array): Map<number, { relation: Related['relation']; entry_id: number }> {
+    const seq = this.index.seq;
+    if (this.families?.seq !== seq) {
+      const originalOf = new Map<number, number>();
+      const translationsOf = new Map<number, number[]>();
+      for (const [member, original] of this.q.translations.iterate() as Iterable<[number, number]>) {
+        if (member === original) continue;
+        originalOf.set(member, original);
+        const list = translationsOf.get(original);
+        if (list) list.push(member);
+        else translationsOf.set(original, [member]);
+      }
+      this.families = { seq, originalOf, translationsOf };
+    }
+    const { originalOf, translationsOf } = this.families;
+    const related = new Map<number, { relation: Related['relation']; entry_id: number }>();
+    const direct = members.slice();
+    const n = members.length;
+    for (let id = 0; id < n; id++) {
+      if (!direct[id]) continue;
+      const root = originalOf.get(id) ?? id;
+      if (root !== id && root < n && !direct[root]) {
+        members[root] = 1;
+        if (!related.has(root)) related.set(root, { relation: 'original_of', entry_id: id });
+      }
+      for (const t of translationsOf.get(root) ?? []) {
+        if (t === id || t >= n || direct[t]) continue;
+        members[t] = 1;
+        related.set(t, { relation: 'translation_of', entry_id: root });
+      }
+    }
+    return related;
+  }
+
+  private matches(ids: number[], visibleLibs: Set<number>, related: Map<number, { relation: Related['relation']; entry_id: number }> | null): Match[] {
     if (ids.length === 0) return [];
+    const why = related ? ids.filter((id) => related.has(id)) : [];
+    const whyTitles = this.entryTitles(why.map((id) => related!.get(id)!.entry_id));
     const rows = this.q.docs.all(JSON.stringify(ids)) as [number, string | null][];
     const byId = new Map(rows.map(([id, doc]) => [id, doc ? (JSON.parse(doc) as IndexDoc) : null]));
     const libs = this.libraries.all();
@@ -441,6 +541,7 @@ export class SearchService {
             library_name: libs.get(s.library_id)?.name ?? '',
             library_type: libs.get(s.library_id)?.library_type ?? 'digital',
           })),
+        ...(related?.has(id) ? { related: { ...related.get(id)!, title: whyTitles.get(related.get(id)!.entry_id) ?? '' } } : {}),
       });
     }
     return out;
