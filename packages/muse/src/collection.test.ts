@@ -37,7 +37,7 @@ describe('collectionToTypst', () => {
     const flags = collectionToTypst([{ muse: one }, { muse: two }], { notoc: true, nofinalpage: true, continuefootnotes: true, twoside: true, start_with_empty_page: true }).source;
     expect(flags).not.toContain('#museToc()');
     expect(flags).not.toContain('#counter(footnote).update(0)');
-    expect(flags).toContain('to: "odd"');
+    expect(flags).toContain('#museBreak("odd")');
     expect(flags).toContain('#page(header: none, footer: none)[]');
     const bodyOnly = collectionToTypst([{ muse: one }, { muse: two }], { body_only: true, title: 'Nope' }).source;
     expect(bodyOnly).not.toContain('text(size: 2em, weight: "bold")[Nope]');

@@ -8,7 +8,7 @@ import type { MuseDocument } from './types.ts';
 import { parseMuse } from './parse.ts';
 import { inlineText, parseInline } from './inline.ts';
 import { resolveLayout, type TypstLayoutOptions } from './layout.ts';
-import { LANG_OK, TypstRenderer, headerInline, noRefs, preamble, typstString } from './typst.ts';
+import { LANG_OK, RAGGED, TypstRenderer, headerInline, museBreak, noRefs, preamble, titleLine, typstString } from './typst.ts';
 import { compileTypst } from './pdf.ts';
 
 export interface CollectionText {
@@ -50,7 +50,7 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
   const date = headerInline(v('date'), hr);
   const notes = headerInline(v('notes'), hr);
   const source = headerInline(v('source'), hr);
-  const toOdd = L.twoside ? ', to: "odd"' : '';
+  const toOdd = museBreak(L.twoside ? 'odd' : '');
   const out: string[] = [];
 
   const meta = [`title: ${typstString(inlineText(parseInline(rawTitle, noRefs)).trim())}`];
@@ -62,20 +62,20 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
   // Front matter: the collection's title page (or block), impressum with the notes, contents.
   if (!F.bodyOnly) {
     if (F.startWithEmptyPage) out.push('#page(header: none, footer: none)[]');
-    const block = ['#v(2em)', `#align(center, text(size: 2em, weight: "bold")[${title}])`];
-    if (subtitle) block.push(`#v(1em)#align(center, text(size: 1.4em)[${subtitle}])`);
+    const block = [RAGGED, '#v(2em)', titleLine(title, L)];
+    if (subtitle) block.push(`#v(1em)#align(center, text(size: 1.44em)[${subtitle}])`);
     if (author) block.push(`#v(2em)#align(center, text(size: 1.3em)[${author}])`);
     if (F.nocoverpage) {
-      out.push(...block, '#v(3em)', '');
+      out.push('#[', ...block, ']', '#v(3em)', '');
     } else {
       out.push('#page(header: none, footer: none)[', ...block, '#v(1fr)', date ? `#align(center)[${date}]` : '', ']');
-      if (F.impressum && notes) out.push(`#page(header: none, footer: none)[#set text(size: 0.85em)\n#v(1fr)\n#align(center)[${notes}]]`);
-      out.push(`#pagebreak(weak: true${toOdd})`);
+      if (F.impressum && notes) out.push(`#page(header: none, footer: none)[${RAGGED}\n#set text(size: 0.85em)\n#v(1fr)\n#align(center)[${notes}]]`);
+      out.push(toOdd);
     }
   }
   if (!F.notoc) {
     out.push('#museToc()');
-    out.push(F.nocoverpage ? '#v(3em)' : `#pagebreak(weak: true${toOdd})`);
+    out.push(F.nocoverpage ? '#v(3em)' : toOdd);
   }
   out.push('');
 
@@ -90,21 +90,24 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
     const textRtl = RTL.includes(textLang);
     const hasHeadings = doc.body.some((b) => b.type === 'heading' && b.level <= 4);
     const parts: string[] = [];
-    parts.push(`#pagebreak(weak: true${toOdd})`);
+    parts.push(toOdd);
     if (!F.continuefootnotes) parts.push('#counter(footnote).update(0)');
     // The text's TOC entry at part level; running heads of the part level show the text's title.
     parts.push(`#metadata((level: 1, title: [${tTitle}]))<muse-toc>`);
+    // the text's title in the PDF outline: a heading that prints nothing
+    parts.push(`#[#show heading: none\n#heading(level: 1, outlined: false, bookmarked: true)[${tTitle}]]`);
     parts.push(`#[#set text(lang: ${typstString(textLang)}${textRtl !== rtl ? `, dir: ${textRtl ? 'rtl' : 'ltr'}` : ''})`);
-    const titleBlock = [`#align(center, text(size: 1.6em, weight: "bold")[${tTitle}])`];
+    const titleBlock = [`#align(center, text(size: 1.6em${F.nobold ? '' : ', weight: "bold"'})[${tTitle}])`];
     if (tSub) titleBlock.push(`#v(0.8em)#align(center, text(size: 1.25em)[${tSub}])`);
     if (tAuthor) titleBlock.push(`#v(1.2em)#align(center, text(size: 1.15em)[${tAuthor}])`);
     if (tDate) titleBlock.push(`#v(0.8em)#align(center)[${tDate}]`);
     if (hasHeadings) {
       // A text with its own chapters gets a title page; the text starts on the next (recto) page.
-      parts.push('#page(header: none, footer: none)[#set par(first-line-indent: 0pt)', '#v(10%)', ...titleBlock, ']');
-      parts.push(`#pagebreak(weak: true${toOdd})`);
+      parts.push(`#page(header: none, footer: none)[${RAGGED}`, '#v(10%)', ...titleBlock, ']');
+      parts.push(toOdd);
     } else {
-      parts.push('#block(width: 100%)[#set par(first-line-indent: 0pt)', ...titleBlock, ']', '#v(2em)');
+      // the text opens here: plain page style (page number in the foot, no running head)
+      parts.push('#metadata(none)<muse-opening>', `#block(width: 100%)[${RAGGED}`, ...titleBlock, ']', '#v(2em)');
     }
     parts.push('');
     parts.push(r.blocks(doc.body));
@@ -119,8 +122,8 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
   if (!F.nofinalpage && !F.bodyOnly) {
     const lines = [author, title, subtitle, date].filter(Boolean).map((x) => `#align(center)[${x}]`);
     const tail = [source, F.impressum ? '' : notes].filter(Boolean).map((x) => `#align(center)[${x}]`);
-    if (L.twoside) out.push('#pagebreak(weak: true, to: "even")');
-    out.push(`#page(header: none, footer: none)[#set par(first-line-indent: 0pt)\n#v(1fr)\n${lines.join('\n')}\n#v(2em)\n#set text(size: 0.9em)\n${tail.join('\n')}\n]`);
+    if (L.twoside) out.push(museBreak('even'));
+    out.push(`#page(header: none, footer: none)[${RAGGED}\n#v(1fr)\n${lines.join('\n')}\n#v(2em)\n#set text(size: 0.9em)\n${tail.join('\n')}\n]`);
   }
   return { source: out.join('\n') + '\n', files };
 }

@@ -26,6 +26,42 @@ export function escapeTypst(s: string): string {
     .replace(/\s*\n\s*/g, ' ');
 }
 
+const LONG_RUN = /\S{30,}/gu;
+const WORD = /^[\p{L}\p{M}]+$/u;
+const BREAK_AFTER = /[_./\\:?&=,;|-]/u;
+/** A break opportunity of no width (a zero-width space would make Typst overfill justified lines). */
+const BREAK = '#box(width: 0pt)';
+
+/**
+ * The text cut where a line may break inside runs a line cannot hold (identifiers, hashes, paths):
+ * words of letters under 60 characters are left to hyphenation; elsewhere after punctuation and at
+ * least every 10 characters.
+ */
+export function splitLongRuns(s: string): string[] {
+  const pieces: string[] = [];
+  let last = 0;
+  for (const m of s.matchAll(LONG_RUN)) {
+    const run = m[0];
+    if (run.length < 60 && WORD.test(run)) continue;
+    let cur = s.slice(last, m.index);
+    let since = 0;
+    for (const ch of run) {
+      cur += ch;
+      since++;
+      if (BREAK_AFTER.test(ch) || since >= 10) {
+        pieces.push(cur);
+        cur = '';
+        since = 0;
+      }
+    }
+    if (cur) pieces.push(cur);
+    last = m.index + run.length;
+  }
+  // the last piece carries what follows the last run (possibly nothing)
+  if (last < s.length || pieces.length === 0) pieces.push(s.slice(last));
+  return pieces;
+}
+
 /** A Typst string literal. */
 export function typstString(s: string): string {
   let out = '"';
@@ -43,6 +79,15 @@ export function typstString(s: string): string {
 }
 
 export const LANG_OK = /^[a-z]{2,3}$/;
+
+/** Set rules for text aligned as marked (title blocks, headings, centred and right blocks): never justified nor hyphenated. */
+export const RAGGED = '#set par(justify: false, first-line-indent: 0pt)\n#set text(hyphenate: false)';
+
+/** KOMA's heading sizes relative to the body (at 12 pt: part 29.9, chapter 24.9, section 17.3, subsection 14.4, then 12 pt). */
+export const HEADING_EM = [2.488, 2.074, 1.44, 1.2, 1] as const;
+
+/** LaTeX's baselineskip for the body size (14.5 pt for 12 pt type), in em, before linespacing. */
+const PITCH_EM = 14.5 / 12;
 const NUMBERING: Record<string, string> = { '1': '1.', a: 'a.', A: 'A.', i: 'i.', I: 'I.' };
 
 /**
@@ -91,10 +136,12 @@ export class TypstRenderer {
     for (const n of nodes) {
       switch (n.type) {
         case 'text':
-          out += escapeTypst(n.value);
+          out += splitLongRuns(n.value).map(escapeTypst).join(BREAK);
           break;
         case 'code':
-          out += `#raw(${typstString(n.value.replace(/\s*\n\s*/g, ' '))})`;
+          out += splitLongRuns(n.value.replace(/\s*\n\s*/g, ' '))
+            .map((piece) => `#raw(${typstString(piece)})`)
+            .join(BREAK);
           break;
         case 'style': {
           const inner = this.inline(n.children);
@@ -217,7 +264,7 @@ export class TypstRenderer {
         // running heads read this metadata instead, which carries the title without notes.
         const toc = level <= 4 ? `#metadata((level: ${level}, title: [${this.inline(stripRefs(b.tocChildren ?? b.children)).trim()}]))<muse-toc>` : '';
         // anchors go before the heading: its body is repeated in the PDF bookmarks
-        return `${this.anchors(b.anchors)}#heading(level: ${level}, outlined: false)[${toc}${this.inline(b.children).trim()}]\n\n`;
+        return `${this.anchors(b.anchors)}#heading(level: ${level}, outlined: false, bookmarked: ${level <= 4})[${toc}${this.inline(b.children).trim()}]\n\n`;
       }
       case 'container': {
         const inner = this.blocks(b.children);
@@ -225,9 +272,9 @@ export class TypstRenderer {
           case 'quote':
             return `#quote(block: true)[\n${inner}]\n\n`;
           case 'center':
-            return `#align(center)[\n${inner}]\n\n`;
+            return `#align(center)[${RAGGED}\n${inner}]\n\n`;
           case 'right':
-            return `#align(right)[\n${inner}]\n\n`;
+            return `#align(right)[${RAGGED}\n${inner}]\n\n`;
           default:
             return `#block(inset: (left: 1em))[#set par(hanging-indent: 1em, first-line-indent: 0pt)\n${inner}]\n\n`;
         }
@@ -357,14 +404,23 @@ export function runningHead(L: ResolvedLayout, title: string, subtitle: string, 
     title_chapter: [`[${title}]`, last(2), last(2)],
     title_section: [`[${title}]`, last(3), last(3)],
   };
-  if (L.headings === 'none') return '';
-  const [verso, recto, one] = texts[L.headings];
   const num = 'counter(page).display()';
-  if (!L.twoside) return `header: context { set text(size: 0.85em); align(center, ${one}) }, footer: context align(center, ${num}),`;
+  // KOMA's page styles: "empty" on blank pages (part pages set their own), "plain" (number in the
+  // foot) on chapter openings and without running heads, "headings" elsewhere.
+  const kind = 'let k = musePageStyle(here().page());';
+  if (L.headings === 'none') return `header: none, footer: context { ${kind} if k != "empty" { align(center, ${num}) } },`;
+  const [verso, recto, one] = texts[L.headings];
+  const plainFoot = `footer: context { ${kind} if k == "plain" { align(center, ${num}) } },`;
+  if (!L.twoside) return `header: context { ${kind} if k == "headings" { set text(size: 0.85em); museHead(center, ${one}) } }, ${plainFoot}`;
   return (
-    `header: context { set text(size: 0.85em); if calc.even(here().page()) { ${num}; h(1fr); ${verso} } ` +
-    `else { ${recto}; h(1fr); ${num} } }, footer: none,`
+    `header: context { ${kind} if k == "headings" { set text(size: 0.85em); if calc.even(here().page()) { grid(columns: (auto, 1fr), column-gutter: 1em, ${num}, museHead(right, ${verso})) } ` +
+    `else { grid(columns: (1fr, auto), column-gutter: 1em, museHead(left, ${recto}), ${num}) } } }, ${plainFoot}`
   );
+}
+
+/** A page break that may leave a blank page, marked so that page gets the empty page style. */
+export function museBreak(to: '' | 'odd' | 'even'): string {
+  return `#museBreak(${to ? typstString(to) : 'none'})`;
 }
 
 /** The page, text, paragraph and heading rules plus the helper functions every document starts with. */
@@ -376,37 +432,58 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
   const margin = L.twoside
     ? `(inside: ${mm(m.inner)}, outside: ${mm(m.outer)}, top: ${mm(m.top)}, bottom: ${mm(m.bottom)})`
     : `(left: ${mm(m.inner)}, right: ${mm(m.outer)}, top: ${mm(m.top)}, bottom: ${mm(m.bottom)})`;
+  out.push(
+    '#let museBreak(to) = { [#metadata(none)<muse-break>]; pagebreak(weak: true, to: to); [#metadata(none)<muse-resume>] }',
+    // blank: between a break and where the text resumes, or holding nothing but the break's mark
+    '#let musePageStyle(p) = { ' +
+      `let blank = query(<muse-break>).zip(query(<muse-resume>)).any(((a, b)) => { let pa = a.location().page(); p < b.location().page() and (pa < p or (pa == p and a.location().position().y <= ${mm(m.top)} + 1pt)) }); ` +
+      'if blank { "empty" } else if query(<muse-opening>).any(o => o.location().page() == p) { "plain" } else { "headings" } }',
+    // one line of running head: a longer one is cut at the line's end, before the page number
+    '#let museHead(al, body) = box(width: 100%, height: 1.1em, clip: true, { set par(justify: false); set text(hyphenate: false); align(al, body) })',
+  );
   const head = runningHead(L, title, subtitle, author);
   out.push(
-    `#set page(width: ${mm(L.widthMm)}, height: ${mm(L.heightMm)}, margin: ${margin}${L.twoside ? ', binding: left' : ''}, ` +
-      (head ? head.replace(/,$/, '') : 'numbering: "1"') +
-      ')',
+    `#set page(width: ${mm(L.widthMm)}, height: ${mm(L.heightMm)}, margin: ${margin}${L.twoside ? ', binding: left' : ''}, ` + head.replace(/,$/, '') + ')',
   );
+  // A line box of exactly 1em plus the leading gives LaTeX's baseline pitch (14.5 pt at 12 pt).
   out.push(
-    `#set text(font: (${typstString(L.mainfont)}, "DejaVu Serif"), size: ${L.fontsizePt}pt, lang: ${typstString(lang)}${rtl ? ', dir: rtl' : ''})`,
+    `#set text(font: (${typstString(L.mainfont)}, "DejaVu Serif"), size: ${L.fontsizePt}pt, lang: ${typstString(lang)}, top-edge: 0.8em, bottom-edge: -0.2em${rtl ? ', dir: rtl' : ''})`,
   );
-  const leading = 0.65 + (L.linespacing - 1) * 1.2;
-  out.push(`#set par(justify: true, leading: ${leading.toFixed(2)}em, first-line-indent: (amount: ${L.parindentPt}pt, all: true))`);
+  const leading = (PITCH_EM * L.linespacing - 1).toFixed(3);
+  // LaTeX sets no extra space between paragraphs (the indent marks them)
+  out.push(`#set par(justify: true, leading: ${leading}em, spacing: ${leading}em, first-line-indent: (amount: ${L.parindentPt}pt, all: true))`);
   if (L.justification) {
     const j = L.justification;
     out.push(`#set par(justification-limits: (spacing: (min: 66.67%, max: ${j.spacingMaxPct}%), tracking: (min: 0em, max: ${j.trackingMaxEm}em)))`);
   }
   out.push(`#show raw: set text(font: (${typstString(L.monofont)}, "DejaVu Sans Mono"))`);
+  out.push('#show table.cell: set par(justify: false)', '#show table.cell: set text(hyphenate: false)');
   out.push('#set heading(numbering: none)');
   const headFont = F.sansfontsections ? L.sansfont : L.mainfont;
-  out.push(`#show heading: set text(font: (${typstString(headFont)}, "DejaVu Serif"))`);
+  out.push(`#show heading: set text(font: (${typstString(headFont)}, "DejaVu Serif"), hyphenate: false${F.nobold ? ', weight: "regular"' : ''})`);
+  out.push('#show heading: set par(justify: false, first-line-indent: 0pt)');
+  // absolute sizes: Typst's own heading sizes (in em) would compound with relative ones
+  HEADING_EM.forEach((em, i) => out.push(`#show heading.where(level: ${i + 1}): set text(size: ${Math.round(em * L.fontsizePt * 100) / 100}pt)`));
   out.push('#show heading: set block(above: 1.6em, below: 1em)');
   out.push(
     '#let museToc() = context { heading(level: 2, outlined: false, bookmarked: false, numbering: none)[' +
       escapeTypst(tocTitle(lang)) +
-      ']; set par(first-line-indent: 0pt, justify: false); for m in query(<muse-toc>) { let v = m.value; let p = counter(page).at(m.location()).first(); ' +
-      'block(above: 0.6em, below: 0.6em, inset: (left: (v.level - 1) * 1.2em), link(m.location(), { if v.level == 1 { strong(v.title) } else { v.title }; box(width: 1fr, repeat[ . ]); str(p) })) } }',
+      ']; set par(first-line-indent: 0pt, justify: false); set text(hyphenate: false); for m in query(<muse-toc>) { let v = m.value; let p = counter(page).at(m.location()).first(); ' +
+      // the page number has its own column, level with the entry's last line: never alone on a line
+      'block(above: 0.6em, below: 0.6em, inset: (left: (v.level - 1) * 1.2em), link(m.location(), grid(columns: (1fr, auto), column-gutter: 0.3em, align: (left, right + bottom), ' +
+      '{ if v.level == 1 { strong(v.title) } else { v.title }; box(width: 1fr, repeat(text(bottom-edge: "baseline")[ . ])) }, str(p)))) } }',
   );
   const center = (cond: boolean) => (cond ? 'align(center, it)' : 'it');
-  const toOdd = L.openRight ? ', to: "odd"' : L.openLeft ? ', to: "even"' : '';
+  const to = L.openRight ? '"odd"' : L.openLeft ? '"even"' : 'none';
   const resetFn = F.continuefootnotes ? '' : ' counter(footnote).update(0);';
-  out.push(`#show heading.where(level: 1): it => { pagebreak(weak: true${toOdd}); v(20%); align(center, text(size: 1.6em, it)); pagebreak(weak: true) }`);
-  out.push(`#show heading.where(level: 2): it => { pagebreak(weak: true${toOdd});${resetFn} ${center(F.centerchapter || F.centersection)} }`);
+  // Part pages: a page of their own, empty page style. Chapters: a new page, the title lower down
+  // (KOMA's space before a chapter heading), plain page style.
+  out.push(
+    `#show heading.where(level: 1): it => { museBreak(${to}); page(header: none, footer: none, { v(20%); align(center, it) }) }`,
+  );
+  out.push(
+    `#show heading.where(level: 2): it => { museBreak(${to});${resetFn} [#metadata(none)<muse-opening>]; v(${(2.3 * PITCH_EM).toFixed(2)}em); ${center(F.centerchapter || F.centersection)} }`,
+  );
   for (const lvl of [3, 4, 5]) out.push(`#show heading.where(level: ${lvl}): it => ${center(F.centersection)}`);
   out.push(...museHelpers(L));
   out.push('');
@@ -467,6 +544,14 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
     .map((a) => inlineText(parseInline(a, noRefs)).trim())
     .filter(Boolean);
   if (authors.length) meta.push(`author: (${authors.map(typstString).join(', ')},)`);
+  // Subject and Keywords, as the reference's hyperref setup: the subtitle and the topics
+  const plainSubtitle = inlineText(parseInline(field('subtitle'), noRefs)).trim();
+  if (plainSubtitle) meta.push(`description: ${typstString(plainSubtitle)}`);
+  const topics = (h.topics ?? '')
+    .split(/[,;]/)
+    .map((t) => inlineText(parseInline(t, noRefs)).trim())
+    .filter(Boolean);
+  if (topics.length) meta.push(`keywords: (${topics.map(typstString).join(', ')},)`);
   out.push(`#set document(${meta.join(', ')})`);
 
   out.push(...preamble(L, { lang, rtl, title, subtitle, author }));
@@ -477,16 +562,16 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
     const coverOk =
       !F.ignoreCover && /^[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]\.(jpe?g|png)$/.test(cover) && !!files?.get(cover) && !!imageFormat(files.get(cover)!);
     const coverWidth = options.coverwidth !== undefined ? L.coverwidth : Math.min(1, Math.max(0.01, Number(h.coverwidth) || 1));
-    const block: string[] = [];
+    const block: string[] = [RAGGED];
     block.push('#v(2em)');
-    if (title) block.push(`#align(center, text(size: 2em, weight: "bold")[${title}])`);
-    if (subtitle) block.push(`#v(1em)#align(center, text(size: 1.4em)[${subtitle}])`);
+    if (title) block.push(titleLine(title, L));
+    if (subtitle) block.push(`#v(1em)#align(center, text(size: 1.44em)[${subtitle}])`);
     if (author) block.push(`#v(2em)#align(center, text(size: 1.3em)[${author}])`);
     if (coverOk && !F.nocoverpage) {
       block.push(`#v(3em)#align(center, image(${typstString(`${FILES_DIR}/${cover}`)}, format: "${imageFormat(files!.get(cover)!)}", width: ${Math.round(coverWidth * 100)}%, height: 50%, fit: "contain"))`);
     }
     if (F.nocoverpage) {
-      out.push(...block, '#v(3em)', '');
+      out.push('#[', ...block, ']', '#v(3em)', '');
     } else {
       out.push('#page(header: none, footer: none)[', ...block, '#v(1fr)', date ? `#align(center)[${date}]` : '', ']');
       if (F.impressum) {
@@ -497,15 +582,15 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
             return headerInline(k === 'notes' ? field('notes') : h[k], r);
           })
           .filter(Boolean);
-        out.push(`#page(header: none, footer: none)[#set text(size: 0.85em)\n#v(1fr)\n${imp.map((x) => `#align(center)[${x}]`).join('#v(0.5em)\n')}]`);
+        out.push(`#page(header: none, footer: none)[${RAGGED}\n#set text(size: 0.85em)\n#v(1fr)\n${imp.map((x) => `#align(center)[${x}]`).join('#v(0.5em)\n')}]`);
       }
-      out.push(`#pagebreak(weak: true${L.twoside ? ', to: "odd"' : ''})`);
+      out.push(museBreak(L.twoside ? 'odd' : ''));
     }
   }
   const wantsToc = doc.body.some((b) => b.type === 'heading' && b.level <= 4) && !F.notoc && !truthy(h.notoc);
   if (wantsToc) {
     out.push('#museToc()');
-    out.push(F.nocoverpage ? '#v(3em)' : `#pagebreak(weak: true${L.twoside ? ', to: "odd"' : ''})`);
+    out.push(F.nocoverpage ? '#v(3em)' : museBreak(L.twoside ? 'odd' : ''));
   }
   out.push('');
   out.push(r.blocks(doc.body));
@@ -523,11 +608,16 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
         if (v) tail.push((k === 'isbn' ? 'ISBN ' : '') + headerInline(v, r));
       }
     }
-    const finalPage = `#page(header: none, footer: none)[#set par(first-line-indent: 0pt)\n#v(1fr)\n${lines.join('\n')}\n#v(2em)\n#set text(size: 0.9em)\n${tail.map((x) => `#align(center)[${x}]`).join('\n')}\n]`;
-    if (L.twoside) out.push('#pagebreak(weak: true, to: "even")');
+    const finalPage = `#page(header: none, footer: none)[${RAGGED}\n#v(1fr)\n${lines.join('\n')}\n#v(2em)\n#set text(size: 0.9em)\n${tail.map((x) => `#align(center)[${x}]`).join('\n')}\n]`;
+    if (L.twoside) out.push(museBreak('even'));
     out.push(finalPage);
   }
   return out.join('\n') + '\n';
+}
+
+/** The title on a title page: KOMA's \\huge, bold unless nobold. */
+export function titleLine(title: string, L: ResolvedLayout): string {
+  return `#align(center, text(size: 2.074em${L.flags.nobold ? '' : ', weight: "bold"'})[${title}])`;
 }
 
 const TOC_TITLES: Record<string, string> = {

@@ -358,10 +358,11 @@ describe('builds', () => {
     expect(source).toContain('#set page(width: 120mm, height: 180mm, margin: (inside: 20mm, outside: 10mm, top: 12mm, bottom: 28mm), binding: left');
     expect(source).toContain('size: 11pt');
     expect(source).toContain('first-line-indent: (amount: 20pt');
-    expect(source).toContain('leading: 1.25em');
+    // linespacing 1.5 stretches LaTeX's 14.5 pt pitch (for 12 pt): (14.5/12 × 1.5 − 1)em between line boxes
+    expect(source).toContain('leading: 0.813em');
     expect(source).toContain('justification-limits: (spacing: (min: 66.67%, max: 207.7%), tracking: (min: 0em, max: 0.01em))');
     expect(source).toContain('#show heading: set text(font: ("DejaVu Sans"');
-    expect(source).toContain('to: "odd"');
+    expect(source).toContain('#museBreak("odd")');
     expect(source).not.toContain('#museToc()');
     expect(source).not.toContain('counter(footnote).update(0)');
     expect(source).toContain('#page(header: none, footer: none)[]');

@@ -1,0 +1,193 @@
+// The built book as a reader and a print shop see it, measured on the PDF: title page and headings
+// set as marked (never justified or hyphenated), KOMA's heading sizes, LaTeX's line pitch, nothing
+// running into the margin, the outline and metadata, the table of contents and the running heads.
+import { describe, expect, it } from 'vitest';
+import { collectionToTypst, compileTypstPdf, museToTypst, type TypstOptions } from '@uc/muse';
+import { pdfInfo, pdfOutline, pdfPageCount, pdfTextSpans, type TextSpan } from './pdf-checks.ts';
+
+const A4 = { widthMm: 210, left: 210 / 12, right: 210 - (2 * 210) / 12 };
+const A5 = { left: 148 / 12, right: 148 - (2 * 148) / 12, top: 210 / 12 };
+
+function build(muse: string, options: TypstOptions = {}): Uint8Array {
+  return compileTypstPdf(museToTypst(muse, options)).pdf;
+}
+
+const SOFT_HYPHEN = '\u00ad';
+const endsHyphenated = (s: TextSpan) => /[\u00ad-]\s*$/.test(s.text);
+const lines = (spans: TextSpan[]) => {
+  // spans on one baseline form a line
+  const byBaseline = new Map<number, TextSpan[]>();
+  for (const s of spans) {
+    const key = [...byBaseline.keys()].find((k) => Math.abs(k - s.baseline) < 0.3) ?? s.baseline;
+    byBaseline.set(key, [...(byBaseline.get(key) ?? []), s]);
+  }
+  return [...byBaseline.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([baseline, ss]) => ({
+      baseline,
+      text: ss.map((s) => s.text).join(''),
+      x: Math.min(...ss.map((s) => s.x)),
+      right: Math.max(...ss.map((s) => s.right)),
+      size: Math.max(...ss.map((s) => s.size)),
+    }));
+};
+
+const LONG_TITLE = `#title Extraordinary Considerations about Internationalisation and Bibliographies
+#subtitle Incomprehensibilities of Telecommunications Bibliotecarianism Considered Thoroughly
+#author Someone Else
+#topics anarchism, libraries; mutual aid
+#lang en
+`;
+
+const BODY = `
+* The First Part
+
+** A chapter whose title is long enough to need two lines in the table of contents and then some more
+
+Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla pariatur. Excepteur sint occaecat cupidatat non proident, sunt in culpa qui officia deserunt mollit anim id est laborum.
+
+*** A section
+
+Text.
+
+**** A subsection
+
+Text.
+
+***** Level five
+
+Text.
+
+** A second chapter
+
+${'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. '.repeat(40)}
+`;
+
+describe('title page and aligned text', () => {
+  it('sets the title and subtitle centred, never hyphenated nor justified', () => {
+    const pdf = build(LONG_TITLE + '\nText.\n', { papersize: 'a4' });
+    const title = lines(pdfTextSpans(pdf, 0));
+    const big = title.filter((l) => l.size > 14);
+    expect(big.length).toBeGreaterThanOrEqual(4); // title and subtitle both wrap
+    expect(big.map((l) => l.text).join(' ')).not.toContain(SOFT_HYPHEN);
+    for (const l of big) {
+      expect(/[\u00ad-]\s*$/.test(l.text)).toBe(false);
+      // centred on the text area, not stretched to its edges
+      expect(Math.abs((l.x + l.right) / 2 - (A4.left + A4.right) / 2)).toBeLessThan(1);
+    }
+    expect(big.some((l) => l.right < A4.right - 5)).toBe(true);
+  });
+
+  it('keeps <center>, <right> and table cells ragged and unhyphenated', () => {
+    const long = 'Considerations regarding internationalisation, telecommunications and bibliographical incomprehensibilities accumulate relentlessly. '.repeat(2);
+    const muse = `#title T\n#nocoverpage 1\n\n<center>\n${long}\n</center>\n\n<right>\n${long}\n</right>\n\n | ${long} | x |\n`;
+    const pdf = build(muse, { papersize: 'a4', nocoverpage: true, notoc: true, nofinalpage: true });
+    const body = lines(pdfTextSpans(pdf, 0)).filter((l) => l.size === 12 && l.text.length > 20);
+    expect(body.length).toBeGreaterThan(6);
+    expect(body.filter((l) => /[\u00ad]\s*$/.test(l.text))).toEqual([]);
+    const centred = body.filter((l) => Math.abs((l.x + l.right) / 2 - (A4.left + A4.right) / 2) < 1);
+    // a final full stop may hang into the margin (optical margin alignment)
+    const flushRight = body.filter((l) => Math.abs(l.right - A4.right) < 1.5 && l.x > A4.left + 5);
+    expect(centred.length).toBeGreaterThanOrEqual(2);
+    expect(flushRight.length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('headings', () => {
+  const pdf = build(LONG_TITLE + BODY, { headings: 'part_chapter', twoside: true });
+  const all = Array.from({ length: pdfPageCount(pdf) }, (_, i) => ({ page: i, lines: lines(pdfTextSpans(pdf, i)) }));
+  // the heading itself: the largest line with the text (the contents and running heads repeat it)
+  const find = (text: string) => {
+    const found = all.flatMap((p) => p.lines.filter((x) => x.text.includes(text)).map((l) => ({ ...l, page: p.page })));
+    if (!found.length) throw new Error(`not found: ${text}`);
+    return found.sort((a, b) => b.size - a.size)[0];
+  };
+
+  it('follows KOMA: part 29.9, chapter 24.9, section 17.3, subsection 14.4, level five 12 pt', () => {
+    expect(find('The First Part').size).toBeCloseTo(29.9, 0);
+    expect(find('A second chapter').size).toBeCloseTo(24.9, 0);
+    expect(find('A section').size).toBeCloseTo(17.3, 0);
+    expect(find('A subsection').size).toBeCloseTo(14.4, 0);
+    expect(find('Level five').size).toBe(12);
+  });
+
+  it('opens chapters lower on the page, and never hyphenates a heading', () => {
+    const chapter = find('A second chapter');
+    expect(chapter.baseline - A5.top).toBeGreaterThan(20);
+    const headingLines = all.flatMap((p) => p.lines).filter((l) => l.size > 14);
+    expect(headingLines.filter((l) => /\u00ad\s*$/.test(l.text))).toEqual([]);
+  });
+
+  it('gives 12 pt type LaTeX’s 14.5 pt line pitch', () => {
+    const page = all.find((p) => p.lines.filter((l) => l.size === 12).length > 20)!;
+    const body = page.lines.filter((l) => l.size === 12 && l.baseline > A5.top && l.baseline < 180);
+    const gaps = body.slice(1).map((l, i) => (l.baseline - body[i].baseline) * (72 / 25.4));
+    const median = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)];
+    expect(median).toBeCloseTo(14.5, 0);
+  });
+
+  it('writes the outline from the headings, and Subject and Keywords from the subtitle and topics', () => {
+    const outline = pdfOutline(pdf);
+    expect(outline.map((o) => o.title)).toEqual([
+      'The First Part',
+      'A chapter whose title is long enough to need two lines in the table of contents and then some more',
+      'A section',
+      'A subsection',
+      'A second chapter',
+    ]);
+    expect(outline.find((o) => o.title === 'A section')!.depth).toBe(2);
+    const info = pdfInfo(pdf);
+    expect(info.subject).toBe('Incomprehensibilities of Telecommunications Bibliotecarianism Considered Thoroughly');
+    expect(info.keywords).toBe('anarchism, libraries, mutual aid');
+  });
+
+  it('keeps a long contents entry’s page number on the entry’s last line', () => {
+    const toc = all.find((p) => p.lines.some((l) => l.text.startsWith('Contents')))!;
+    const numbered = toc.lines.filter((l) => /\d\s*$/.test(l.text) && l.baseline < 180);
+    expect(numbered.length).toBe(5);
+    for (const l of numbered) expect(l.text).toMatch(/[A-Za-z]/);
+  });
+
+  it('prints running heads only on ordinary pages, never over the page number', () => {
+    const head = (p: (typeof all)[number]) => p.lines.filter((l) => l.baseline < A5.top);
+    const foot = (p: (typeof all)[number]) => p.lines.filter((l) => l.baseline > 185);
+    const part = all[find('The First Part').page];
+    expect(part.lines.map((l) => l.text.trim())).toEqual(['The First Part']);
+    const opening = all[find('A second chapter').page];
+    expect(head(opening)).toEqual([]);
+    expect(foot(opening).map((l) => l.text.trim())).toEqual([String(opening.page + 1)]);
+    // blank pages left by "next recto" breaks stay blank
+    const blanks = all.filter((p) => p.lines.length === 0);
+    expect(blanks.length).toBeGreaterThan(0);
+    const ordinary = all.filter((p) => head(p).length > 0);
+    expect(ordinary.length).toBeGreaterThan(0);
+    for (const p of ordinary) {
+      const spans = pdfTextSpans(pdf, p.page).filter((s) => s.baseline < A5.top);
+      const num = spans.find((s) => s.text.trim() === String(p.page + 1))!;
+      expect(num).toBeDefined();
+      for (const s of spans) if (s !== num) expect(s.right < num.x || s.x > num.right).toBe(true);
+    }
+  });
+});
+
+describe('lines stay inside the text area', () => {
+  it('breaks overlong words, identifiers, hashes and URLs', () => {
+    const muse = `#title T\n\nSome words then ${'x'.repeat(80)} and a hash ${'0123456789abcdef'.repeat(4)} and <code>a_very_long_identifier_name_in_code_that_goes_on_and_on</code> and [[https://example.org/averylongpathsegmentwithoutslashes0123456789012345678901234567890?x=1&y=2]] end.\n`;
+    const pdf = build(muse, { notoc: true, nofinalpage: true, nocoverpage: true });
+    const spans = pdfTextSpans(pdf, 0).filter((s) => s.size <= 12);
+    expect(spans.map((s) => s.text).join('')).toContain('x'.repeat(10));
+    for (const s of spans) expect(s.right).toBeLessThanOrEqual(A5.right + 0.2);
+  });
+});
+
+describe('collections', () => {
+  it('puts every text’s title in the outline', () => {
+    const { source, files } = collectionToTypst([{ muse: LONG_TITLE + BODY }, { muse: '#title Second text\n\nJust a paragraph.\n' }], {});
+    const outline = pdfOutline(compileTypstPdf(source, files).pdf);
+    expect(outline.filter((o) => o.depth === 0).map((o) => o.title)).toEqual([
+      'Extraordinary Considerations about Internationalisation and Bibliographies',
+      'The First Part',
+      'Second text',
+    ]);
+  });
+});
