@@ -177,6 +177,8 @@ export interface SearchParams {
   page_number?: number;
   page_size?: number;
   filters?: Partial<Record<string, readonly string[]>>;
+  translations?: boolean;
+  exact?: boolean;
 }
 
 export function searchParamsToApi(p: SearchParams): Params {
@@ -185,6 +187,8 @@ export function searchParamsToApi(p: SearchParams): Params {
     sort_by: p.sort_by,
     page_number: p.page_number && p.page_number > 1 ? p.page_number : undefined,
     page_size: p.page_size,
+    translations: p.translations ? '1' : undefined,
+    exact: p.exact ? '1' : undefined,
   };
   for (const [name, values] of Object.entries(p.filters ?? {})) {
     if (values && values.length) out[`filter_${name}`] = values;

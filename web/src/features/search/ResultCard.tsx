@@ -6,6 +6,7 @@ import { LibraryBadge } from '../../components/LibraryBadge';
 import { contentLang } from '../../lib/lang';
 import { MergeHandles } from '../curation/AddToBox';
 import { OmitButton } from '../curation/OmitButton';
+import { MARK, sentence } from './sentence';
 
 /** What the viewer may do (spec §6): merge handles for can_merge, 'Omit' for can_set_exclusions. */
 export interface CurationRights {
@@ -64,6 +65,16 @@ export function ResultCard({ match, rights }: { match: Match; rights?: CurationR
       {subtitle && (
         <p className="italic" lang={lang}>
           {subtitle}
+        </p>
+      )}
+      {match.related && (
+        <p className="mt-1 text-sm text-stone-800">
+          {sentence(
+            t(match.related.relation === 'translation_of' ? 'Listed as a translation of {{title}}' : 'Listed as the original of {{title}}', { title: MARK }),
+            <Link to={`/entry/${match.related.entry_id}`} className="link italic">
+              {match.related.title}
+            </Link>,
+          )}
         </p>
       )}
       {curating && (

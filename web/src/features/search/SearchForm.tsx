@@ -8,16 +8,20 @@ interface Props {
   query: string;
   sort?: SortBy;
   onSearch: (query: string, sort?: SortBy) => void;
+  /** With onTranslations: the "translations and originals too" checkbox beside the query. */
+  translations?: boolean;
+  onTranslations?: (on: boolean) => void;
 }
 
 /** Text box with clear and help buttons, the sort selector and the Search button. */
-export function SearchForm({ query, sort, onSearch }: Props) {
+export function SearchForm({ query, sort, onSearch, translations, onTranslations }: Props) {
   const { t } = useTranslation();
   const [text, setText] = useState(query);
   const [helpOpen, setHelpOpen] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const inputId = useId();
   const sortId = useId();
+  const translationsId = useId();
 
   // Back/Forward and links change the URL: the box follows it.
   useEffect(() => setText(query), [query]);
@@ -75,6 +79,18 @@ export function SearchForm({ query, sort, onSearch }: Props) {
             <span aria-hidden="true">?</span>
           </button>
         </div>
+        {onTranslations && (
+          <div className="mt-1 flex items-center gap-2 text-sm">
+            <input
+              id={translationsId}
+              type="checkbox"
+              checked={!!translations}
+              onChange={(e) => onTranslations(e.target.checked)}
+              className="h-4 w-4"
+            />
+            <label htmlFor={translationsId}>{t('Include translations and originals')}</label>
+          </div>
+        )}
       </div>
       <div>
         <label htmlFor={sortId} className="mb-1 block text-sm font-medium">
@@ -114,6 +130,9 @@ export function QueryHelp() {
       <pre className="rounded bg-stone-100 p-3 text-sm whitespace-pre-wrap [overflow-wrap:anywhere]">
         <code>title:revolution author:kropot* "mutual aid"</code>
       </pre>
+      <p>{t('__QUERY_HELP_SCRIPTS__')}</p>
+      <p>{t('__QUERY_HELP_TYPOS__')}</p>
+      <p>{t('__QUERY_HELP_TRANSLATIONS__')}</p>
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { FACET_NAMES, type FacetName, type FilterName, type SortBy } from '../../lib/shared';
+import { FACET_NAMES, type FacetName, type FilterName, type SearchResponse, type SortBy } from '../../lib/shared';
+import { MARK, sentence } from './sentence';
 import { useSearch } from '../../api/hooks';
 import { useCurrentUser } from '../../api/account';
 import { isApiError } from '../../api/client';
@@ -25,6 +26,7 @@ import {
   toggleFilter,
   withPage,
   withQuery,
+  withTranslations,
   type SearchState,
 } from './searchState';
 
@@ -61,7 +63,8 @@ export default function SearchPage({ search, active = true }: Props) {
   const filtersId = useId();
 
   const go = useCallback((s: SearchState) => navigate(searchHref(s)), [navigate]);
-  const onSearch = (query: string, sort?: SortBy) => go(withQuery(state, query, sort));
+  // A new sort of the same query keeps a refused correction refused.
+  const onSearch = (query: string, sort?: SortBy) => go(withQuery(state, query, sort, query.trim() === state.query && !!state.exact));
   const onToggle = (name: FilterName, value: string) => go(toggleFilter(state, name, value));
   const onPage = () => {
     const node = resultsRef.current;
@@ -117,7 +120,13 @@ export default function SearchPage({ search, active = true }: Props) {
 
   return (
     <div className="mx-auto max-w-screen-2xl px-4 py-4">
-      <SearchForm query={state.query} sort={state.sort_by} onSearch={onSearch} />
+      <SearchForm
+        query={state.query}
+        sort={state.sort_by}
+        onSearch={onSearch}
+        translations={!!state.translations}
+        onTranslations={(on) => go(withTranslations(state, on))}
+      />
       <div className="relative">
         <a
           href="#search-results"
@@ -136,6 +145,7 @@ export default function SearchPage({ search, active = true }: Props) {
       <div aria-live="polite" aria-atomic="true" className="mt-4 text-center">
         <h1 className={`text-2xl font-semibold ${headingError ? 'text-red-800' : ''}`}>{heading}</h1>
         {errorDetail && <p className="text-red-800">{errorDetail}</p>}
+        {data && !error && !stale && <Correction data={data} state={state} />}
         {isFetching && data && !error && !stale && (
           <p role="status" className="text-stone-700">
             <span aria-hidden="true" className="inline-block animate-spin">⚙</span>{' '}
@@ -239,5 +249,29 @@ export default function SearchPage({ search, active = true }: Props) {
       </div>
       <Notice />
     </div>
+  );
+}
+
+/** "Did you mean …?", or, when the answer is the correction's, what was searched and a way back. */
+function Correction({ data, state }: { data: SearchResponse; state: SearchState }) {
+  const { t } = useTranslation();
+  const fixed = data.did_you_mean;
+  if (!fixed) return null;
+  const fixedLink = (
+    <Link to={searchHref(withQuery(state, fixed, state.sort_by))} className="link font-semibold">
+      {fixed}
+    </Link>
+  );
+  if (!data.corrected) return <p className="mt-1">{sentence(t('Did you mean {{query}}?', { query: MARK }), fixedLink)}</p>;
+  return (
+    <p className="mt-1">
+      {sentence(t('Showing results for {{query}}.', { query: MARK }), fixedLink)}{' '}
+      {sentence(
+        t('Search instead for {{query}}', { query: MARK }),
+        <Link to={searchHref(withQuery(state, state.query, state.sort_by, true))} className="link">
+          {state.query}
+        </Link>,
+      )}
+    </p>
   );
 }

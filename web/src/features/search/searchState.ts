@@ -1,4 +1,5 @@
-// The search screen's state lives in the URL only (query, sort_by, page_number, filter_<facet>).
+// The search screen's state lives in the URL only (query, sort_by, page_number, filter_<facet>,
+// translations=1, exact=1).
 import { FILTER_NAMES, SORT_OPTIONS, type FilterName, type SortBy } from '../../lib/shared';
 import type { SearchParams } from '../../api/client';
 
@@ -10,6 +11,10 @@ export interface SearchState {
   sort_by?: SortBy;
   page: number;
   filters: Filters;
+  /** Every translation and the original of each matching work too. */
+  translations?: boolean;
+  /** The words as typed: the reader refused the spelling correction. */
+  exact?: boolean;
 }
 
 export const SORT_LABELS: Record<SortBy, string> = {
@@ -37,6 +42,8 @@ export function parseSearch(search: string | URLSearchParams): SearchState {
     sort_by: isSort(sort) ? sort : undefined,
     page: Number.isFinite(pageRaw) && pageRaw > 1 ? pageRaw : 1,
     filters,
+    ...(sp.get('translations') === '1' ? { translations: true } : {}),
+    ...(sp.get('exact') === '1' ? { exact: true } : {}),
   };
 }
 
@@ -50,6 +57,8 @@ export function toSearchString(s: SearchState): string {
   for (const name of FILTER_NAMES) {
     for (const v of s.filters[name] ?? []) sp.append(`filter_${name}`, v);
   }
+  if (s.translations) sp.set('translations', '1');
+  if (s.exact && q) sp.set('exact', '1');
   const qs = sp.toString();
   return qs ? `?${qs}` : '';
 }
@@ -77,10 +86,21 @@ export function sortOptionsFor(query: string): SortBy[] {
     : ['relevance', 'title_asc', 'title_desc'];
 }
 
-/** A new search: page 1, the sort swapped if needed, filters kept. */
-export function withQuery(s: SearchState, query: string, sort?: SortBy): SearchState {
+/** A new search: page 1, the sort swapped if needed, filters kept; a new query may be corrected again. */
+export function withQuery(s: SearchState, query: string, sort?: SortBy, exact = false): SearchState {
   const q = query.trim();
-  return { ...s, query: q, sort_by: effectiveSort(q, sort ?? s.sort_by), page: 1 };
+  const next: SearchState = { ...s, query: q, sort_by: effectiveSort(q, sort ?? s.sort_by), page: 1 };
+  if (exact) next.exact = true;
+  else delete next.exact;
+  return next;
+}
+
+/** The same search widened to translations and originals, or not; back to page 1. */
+export function withTranslations(s: SearchState, on: boolean): SearchState {
+  const next: SearchState = { ...s, page: 1 };
+  if (on) next.translations = true;
+  else delete next.translations;
+  return next;
 }
 
 export function isFilterActive(s: SearchState, name: FilterName, value: string): boolean {
@@ -108,6 +128,8 @@ export function toApiParams(s: SearchState): SearchParams {
     sort_by: effectiveSort(s.query, s.sort_by),
     page_number: s.page > 1 ? s.page : undefined,
     filters: s.filters,
+    translations: s.translations || undefined,
+    exact: s.exact || undefined,
   };
 }
 
