@@ -8,7 +8,7 @@ export const SETTINGS = {
 };
 
 const MAIL = '<a href="mailto:hello@commonshelves.example.org">hello@commonshelves.example.org</a>';
-const QUERIES = '<li><code>"mutual aid"</code>, <code>revolu*</code>, <code>bread OR roses</code>, <code>anarchy NOT state</code></li>\n<li><code>title:capital</code>, <code>author:reclus</code>, <code>library:1</code>, <code>language:fr</code>, <code>date:1892</code></li>';
+const QUERIES = '<li><code>"mutual aid"</code>, <code>revolu*</code>, <code>bread OR roses</code>, <code>anarchy NOT state</code></li>\n<li><code>title:capital</code>, <code>author:reclus</code>, <code>library:1</code>, <code>language:fr</code>, <code>date:1892</code></li>\n<li><code>kropotkine</code> → <code>kropotkin</code>; <code>Кропоткин</code> = <code>kropotkin</code>; <code>Καστοριάδης</code> = <code>kastoriadis</code></li>';
 
 export const PAGES = [
   {
@@ -75,6 +75,7 @@ export const PAGES = [
       '<li><code>"mutual aid"</code> for a phrase, <code>revolu*</code> for every word that starts with <em>revolu</em>.</li>',
       '<li><code>title:capital</code> and <code>author:reclus</code> search one field only (no space after the colon).</li>',
       '<li><code>library:1</code>, <code>creator:ID</code>, <code>language:fr</code> and <code>date:1892</code> filter the results.</li>',
+      '<li><code>Кропоткин</code> finds <em>Kropotkin</em> and <code>tolstoy</code> finds <em>Толстой</em>; a misspelling such as <code>kropotkine</code> gets a “Did you mean …?”; tick <em>Include translations and originals</em> to see every translation of a work.</li>',
       '</ul>',
       '<p>The complete user guide is in the catalogue: search for <a href="/search?query=title%3A%22How+to+Use+the+Union+Catalogue%22">How to Use the Union Catalogue</a>.</p>',
     ].join('\n'),
