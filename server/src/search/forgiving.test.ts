@@ -94,12 +94,15 @@ describe('typos', () => {
     expect((await q('"feilds factories"')).did_you_mean).toBe('"fields factories"');
   });
 
-  it('offers a suggestion without replacing matches when the query finds a few', async () => {
-    // "essays" is known (a title word): only a query that finds fewer than three entries is checked.
-    const few = await q('mutual OR kropotkine');
+  it('offers a suggestion without replacing matches when the query finds a few and the correction not many more', async () => {
+    const few = await q('essay OR kropotkine', '&sort_by=title_asc');
     expect(few.corrected).toBe(false);
-    expect(few.did_you_mean).toBe('mutual OR kropotkin');
-    expect(titles(few)).toEqual(['Mutual Aid']);
+    expect(few.did_you_mean).toBe('essay OR kropotkin');
+    expect(titles(few)).toEqual(['First Essay', 'Second Essay']);
+    // Many times more: the correction is answered (a misspelt author found only inside a text).
+    const many = await q('mutual OR kropotkine');
+    expect(many.corrected).toBe(true);
+    expect(many.total_entries).toBe(5);
   });
 
   it('suggests nothing for exact matches, unknown words far from any, or words known from descriptions', async () => {

@@ -32,6 +32,8 @@ export interface SearchParams {
 
 /** Below this many matches a query is checked for misspelt words ("Did you mean …?"). */
 export const FEW_MATCHES = 3;
+/** The correction's matches are answered instead when it finds this many times more (or the query nothing). */
+const REPLACE_RATIO = 5;
 
 type Related = NonNullable<Match['related']>;
 
@@ -57,7 +59,6 @@ export class SearchService {
       fts: s.prepare(`SELECT rowid, bm25(entry_fts, ${FTS_WEIGHTS.join(', ')}) FROM entry_fts WHERE entry_fts MATCH ?`).raw(),
       ftsIds: s.prepare('SELECT rowid FROM entry_fts WHERE entry_fts MATCH ?').pluck(),
       titles: s.prepare('SELECT id, title FROM entries WHERE id IN (SELECT value FROM json_each(?))').raw(),
-      known: s.prepare('SELECT 1 FROM entry_fts WHERE entry_fts MATCH ? LIMIT 1').pluck(),
       // Translation links between the entries the index shows (merged entries count as their canonical one).
       translations: s.prepare(`SELECT coalesce(e.canonical_entry_id, e.id), coalesce(o.canonical_entry_id, o.id)
         FROM entries e JOIN entries o ON o.id = e.original_entry_id`).raw(),
@@ -81,7 +82,8 @@ export class SearchService {
   /**
    * A search; when it finds fewer than FEW_MATCHES entries, its misspelt words are replaced by the
    * catalogue's closest ones: if that finds more, it is offered as `did_you_mean`, and when the query as
-   * typed found nothing its matches are answered instead (`corrected`). `exact` refuses the correction.
+   * typed found nothing (or REPLACE_RATIO times fewer: a misspelt author's name found only inside a
+   * text) its matches are answered instead (`corrected`). `exact` refuses the correction.
    */
   search(params: SearchParams, viewer: Viewer): SearchResponse {
     const answer = this.run(params, viewer);
@@ -90,13 +92,16 @@ export class SearchService {
     if (fixed === null) return { ...answer, did_you_mean: null };
     const other = this.run({ ...params, query: fixed }, viewer);
     if (other.total_entries <= answer.total_entries) return { ...answer, did_you_mean: null };
-    if (answer.total_entries === 0) return { ...other, querystring: answer.querystring, did_you_mean: fixed, corrected: true };
+    if (answer.total_entries === 0 || other.total_entries >= REPLACE_RATIO * answer.total_entries) {
+      return { ...other, querystring: answer.querystring, did_you_mean: fixed, corrected: true };
+    }
     return { ...answer, did_you_mean: fixed, corrected: false };
   }
 
   /**
-   * The query with each word the index does not know (not a filter value, an operator or a wildcard)
-   * replaced by the closest word of the catalogue's titles and authors; null when nothing changed.
+   * The query with each word that is no title or author word (not a filter value, an operator or a
+   * wildcard) replaced by the closest one; null when nothing changed. A word found only inside texts
+   * counts as unknown: the answer is only changed when the correction finds more.
    */
   correctQuery(query: string): string | null {
     let out = '';
@@ -111,7 +116,7 @@ export class SearchService {
       const tokens = foldedWords(foldText(word));
       if (tokens.length !== 1) continue;
       const token = tokens[0];
-      if (this.vocabulary.has(token) || this.q.known.get(`"${token}"`)) continue;
+      if (this.vocabulary.has(token)) continue;
       const fix = this.vocabulary.closest(token);
       if (fix === null) continue;
       out += query.slice(last, at) + fix;
