@@ -479,6 +479,81 @@ describe.skipIf(!hasChromium)('search screen', () => {
     await authors.getByRole('link').first().focus();
     expect(await authors.getByRole('link').first().evaluate((a) => a === document.activeElement)).toBe(true);
   });
+
+  it('Latin letters find Cyrillic and Greek titles and authors, and the other way round, accents or not', async () => {
+    const { page } = session();
+    await openSearch(page);
+    const cases: [string, string][] = [
+      ['tolstoy', 'Исповедь'], // a Cyrillic author from Latin letters
+      ['dostoevsky', 'Бедные люди'],
+      ['Кропоткин', 'The Conquest of Bread'], // a Latin-letter author from Cyrillic
+      ['palamas', 'Ο Δωδεκάλογος του Γύφτου'], // Greek from Latin letters
+      ['Παλαμάς', 'Ο Δωδεκάλογος του Γύφτου'], // accented Greek
+      ['παλαμας', 'Ο Δωδεκάλογος του Γύφτου'], // unaccented Greek
+      ['njegos', 'Горски вијенац'], // Serbian Cyrillic from the Latin alphabet without its accents
+    ];
+    for (const [query, title] of cases) {
+      const all = await search({ query, page_size: 100 });
+      expect(all.matches.map((m) => m.title[0].value), `${query} finds ${title}`).toContain(title);
+      const first = await search({ query });
+      await submitQuery(page, query);
+      await waitForH1(page, resultsHeading(query, all.total_entries));
+      await waitForTitles(page, first.matches.map((m) => m.title[0].value), `the results of ${query}`);
+    }
+  });
+
+  it('a misspelt author is searched as corrected, says so, and the words as typed can be searched instead', async () => {
+    const { page } = session();
+    const typed = 'dostoevski';
+    const answer = await search({ query: typed });
+    expect(answer.corrected).toBe(true);
+    expect(answer.did_you_mean).toBe('dostoevsky');
+    await openSearch(page);
+    await submitQuery(page, typed);
+    await waitForH1(page, resultsHeading('dostoevsky', answer.total_entries));
+    const notice = page.getByText('Showing results for', { exact: false });
+    await notice.waitFor();
+    expect((await notice.innerText()).replace(/\s+/g, ' ').trim()).toBe('Showing results for dostoevsky. Search instead for dostoevski');
+    await waitForTitles(page, answer.matches.map((m) => m.title[0].value), 'the results of the correction');
+
+    await notice.getByRole('link', { name: typed, exact: true }).click();
+    await waitForUrl(page, (u) => u.searchParams.get('exact') === '1' && u.searchParams.get('query') === typed, 'exact=1');
+    await page.getByText('No result found!', { exact: true }).waitFor();
+
+    // A query that finds a little: "Did you mean …?" runs the correction.
+    const few = 'walden OR oblomvo';
+    const fewAnswer = await search({ query: few });
+    expect(fewAnswer.corrected).toBe(false);
+    await submitQuery(page, few);
+    const link = page.getByRole('link', { name: 'walden OR oblomov', exact: true });
+    await link.waitFor();
+    await link.click();
+    await waitForUrl(page, (u) => u.searchParams.get('query') === 'walden OR oblomov' && !u.searchParams.has('exact'), 'the corrected query');
+    await waitUntil(async () => (await resultTitles(page)).includes('Обломов'), 'Oblomov among the results');
+  });
+
+  it('the translations checkbox lists every translation and the original of a work, saying why', async () => {
+    const { page } = session();
+    const query = '"mutual aid"';
+    const widened = await search({ query, translations: '1' });
+    const greek = widened.matches.find((m) => m.title[0].value === 'Η αλληλοβοήθεια');
+    expect(greek?.related?.relation, 'the Greek translation is listed as a translation').toBe('translation_of');
+    expect((await search({ query })).total_entries).toBeLessThan(widened.total_entries);
+
+    await openSearch(page);
+    await submitQuery(page, query);
+    const box = page.getByRole('checkbox', { name: 'Include translations and originals' });
+    await box.check();
+    await waitForUrl(page, (u) => u.searchParams.get('translations') === '1', 'translations=1');
+    await waitForH1(page, resultsHeading(query, widened.total_entries));
+    await waitForTitles(page, widened.matches.map((m) => m.title[0].value), 'the widened results');
+    const card = page.getByRole('article').filter({ has: page.getByRole('link', { name: 'Η αλληλοβοήθεια', exact: true }) });
+    const why = card.getByText(`Listed as a translation of ${greek!.related!.title}`);
+    await why.waitFor();
+    expect(await why.getByRole('link').getAttribute('href')).toBe(`/entry/${greek!.related!.entry_id}`);
+    const vs = await seriousAxeViolations(page);
+    expect(vs.length, formatViolations('/search with translations', vs)).toBe(0);
+  });
 });
 
 /** A language facet value as the page names it: in the interface language, else the server's term. */
