@@ -1,7 +1,7 @@
 // The font list is what the compiler can really use; DejaVu (fonts-dejavu-core) is always there.
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { availableFonts, fontSpecimenPdf, readFontFile, typstHasFont, typstToSvg, fontSpecimenTypst } from './index.ts';
+import { availableFonts, fontFor, fontSpecimenPdf, missingGlyphs, readFontFile, typstHasFont, typstToSvg, fontSpecimenTypst } from './index.ts';
 
 const dejavu = '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf';
 
@@ -28,5 +28,15 @@ describe('fonts', () => {
     const pdf = fontSpecimenPdf('DejaVu Sans Mono');
     expect(new TextDecoder().decode(pdf.slice(0, 5))).toBe('%PDF-');
     expect(typstToSvg(fontSpecimenTypst('DejaVu Sans Mono'))).toMatch(/^<svg[^>]+viewBox/);
+  });
+
+  it('finds no missing glyph in text the bundled DejaVu covers, nor in invisible characters', () => {
+    expect(missingGlyphs('Zoë, Ελλάδα, Жизнь, naïve — “quoted” …\u00ad\u200b\u200d\ufe0f\u00a0')).toEqual([]);
+  });
+
+  it('names a family for the scripts a book may lack', () => {
+    expect(fontFor('漢')).toMatch(/^Noto Sans CJK .*fonts-noto-cjk/);
+    expect(fontFor('😀')).toMatch(/^Noto Color Emoji/);
+    expect(fontFor('क')).toMatch(/^Noto Sans Devanagari/);
   });
 });

@@ -1,7 +1,7 @@
 // The font families the Typst compiler can use: the font files in its font directories (read from
 // their `name`, `post` and `OS/2` tables) plus the fonts embedded in the compiler, each confirmed by
 // asking the compiler itself, so a family offered to users always resolves.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { FONT_DIRS, compileTypst, typstWarnings } from './pdf.ts';
 import { typstString } from './typst.ts';
@@ -154,4 +154,202 @@ export function fontSpecimenTypst(family: string): string {
 /** PDF bytes of the specimen. */
 export function fontSpecimenPdf(family: string): Uint8Array {
   return compileTypst(fontSpecimenTypst(family));
+}
+
+// ---- Which characters no font covers (Typst would print empty boxes and say nothing) ----
+
+type Ranges = [number, number][];
+
+/** The code points a cmap table maps to a glyph, from its Unicode subtables (formats 4 and 12). */
+function cmapRanges(b: Buffer): Ranges {
+  const cmap = 0;
+  const out: Ranges = [];
+  const n = u16(b, cmap + 2);
+  const subs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const platform = u16(b, cmap + 4 + i * 8);
+    const encoding = u16(b, cmap + 6 + i * 8);
+    if (platform === 0 || (platform === 3 && (encoding === 1 || encoding === 10))) subs.push(cmap + b.readUInt32BE(cmap + 8 + i * 8));
+  }
+  // a full (format 12) table makes the BMP one redundant
+  const full = subs.filter((o) => u16(b, o) === 12);
+  for (const sub of new Set(full.length ? full : subs)) {
+    const format = u16(b, sub);
+    if (format === 12) {
+      const groups = b.readUInt32BE(sub + 12);
+      for (let g = 0; g < groups; g++) {
+        const o = sub + 16 + g * 12;
+        const start = b.readUInt32BE(o);
+        const end = b.readUInt32BE(o + 4);
+        const glyph = b.readUInt32BE(o + 8);
+        out.push([glyph === 0 ? start + 1 : start, end]);
+      }
+    } else if (format === 4) {
+      const segX2 = u16(b, sub + 6);
+      const ends = sub + 14;
+      const starts = ends + segX2 + 2;
+      const deltas = starts + segX2;
+      const offsets = deltas + segX2;
+      for (let s = 0; s < segX2 / 2; s++) {
+        const end = u16(b, ends + s * 2);
+        const start = u16(b, starts + s * 2);
+        const ro = u16(b, offsets + s * 2);
+        if (start === 0xffff) continue;
+        if (ro === 0) {
+          out.push([start, end]);
+          continue;
+        }
+        for (let c = start; c <= end; c++) {
+          const at = offsets + s * 2 + ro + (c - start) * 2;
+          if (at + 2 <= b.length && u16(b, at) !== 0) out.push([c, c]);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** The cmap tables of a font file (one per face, shared ones once), read without loading the whole file. */
+function fileCmaps(file: string): Buffer[] {
+  const fd = openSync(file, 'r');
+  try {
+    const read = (offset: number, length: number) => {
+      const buf = Buffer.alloc(length);
+      readSync(fd, buf, 0, length, offset);
+      return buf;
+    };
+    const head = read(0, 12);
+    const bases = head.toString('latin1', 0, 4) === 'ttcf' ? (() => {
+      const n = Math.min(64, head.readUInt32BE(8));
+      const dir = read(12, n * 4);
+      return Array.from({ length: n }, (_, i) => dir.readUInt32BE(i * 4));
+    })() : [0];
+    const seen = new Set<number>();
+    const out: Buffer[] = [];
+    for (const base of bases) {
+      const numTables = read(base + 4, 2).readUInt16BE(0);
+      const dir = read(base + 12, numTables * 16);
+      for (let i = 0; i < numTables; i++) {
+        if (dir.toString('latin1', i * 16, i * 16 + 4) !== 'cmap') continue;
+        const offset = dir.readUInt32BE(i * 16 + 8);
+        if (!seen.has(offset)) out.push(read(offset, dir.readUInt32BE(i * 16 + 12)));
+        seen.add(offset);
+      }
+    }
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function mergeRanges(rs: Ranges): Ranges {
+  rs.sort((a, b) => a[0] - b[0]);
+  const out: Ranges = [];
+  for (const r of rs) {
+    const last = out[out.length - 1];
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else out.push([r[0], r[1]]);
+  }
+  return out;
+}
+
+let coverage: Ranges | null = null;
+
+/** Every code point some font in the compiler's font directories covers (computed once per process). */
+function fontCoverage(): Ranges {
+  if (coverage) return coverage;
+  const all: Ranges = [];
+  for (const dir of FONT_DIRS) {
+    for (const file of fontFiles(dir)) {
+      try {
+        for (const cmap of fileCmaps(file)) for (const r of cmapRanges(cmap)) all.push(r);
+      } catch {
+        // an unreadable font covers nothing
+      }
+    }
+  }
+  coverage = mergeRanges(all);
+  return coverage;
+}
+
+function covered(cp: number, rs: Ranges): boolean {
+  let lo = 0;
+  let hi = rs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < rs[mid][0]) hi = mid - 1;
+    else if (cp > rs[mid][1]) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/** Characters that print nothing by design: spaces, joiners, marks of direction, variation selectors. */
+const INVISIBLE = /[\p{White_Space}\p{Cc}\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff\ufe00-\ufe0f\u{e0100}-\u{e01ef}]/u;
+
+const SCRIPT_FONTS: [RegExp, string][] = [
+  [/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\u3000-\u303f\uff00-\uffef]/u, 'Noto Sans CJK (Debian package fonts-noto-cjk)'],
+  [/\p{Extended_Pictographic}/u, 'Noto Color Emoji (Debian package fonts-noto-color-emoji)'],
+];
+const NOTO_SCRIPTS = ['Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Thai', 'Lao', 'Tibetan', 'Myanmar', 'Khmer', 'Ethiopic', 'Cherokee', 'Mongolian', 'Syriac', 'Thaana', 'Tifinagh', 'Javanese', 'Balinese'];
+
+/** A font family (and where to get it) that covers the character. */
+export function fontFor(ch: string): string {
+  for (const [re, font] of SCRIPT_FONTS) if (re.test(ch)) return font;
+  for (const s of NOTO_SCRIPTS) if (new RegExp(`\\p{Script=${s}}`, 'u').test(ch)) return `Noto Sans ${s} (Debian package fonts-noto-core)`;
+  return 'a Noto font covering it (Debian packages fonts-noto-core, fonts-noto-extra)';
+}
+
+export interface MissingGlyphs {
+  /** The characters no installed font covers, once each, in order of appearance. */
+  chars: string;
+  /** The first place one appears, a few characters either side. */
+  sample: string;
+  /** A family that covers them. */
+  font: string;
+}
+
+/**
+ * The characters of `text` no font available to the compiler covers, grouped by the font that
+ * would cover them (at most a few groups): Typst prints these as empty boxes without a warning.
+ */
+export function missingGlyphs(text: string): MissingGlyphs[] {
+  if (!/[^\x00-\x7f]/.test(text)) return [];
+  const rs = fontCoverage();
+  const seen = new Set<number>();
+  const groups = new Map<string, MissingGlyphs>();
+  for (const m of text.matchAll(/[^\x00-\x7f]/gu)) {
+    const ch = m[0];
+    const cp = ch.codePointAt(0)!;
+    if (seen.has(cp)) continue;
+    seen.add(cp);
+    if (INVISIBLE.test(ch) || covered(cp, rs)) continue;
+    const font = fontFor(ch);
+    const g = groups.get(font);
+    if (g) {
+      if ([...g.chars].length < 12) g.chars += ch;
+    } else {
+      const at = m.index;
+      // a few characters either side, on the same line
+      const lineStart = text.lastIndexOf('\n', at) + 1;
+      const lineEnd = text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at);
+      const sample = text
+        .slice(Math.max(lineStart, at - 12), Math.min(lineEnd, at + 14))
+        .replace(/^[\udc00-\udfff]|[\ud800-\udbff]$/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      groups.set(font, { chars: ch, sample, font });
+    }
+  }
+  return [...groups.values()];
+}
+
+/** One sentence for a build's answer, or null when every character has a font. */
+export function missingGlyphsMessage(text: string): string | null {
+  const groups = missingGlyphs(text);
+  if (!groups.length) return null;
+  return (
+    'No installed font has some characters of this text, which would print as empty boxes: ' +
+    groups.map((g) => `"${g.chars}" (as in "${g.sample}"): install ${g.font}`).join('; ')
+  );
 }

@@ -1,9 +1,14 @@
 // The built book as a reader and a print shop see it, measured on the PDF: title page and headings
 // set as marked (never justified or hyphenated), KOMA's heading sizes, LaTeX's line pitch, nothing
 // running into the margin, the outline and metadata, the table of contents and the running heads.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectionToTypst, compileTypstPdf, museToTypst, type TypstOptions } from '@uc/muse';
-import { pdfInfo, pdfOutline, pdfPageCount, pdfTextSpans, type TextSpan } from './pdf-checks.ts';
+import { collectionToTypst, compileTypstPdf, missingGlyphs, museToTypst, type TypstOptions } from '@uc/muse';
+import { defaultCollectionData } from '@uc/shared';
+import { buildBook } from './build.ts';
+import { pdfFonts, pdfInfo, pdfOutline, pdfPageCount, pdfTextSpans, type TextSpan } from './pdf-checks.ts';
 
 const A4 = { widthMm: 210, left: 210 / 12, right: 210 - (2 * 210) / 12 };
 const A5 = { left: 148 / 12, right: 148 - (2 * 148) / 12, top: 210 / 12 };
@@ -189,5 +194,36 @@ describe('collections', () => {
       'The First Part',
       'Second text',
     ]);
+  });
+});
+
+describe('characters no font has', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'book-glyphs-'));
+  const buildOne = async (muse: string) => {
+    const musePath = path.join(dir, 'text.muse');
+    fs.writeFileSync(musePath, muse);
+    const outPath = path.join(dir, 'out.pdf');
+    await buildBook({ texts: [{ musePath, zipPath: null }], data: { ...defaultCollectionData(), title: 'Glyphs' }, outPath });
+    return new Uint8Array(fs.readFileSync(outPath));
+  };
+  const cjk = '漢字のテスト、ルビ';
+
+  it.skipIf(missingGlyphs(cjk).length > 0)('builds CJK text with a font that has it, embedded', async () => {
+    const pdf = await buildOne(`#title CJK\n#lang ja\n\n${cjk}\n`);
+    const fonts = await pdfFonts(pdf);
+    expect(fonts.some((f) => /CJK/i.test(f.name))).toBe(true);
+    expect(fonts.every((f) => f.embedded)).toBe(true);
+    const text = Array.from({ length: pdfPageCount(pdf) }, (_, i) => pdfTextSpans(pdf, i).map((s) => s.text).join('')).join('');
+    expect(text).toContain('漢字のテスト');
+  });
+
+  // scripts few machines have a font for: the first one this machine lacks
+  const rare = ['\u{1D2E0}', '\u{16A40}', '\u{11D00}', '\u{1E900}', '\u{10600}'].find((c) => missingGlyphs(c).length > 0);
+  it.skipIf(!rare)('refuses a text with characters no font has, naming the text and a font that has them', async () => {
+    const error = await buildOne(`#title Rare\n\nBefore ${rare} after.\n`).then(() => null, (e: Error) => e.message);
+    expect(error).toMatch(/^No installed font has some characters of this text/);
+    expect(error).toContain(`"${rare}" (as in "Before ${rare} after."): install `);
+    expect(error).toMatch(/install .*Noto/);
+    expect(missingGlyphs(`x 漢 y`)).toEqual(missingGlyphs('漢').length ? [{ chars: '漢', sample: 'x 漢 y', font: 'Noto Sans CJK (Debian package fonts-noto-cjk)' }] : []);
   });
 });

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { collectionToTypst, compileTypstPdf, museToTypst, readMuseZip, TypstCompileError } from '@uc/muse';
+import { collectionToTypst, compileTypstPdf, missingGlyphsMessage, museToTypst, readMuseZip, TypstCompileError } from '@uc/muse';
 import type { CollectionData } from '@uc/shared';
 import { impose } from '@uc/imposition';
 import { imposeOptions, typstOptions } from './options.ts';
@@ -52,10 +52,19 @@ export function bookTypst(texts: { muse: string; files: Map<string, Uint8Array> 
   return collectionToTypst(texts, opts);
 }
 
+/** Everything a book prints from its sources: the texts (without Muse comment lines) and the collection's header fields. */
+export function printedText(texts: { muse: string }[], data: CollectionData): string {
+  const header = [data.title, data.subtitle, data.author, data.date, data.notes, data.source].filter(Boolean).join('\n');
+  return [header, ...texts.map((t) => t.muse.replace(/^;(?: .*)?$/gm, ''))].join('\n');
+}
+
 export async function buildBook(input: BuildInput): Promise<BuildResult> {
   if (input.texts.length === 0) throw new Error('The session has no texts to build');
   const t0 = performance.now();
   const texts = input.texts.map(readText);
+  // Typst prints characters no font has as empty boxes, silently: refuse, naming a font that has them.
+  const missing = missingGlyphsMessage(printedText(texts, input.data));
+  if (missing) throw new Error(missing);
   const { source, files } = bookTypst(texts, input.data);
   let compiled: { pdf: Uint8Array; pages: number };
   try {
