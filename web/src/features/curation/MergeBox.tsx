@@ -115,7 +115,9 @@ function CreateField({ kind }: { kind: MergeBoxKind }) {
           value={value}
           autoComplete="off"
           onChange={(e) => setValue(e.target.value)}
-          className="min-w-0 flex-1 rounded border border-stone-500 bg-white px-2 py-1"
+          // w-full: a percentage width gives the input no minimum of its own, so the box (and the search
+          // page's column) can be as narrow as a phone; without it Greek's 'Create' pushed it to 328 px at 320.
+          className="w-full min-w-0 flex-1 rounded border border-stone-500 bg-white px-2 py-1"
         />
         <button type="submit" className="btn px-3 py-1" disabled={mutation.isPending}>
           {t('Create')}
