@@ -1,5 +1,6 @@
 // Search benchmark: imports a generated catalogue into a fresh database (through the real import path),
-// starts the real HTTP app, replays the query mix of gen-catalogue.mjs and prints one JSON line.
+// starts the real HTTP app, replays the query mix of gen-catalogue.mjs and prints one JSON line; then
+// times suggest as you type (GET /suggest with the first 2-6 letters of the queries' words).
 //   npm run bench:search -- --entries 100000 [--queries-count 200] [--rounds 3]
 //   npm run bench:search -- --catalogue FILE.jsonl --queries FILE.jsonl
 import fs from 'node:fs';
@@ -60,6 +61,22 @@ for (let r = 0; r < rounds; r++) {
     if (res.status !== 200) failures++;
   }
 }
+
+// Suggest as you type: the first call builds its key array (timed apart), then every prefix is timed.
+const words = [...new Set(queries.flatMap((q) => q.query.split(/[^\p{L}]+/u)).filter((w) => w.length >= 3))].slice(0, 100);
+const prefixes = words.flatMap((w) => [2, 4, 6].filter((n) => n <= w.length).map((n) => w.slice(0, n)));
+const suggestUrl = (q: string) => `http://127.0.0.1:${address.port}/collector/api/suggest?q=${encodeURIComponent(q)}`;
+let start = performance.now();
+await (await fetch(suggestUrl('ka'))).arrayBuffer();
+const suggestBuildMs = performance.now() - start;
+const suggestTimes: number[] = [];
+for (const q of prefixes) {
+  start = performance.now();
+  const res = await fetch(suggestUrl(q));
+  await res.arrayBuffer();
+  suggestTimes.push(performance.now() - start);
+  if (res.status !== 200) failures++;
+}
 await app.close();
 fs.rmSync(dataDir, { recursive: true, force: true });
 
@@ -70,7 +87,9 @@ if (args.includes('--by-kind')) {
   }
 }
 times.sort((a, b) => a - b);
-const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
+suggestTimes.sort((a, b) => a - b);
+const pctOf = (list: number[], p: number) => list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))] ?? 0;
+const pct = (p: number) => pctOf(times, p);
 const round = (x: number) => Math.round(x * 10) / 10;
 console.log(JSON.stringify({
   entries: summary.entries,
@@ -79,5 +98,9 @@ console.log(JSON.stringify({
   p95_ms: round(pct(95)),
   max_ms: round(times[times.length - 1]),
   import_s: round(importS),
+  suggest_requests: suggestTimes.length,
+  suggest_p95_ms: round(pctOf(suggestTimes, 95)),
+  suggest_max_ms: round(suggestTimes[suggestTimes.length - 1] ?? 0),
+  suggest_first_ms: round(suggestBuildMs),
   failures,
 }));

@@ -119,6 +119,21 @@ export const searchResponseSchema = z.object({
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 
+/** GET /suggest?q=: titles and authors for the search box, as the reader types (our addition). */
+export const suggestQuerySchema = z.object({ q: z.string().max(200).optional() });
+export const suggestResponseSchema = z.object({
+  suggestions: z.array(z.object({
+    type: z.enum(['title', 'author']),
+    /** The entry id of a title, the author id of an author. */
+    id: z.number().int(),
+    value: z.string(),
+    /** A title's first author. */
+    detail: z.string().nullable(),
+  })),
+});
+export type SuggestResponse = z.infer<typeof suggestResponseSchema>;
+export type Suggestion = SuggestResponse['suggestions'][number];
+
 // ---------- entry ----------
 export const downloadSchema = z.object({ code: z.string(), ext: z.string(), desc: z.string() });
 export type Download = z.infer<typeof downloadSchema>;

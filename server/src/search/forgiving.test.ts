@@ -1,6 +1,6 @@
 // Search that forgives: other scripts (transliteration both ways), typos, translations of a work.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchResponseSchema, type SearchResponse } from '@uc/shared';
+import { searchResponseSchema, suggestResponseSchema, type SearchResponse } from '@uc/shared';
 import { fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
 
 let t: TestApp;
@@ -152,5 +152,38 @@ describe('translations of a work', () => {
     const res = await t.app.inject('/collector/api/search?query=aid&translations=yes');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toHaveProperty('error');
+  });
+});
+
+describe('GET /suggest', () => {
+  const suggest = async (typed: string) => {
+    const res = await t.app.inject(`/collector/api/suggest?q=${encodeURIComponent(typed)}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return suggestResponseSchema.parse(res.json()).suggestions;
+  };
+
+  it('suggests authors and titles with a word starting with what was typed, in any script', async () => {
+    const krop = await suggest('krop');
+    expect(krop.filter((s) => s.type === 'author').map((s) => s.value)).toEqual(expect.arrayContaining(['Peter Kropotkin', 'Пётр Кропоткин']));
+    const mutu = await suggest('mutu');
+    expect(mutu.filter((s) => s.type === 'title').map((s) => s.value)).toEqual(['Mutual Aid', 'Il mutuo appoggio']);
+    expect(mutu[0]).toMatchObject({ type: 'title', value: 'Mutual Aid', detail: 'Peter Kropotkin' });
+    expect((await suggest('vzaimo')).map((s) => s.value)).toEqual(['Взаимопомощь как фактор эволюции']);
+    expect((await suggest('Взаимо')).map((s) => s.value)).toEqual(['Взаимопомощь как фактор эволюции']);
+    expect((await suggest('war and p')).map((s) => s.value)).toEqual([]);
+    expect((await suggest('voyna i')).map((s) => s.value)).toEqual(['Война и мир']);
+  });
+
+  it('puts titles starting with the words first, then the shorter', async () => {
+    const s = await suggest('essay');
+    expect(s.map((x) => x.value)).toEqual(['First Essay', 'Second Essay', 'Anthology of Essays']);
+    expect((await suggest('anthology o')).map((x) => x.value)).toEqual(['Anthology of Essays']);
+  });
+
+  it('suggests nothing the viewer may not see, and nothing for fewer than two letters', async () => {
+    expect(await suggest('secret')).toEqual([]);
+    expect(await suggest('hidden')).toEqual([]);
+    expect(await suggest('m')).toEqual([]);
+    expect(await suggest('')).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { FILTER_NAMES, searchQuerySchema, searchResponseSchema, errorSchema, type FilterName, type SortBy } from '@uc/shared';
+import { FILTER_NAMES, searchQuerySchema, searchResponseSchema, suggestQuerySchema, suggestResponseSchema, errorSchema, type FilterName, type SortBy } from '@uc/shared';
 import type { SearchService } from './service.ts';
 import { viewerOf } from '../http/context.ts';
 
@@ -21,6 +21,10 @@ export const searchRoutes = (search: SearchService): FastifyPluginAsyncZod => as
       viewerOf(req),
     );
   });
+
+  app.get('/suggest', {
+    schema: { querystring: suggestQuerySchema, response: { 200: suggestResponseSchema, 400: errorSchema } },
+  }, async (req) => ({ suggestions: search.suggest(req.query.q ?? '', viewerOf(req)) }));
 };
 
 /** The anchor client's `sort_by=title` with its `sort_direction` is one of our title sorts; the others pass as they are. */

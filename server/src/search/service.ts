@@ -3,7 +3,7 @@
 // the other active filters), sorted and paged.
 import {
   AGGREGATE_SPECIAL, DEFAULT_PAGE_SIZE, DOWNLOAD_TYPES, FACET_NAMES, FILTER_NAMES, TRANSLATE_VALUES, foldedWords, foldText,
-  type Facet, type FacetName, type FilterName, type Match, type SearchResponse, type SortBy,
+  type Facet, type FacetName, type FilterName, type Match, type SearchResponse, type SortBy, type Suggestion,
 } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import type { Viewer } from '../http/viewer.ts';
@@ -17,6 +17,7 @@ import { MemoryIndex } from './memory-index.ts';
 import { buildPager } from './pager.ts';
 import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './parser.ts';
 import { Vocabulary } from './vocabulary.ts';
+import { SuggestIndex } from './suggest.ts';
 
 export interface SearchParams {
   query: string;
@@ -43,6 +44,7 @@ export const FACET_LIMIT = 100;
 export class SearchService {
   readonly index = new MemoryIndex();
   readonly vocabulary = new Vocabulary();
+  readonly suggestions = new SuggestIndex();
   private q;
   private families: { seq: number; originalOf: Map<number, number>; translationsOf: Map<number, number[]> } | null = null;
   private countCache: { key: string; value: { counts: Map<string, number>; total: number } } | null = null;
@@ -74,7 +76,11 @@ export class SearchService {
         const d = JSON.parse(doc) as IndexDoc;
         this.index.put(d);
         this.vocabulary.add(d);
-      } else this.index.remove(id);
+        this.suggestions.put(d);
+      } else {
+        this.index.remove(id);
+        this.suggestions.remove(id);
+      }
     }
     this.index.seq = max;
   }
@@ -96,6 +102,34 @@ export class SearchService {
       return { ...other, querystring: answer.querystring, did_you_mean: fixed, corrected: true };
     }
     return { ...answer, did_you_mean: fixed, corrected: false };
+  }
+
+  /**
+   * Suggest as you type: up to 3 authors and 8 entries in all whose title or name has a word starting
+   * with what was typed (as typed first, then shorter ones), only what the viewer may see.
+   */
+  suggest(typed: string, viewer: Viewer): Suggestion[] {
+    this.sync();
+    if (typed.trim().length < 2) return [];
+    const candidates = this.suggestions.candidates(typed);
+    const rank = (a: { whole: boolean; value: string }, b: { whole: boolean; value: string }) =>
+      Number(b.whole) - Number(a.whole) || a.value.length - b.value.length || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+    const index = this.index;
+    const { libVisible, hidden } = this.scope(viewer);
+    const lib = index.columns.library;
+    const visible = (id: number) => {
+      if (!(id < index.capacity && index.present[id]) || (hidden && hidden(id))) return false;
+      for (let i = lib.start[id], e = i + lib.len[id]; i < e; i++) if (libVisible[lib.pool[i]]) return true;
+      return false;
+    };
+    const authorIds = candidates.filter((c) => c.type === 'author').map((c) => String(c.id));
+    const counts = authorIds.length ? this.countVisible('creator', authorIds, viewer).counts : new Map<string, number>();
+    const authors = candidates.filter((c) => c.type === 'author' && (counts.get(String(c.id)) ?? 0) > 0).sort(rank).slice(0, 3);
+    const titles = candidates.filter((c) => c.type === 'title' && visible(c.id)).sort(rank).slice(0, 8 - authors.length);
+    return [
+      ...authors.map((c) => ({ type: 'author' as const, id: c.id, value: c.value, detail: null })),
+      ...titles.map((c) => ({ type: 'title' as const, id: c.id, value: c.value, detail: this.suggestions.titleOf(c.id)?.author ?? null })),
+    ];
   }
 
   /**

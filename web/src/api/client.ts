@@ -11,7 +11,7 @@ import type {
 } from '../lib/shared';
 import type { AgentSearchResponse, BugReportBody, ReportAnswer, WikidataResponse } from './types';
 import type { BookbuilderRequest, BookbuilderResponse, BookcoverRequest, BookcoverResponse, BookcoverUploadResponse } from '@uc/shared';
-import type { AuthUser, DataSourceReportBody, LatestResponse, LoginBody, ResetPasswordBody } from '@uc/shared';
+import type { AuthUser, DataSourceReportBody, LatestResponse, LoginBody, ResetPasswordBody, SuggestResponse } from '@uc/shared';
 
 export const API_BASE = '/collector/api';
 
@@ -200,6 +200,7 @@ export const api = {
   general: (signal?: AbortSignal) => request<General>('/general', { signal }),
   search: (p: SearchParams, signal?: AbortSignal) =>
     request<SearchResponse>('/search', { params: searchParamsToApi(p), signal }),
+  suggest: (q: string, signal?: AbortSignal) => request<SuggestResponse>('/suggest', { params: { q }, signal }),
   entry: (id: number | string, signal?: AbortSignal) => request<Entry>(`/entry/${encodeURIComponent(id)}`, { signal }),
   /** The newest entries (the home page); `query` narrows them, its last word matched as typed. */
   latest: (p: { query?: string; page_size?: number }, signal?: AbortSignal) =>

@@ -21,6 +21,7 @@ export type {
 export type {
   General,
   SearchResponse,
+  Suggestion,
   Match,
   Facet,
   FacetValue,

@@ -200,7 +200,7 @@ export default function MapPage() {
           <h1 className="text-3xl font-semibold">{general?.site_name || t('Union catalogue')}</h1>
           {general?.description && <p className="mt-1 max-w-3xl text-stone-700">{general.description}</p>}
           <div className="mt-4">
-            <SearchForm query="" onSearch={(q, sort) => navigate(searchHref(withQuery(parseSearch(''), q, sort)))} />
+            <SearchForm query="" onSearch={(q, sort) => navigate(searchHref(withQuery(parseSearch(''), q, sort)))} suggest />
           </div>
           <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-sm">
             <Link to="/search?sort_by=title_asc" className="link">

@@ -126,6 +126,7 @@ export default function SearchPage({ search, active = true }: Props) {
         onSearch={onSearch}
         translations={!!state.translations}
         onTranslations={(on) => go(withTranslations(state, on))}
+        suggest
       />
       <div className="relative">
         <a

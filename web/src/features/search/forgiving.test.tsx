@@ -84,3 +84,67 @@ describe('search screen: translations of a work', () => {
     expect(screen.getByRole('checkbox', { name: 'Include translations and originals' })).toBeChecked();
   });
 });
+
+describe('search box: suggest as you type', () => {
+  const suggestions = [
+    { type: 'author' as const, id: 7, value: 'Peter Kropotkin', detail: null },
+    { type: 'title' as const, id: 12, value: 'Kropotkin: Selected Writings', detail: 'Peter Kropotkin' },
+  ];
+  function suggestApi() {
+    return mockApi({
+      '/search': () => ({ body: searchResponse() }),
+      '/suggest': (url) => ({ body: { suggestions: (url.searchParams.get('q') ?? '').length >= 2 ? suggestions : [] } }),
+      '/libraries/': () => ({ body: { library } }),
+      '/agents/': () => ({ body: { agent } }),
+    });
+  }
+
+  it('lists titles and authors while typing; arrows choose, Enter opens, Escape closes', async () => {
+    const user = userEvent.setup();
+    const api = suggestApi();
+    const { router } = renderApp('/search');
+    await screen.findByText(/All entries/);
+    const box = screen.getByRole('searchbox');
+    expect(box).toHaveAttribute('aria-autocomplete', 'list');
+    await user.type(box, 'krop');
+    const list = await screen.findByRole('listbox', { name: 'Suggestions' });
+    expect(api.calls('/suggest').at(-1)?.searchParams.get('q')).toBe('krop');
+    const options = within(list).getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual(['Peter Kropotkin (Author)', 'Kropotkin: Selected Writings · Peter Kropotkin']);
+    expect(box).toHaveAttribute('aria-controls', list.id);
+    expect(screen.getByText('Suggestions: 2. Up and down arrows to choose.')).toBeInTheDocument();
+
+    await user.keyboard('{ArrowDown}');
+    expect(box).toHaveAttribute('aria-activedescendant', options[0].id);
+    expect(options[0]).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{ArrowDown}');
+    expect(box).toHaveAttribute('aria-activedescendant', options[1].id);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    expect(box).toHaveValue('krop');
+    expect(box).not.toHaveAttribute('aria-activedescendant');
+
+    await user.keyboard('{ArrowDown}');
+    expect(await screen.findByRole('listbox')).toBeInTheDocument();
+    await user.keyboard('{ArrowUp}{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/entry/12'));
+  });
+
+  it('Enter without a chosen suggestion searches, and a click on a suggestion opens it', async () => {
+    const user = userEvent.setup();
+    suggestApi();
+    const { router } = renderApp('/search');
+    await screen.findByText(/All entries/);
+    const box = screen.getByRole('searchbox');
+    await user.type(box, 'krop');
+    await screen.findByRole('listbox');
+    await user.keyboard('{Enter}');
+    expect(currentParams(router).get('query')).toBe('krop');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    await user.type(box, 'o');
+    const option = await screen.findByRole('option', { name: 'Peter Kropotkin (Author)' });
+    await user.click(option);
+    // The author's page: all the author's entries (/library/author/7 shows the search for creator:7).
+    await waitFor(() => expect(currentParams(router).get('query')).toBe('creator:7'));
+  });
+});
