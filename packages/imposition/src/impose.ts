@@ -2,9 +2,12 @@
 // and drawn on the sheet sides computed by pageOrder(); with crop marks each slot holds a
 // crop-paper cell with the page placed on it (creep included) and the marks around it.
 
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fontkit from '@pdf-lib/fontkit';
 import {
   PDFDocument,
-  StandardFonts,
   PDFRef,
   appendBezierCurve,
   clip,
@@ -63,6 +66,14 @@ function cropSettings(options: ImposeOptions): { paperPt: [number, number]; pape
   const t = options.cropPaperThicknessMm ?? CROP_DEFAULTS.thicknessMm;
   const paperLabel = typeof paper === 'string' ? paper : `${paper.widthMm}mm:${paper.heightMm}mm`;
   return { paperPt, paperLabel, thicknessPt: mmToPt(t) };
+}
+
+/** The crop labels' font, embedded (a print shop's preflight rejects an unembedded standard font). */
+let labelFont: Uint8Array | null = null;
+function labelFontBytes(): Uint8Array {
+  const pkg = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json');
+  labelFont ??= readFileSync(path.join(path.dirname(pkg), 'ttf', 'DejaVuSansMono.ttf'));
+  return labelFont;
 }
 
 /** Only characters the standard (WinAnsi) fonts can show. */
@@ -220,7 +231,8 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
 
   const out = await PDFDocument.create();
   const embedded = await out.embedPages(srcPages);
-  const font = crop ? await out.embedFont(StandardFonts.Courier) : null;
+  if (crop) out.registerFontkit(fontkit);
+  const font = crop ? await out.embedFont(labelFontBytes(), { subset: true }) : null;
   // the input's metadata survives imposition (as in the reference)
   const title = src.getTitle();
   const author = src.getAuthor();

@@ -227,3 +227,23 @@ describe('characters no font has', () => {
     expect(missingGlyphs(`x 漢 y`)).toEqual(missingGlyphs('漢').length ? [{ chars: '漢', sample: 'x 漢 y', font: 'Noto Sans CJK (Debian package fonts-noto-cjk)' }] : []);
   });
 });
+
+describe('fonts', () => {
+  it('embeds every font in plain, imposed and crop-marked output', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'book-fonts-'));
+    const musePath = path.join(dir, 'text.muse');
+    fs.writeFileSync(musePath, LONG_TITLE + BODY + '\n<code>mono</code> and <sf>sans</sf>.\n');
+    const variants = {
+      plain: {},
+      imposed: { imposition_schema: '2up' },
+      cropmarks: { imposition_schema: '2up', cropmarks: true, crop_papersize: 'a3' },
+    };
+    for (const [name, extra] of Object.entries(variants)) {
+      const outPath = path.join(dir, `${name}.pdf`);
+      await buildBook({ texts: [{ musePath, zipPath: null }], data: { ...defaultCollectionData(), title: 'Fonts', ...extra }, outPath });
+      const fonts = await pdfFonts(new Uint8Array(fs.readFileSync(outPath)));
+      expect(fonts.length, name).toBeGreaterThanOrEqual(2);
+      expect(fonts.filter((f) => !f.embedded).map((f) => `${name}: ${f.name}`)).toEqual([]);
+    }
+  });
+});

@@ -137,6 +137,25 @@ export interface InspectedPage {
   texts: string[];
 }
 
+/** A font's ToUnicode map (code → text), or null for a simple font whose bytes are the text. */
+function toUnicode(font: PDFDict | undefined): Map<number, string> | null {
+  const stream = font?.lookup(PDFName.of('ToUnicode'));
+  if (!font || font.lookup(PDFName.of('Subtype'))?.toString() !== '/Type0' || !(stream instanceof PDFRawStream)) return null;
+  const src = streamText(stream);
+  const text = (hex: string) => String.fromCharCode(...(hex.match(/.{4}/g) ?? []).map((h) => parseInt(h, 16)));
+  const map = new Map<number, string>();
+  for (const block of src.matchAll(/beginbfchar([\s\S]*?)endbfchar/g)) {
+    for (const m of block[1].matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) map.set(parseInt(m[1], 16), text(m[2]));
+  }
+  for (const block of src.matchAll(/beginbfrange([\s\S]*?)endbfrange/g)) {
+    for (const m of block[1].matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) {
+      const lo = parseInt(m[1], 16);
+      for (let c = lo; c <= parseInt(m[2], 16); c++) map.set(c, String.fromCodePoint(parseInt(m[3], 16) + c - lo));
+    }
+  }
+  return map;
+}
+
 /** Reads an imposed PDF: per output page, each drawn form XObject (with the number it shows) and the lines. */
 export async function inspectPdf(bytes: Uint8Array): Promise<InspectedPage[]> {
   const doc = await PDFDocument.load(bytes);
@@ -150,7 +169,11 @@ export async function inspectPdf(bytes: Uint8Array): Promise<InspectedPage[]> {
     }
     return numberOf.get(key)!;
   };
-  const run = (content: string, start: Matrix, xobjects: PDFDict | undefined, out: Omit<InspectedPage, 'size'>): void => {
+  const run = (content: string, start: Matrix, resources: PDFDict | undefined, out: Omit<InspectedPage, 'size'>): void => {
+    const xobjects = resources?.lookupMaybe(PDFName.of('XObject'), PDFDict);
+    const fonts = resources?.lookupMaybe(PDFName.of('Font'), PDFDict);
+    // embedded (Type0) fonts show two-byte glyph codes: read them back through the font's ToUnicode
+    let cmap: Map<number, string> | null = null;
     const tokens = tokenize(content);
     const stack: Matrix[] = [];
     let ctm: Matrix = start;
@@ -173,7 +196,14 @@ export async function inspectPdf(bytes: Uint8Array): Promise<InspectedPage[]> {
         }
         case 'S': out.lines.push(...pending); pending = []; break;
         case 'n': case 'f': case 'B': case 'b': case 's': pending = []; break;
-        case 'Tj': if (operands[0]?.kind === 'str') out.texts.push(operands[0].v as string); break;
+        case 'Tf': cmap = toUnicode(fonts?.lookupMaybe(PDFName.of(String(operands[0]?.v)), PDFDict)); break;
+        case 'Tj': {
+          if (operands[0]?.kind !== 'str') break;
+          const raw = operands[0].v as string;
+          const codes = cmap ? (raw.match(/[\s\S]{2}/g) ?? []).map((pair) => (pair.charCodeAt(0) << 8) | pair.charCodeAt(1)) : [];
+          out.texts.push(cmap ? codes.map((c) => cmap!.get(c) ?? '\ufffd').join('') : raw);
+          break;
+        }
         case 'Do': {
           const ref = xobjects?.get(PDFName.of(operands[0]?.v as string));
           if (!(ref instanceof PDFRef)) break;
@@ -181,8 +211,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<InspectedPage[]> {
           if (page === null) {
             // not a source page (e.g. the crop marks): look inside
             const form = doc.context.lookup(ref) as PDFRawStream;
-            const inner = form.dict.lookupMaybe(PDFName.of('Resources'), PDFDict)?.lookupMaybe(PDFName.of('XObject'), PDFDict);
-            run(streamText(form), ctm, inner, out);
+            run(streamText(form), ctm, form.dict.lookupMaybe(PDFName.of('Resources'), PDFDict), out);
             break;
           }
           const [x, y] = apply(ctm, 0, 0);
@@ -197,7 +226,7 @@ export async function inspectPdf(bytes: Uint8Array): Promise<InspectedPage[]> {
   return doc.getPages().map((page) => {
     const { width, height } = page.getSize();
     const out: InspectedPage = { size: [width, height], draws: [], lines: [], texts: [] };
-    run(pageContent(page), IDENTITY, page.node.Resources()?.lookupMaybe(PDFName.of('XObject'), PDFDict), out);
+    run(pageContent(page), IDENTITY, page.node.Resources(), out);
     return out;
   });
 }
