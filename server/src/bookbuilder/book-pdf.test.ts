@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectionToTypst, compileTypstPdf, missingGlyphs, museToTypst, type TypstOptions } from '@uc/muse';
-import { defaultCollectionData } from '@uc/shared';
+import { defaultCollectionData, type CollectionData } from '@uc/shared';
 import { buildBook } from './build.ts';
 import { pdfFonts, pdfInfo, pdfOutline, pdfPageCount, pdfTextSpans, type TextSpan } from './pdf-checks.ts';
 
@@ -233,7 +233,7 @@ describe('fonts', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'book-fonts-'));
     const musePath = path.join(dir, 'text.muse');
     fs.writeFileSync(musePath, LONG_TITLE + BODY + '\n<code>mono</code> and <sf>sans</sf>.\n');
-    const variants = {
+    const variants: Record<string, Partial<CollectionData>> = {
       plain: {},
       imposed: { imposition_schema: '2up' },
       cropmarks: { imposition_schema: '2up', cropmarks: true, crop_papersize: 'a3' },

@@ -1,0 +1,107 @@
+// npm run check:book -- FILE.muse|FILE.zip [...]
+// Builds each text as the Book Builder does with the default options, then checks the PDF the way a
+// print shop's preflight would: no character without a font, every font embedded, every page of the
+// expected size, an outline when the text has headings. One line per check; exit code 1 on a failure.
+import fs from 'node:fs';
+import path from 'node:path';
+import { compileTypstPdf, imageFormat, missingGlyphsMessage, parseMuse, readMuseZip, resolveLayout } from '../packages/muse/src/index.ts';
+import { defaultCollectionData, type CollectionData } from '../packages/shared/src/index.ts';
+import { bookTypst, printedText } from '../server/src/bookbuilder/build.ts';
+import { typstOptions } from '../server/src/bookbuilder/options.ts';
+import { pdfFonts, pdfOutline, pdfPageSizesMm } from '../server/src/bookbuilder/pdf-checks.ts';
+
+export interface BookCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+/** The text of a .muse file (with the images beside it) or of a Muse zip. */
+function readSource(file: string): { muse: string; files: Map<string, Uint8Array> } {
+  if (file.toLowerCase().endsWith('.zip')) {
+    const z = readMuseZip(new Uint8Array(fs.readFileSync(file)));
+    return { muse: z.muse, files: z.files };
+  }
+  const muse = fs.readFileSync(file, 'utf8');
+  const files = new Map<string, Uint8Array>();
+  const dir = path.dirname(file);
+  for (const name of fs.readdirSync(dir)) {
+    if (!/\.(png|jpe?g)$/i.test(name)) continue;
+    const data = new Uint8Array(fs.readFileSync(path.join(dir, name)));
+    if (imageFormat(data)) files.set(name, data);
+  }
+  return { muse, files };
+}
+
+/** Builds the text with the default options and runs the PDF checks. */
+export async function checkBook(file: string, data: CollectionData = defaultCollectionData()): Promise<{ checks: BookCheck[]; pages: number }> {
+  const text = readSource(file);
+  const checks: BookCheck[] = [];
+  const missing = missingGlyphsMessage(printedText([text], data));
+  checks.push({ name: 'glyphs', ok: !missing, detail: missing ?? 'every character has a font' });
+  const { source, files } = bookTypst([text], data);
+  let built: { pdf: Uint8Array; pages: number };
+  try {
+    built = compileTypstPdf(source, files);
+  } catch (e) {
+    checks.push({ name: 'build', ok: false, detail: e instanceof Error ? e.message : String(e) });
+    return { checks, pages: 0 };
+  }
+  const { pdf, pages } = built;
+  checks.push({ name: 'build', ok: pages > 0, detail: `${pages} pages` });
+
+  const fonts = await pdfFonts(pdf);
+  const loose = fonts.filter((f) => !f.embedded).map((f) => f.name);
+  checks.push({
+    name: 'fonts embedded',
+    ok: fonts.length > 0 && loose.length === 0,
+    detail: loose.length ? `not embedded: ${loose.join(', ')}` : `${fonts.length} fonts, all embedded`,
+  });
+
+  const L = resolveLayout(typstOptions(data));
+  const sizes = await pdfPageSizesMm(pdf);
+  const wrong = sizes.findIndex((s) => Math.abs(s.width - L.widthMm) > 0.5 || Math.abs(s.height - L.heightMm) > 0.5);
+  checks.push({
+    name: 'page size',
+    ok: wrong < 0,
+    detail:
+      wrong < 0
+        ? `${sizes.length} pages of ${L.widthMm}×${L.heightMm} mm`
+        : `page ${wrong + 1} is ${sizes[wrong].width.toFixed(1)}×${sizes[wrong].height.toFixed(1)} mm, not ${L.widthMm}×${L.heightMm} mm`,
+  });
+
+  const headings = parseMuse(text.muse).body.filter((b) => b.type === 'heading' && b.level <= 4).length;
+  const outline = pdfOutline(pdf);
+  checks.push({
+    name: 'outline',
+    ok: headings === 0 || outline.length >= headings,
+    detail: headings === 0 ? 'no headings, no outline needed' : `${outline.length} bookmarks for ${headings} headings`,
+  });
+  return { checks, pages };
+}
+
+async function main(files: string[]): Promise<number> {
+  if (!files.length) {
+    console.error('usage: npm run check:book -- FILE.muse|FILE.zip [...]');
+    return 2;
+  }
+  let failed = 0;
+  for (const file of files) {
+    const { checks } = await checkBook(file);
+    for (const c of checks) {
+      console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${path.basename(file)}: ${c.name}: ${c.detail}`);
+      if (!c.ok) failed++;
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(e instanceof Error ? e.message : e);
+      process.exit(1);
+    },
+  );
+}

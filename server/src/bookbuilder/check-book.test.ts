@@ -1,0 +1,38 @@
+// `npm run check:book`: the demo texts and the markup manual pass every PDF check; a text with
+// characters no font has fails, with one line per check and a non-zero exit.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { missingGlyphs } from '@uc/muse';
+import { repoRoot } from '../config.ts';
+import { checkBook } from '../../../scripts/check-book.ts';
+
+const demo = path.join(repoRoot, 'demo', 'texts');
+const manual = path.join(repoRoot, '..', 'shared', 'fixtures', 'amusewiki-texts', 'manual.zip');
+
+describe('check:book', () => {
+  const files = fs.readdirSync(demo).filter((f) => f.endsWith('.muse')).map((f) => path.join(demo, f));
+  if (fs.existsSync(manual)) files.push(manual);
+
+  it.each(files.map((f) => [path.basename(f), f]))('%s passes every check', async (_name, file) => {
+    const { checks, pages } = await checkBook(file);
+    expect(pages).toBeGreaterThan(1);
+    expect(checks.map((c) => c.name)).toEqual(['glyphs', 'build', 'fonts embedded', 'page size', 'outline']);
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+  }, 60000);
+
+  const rare = ['\u{1D2E0}', '\u{16A40}', '\u{11D00}', '\u{1E900}', '\u{10600}'].find((c) => missingGlyphs(c).length > 0);
+  it.skipIf(!rare)('fails a text with characters no font has, one line per check, exit code 1', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-book-'));
+    const file = path.join(dir, 'rare.muse');
+    fs.writeFileSync(file, `#title Rare\n\n* Part\n\nBefore ${rare} after.\n`);
+    const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+    const run = spawnSync(tsx, [path.join(repoRoot, 'scripts', 'check-book.ts'), file], { encoding: 'utf8', timeout: 60000 });
+    expect(run.status).toBe(1);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^FAIL rare\.muse: glyphs: No installed font has/);
+    expect(lines.slice(1).map((l) => l.replace(/:.*$/, ''))).toEqual(['ok   rare.muse', 'ok   rare.muse', 'ok   rare.muse', 'ok   rare.muse']);
+  }, 60000);
+});
