@@ -1,29 +1,60 @@
 // The catalogue's own words (titles, subtitles, author names, in every search form) for "Did you mean …?":
 // a misspelt word is replaced by the closest known word. Only grows between restarts: a word whose last
 // entry went away can still be proposed, but a suggestion is only offered when it finds something.
+// Texts are folded into words lazily, on the first lookup after they were added (start-up stays fast).
 import { foldedWords, searchForms } from '@uc/shared';
 import type { IndexDoc } from './doc.ts';
 
 /** Words shorter than this are never corrected (too many neighbours). */
 const MIN_LENGTH = 4;
+const MAX_WORD = 64;
+
+/** Which letters a word has, as 32 bits (a-z, others hashed): each edit changes at most two bits. */
+function letterMask(w: string): number {
+  let m = 0;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    m |= 1 << (c >= 97 && c <= 122 ? c - 97 : 26 + (c % 6));
+  }
+  return m;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
 
 export class Vocabulary {
   /** Entries per word (approximate: an entry indexed twice counts twice). */
   private df = new Map<string, number>();
-  private byLength: string[][] = [];
+  private byLength: { words: string[]; masks: number[] }[] = [];
+  private pending: string[] = [];
 
   add(doc: Pick<IndexDoc, 'title' | 'subtitle' | 'creator'>): void {
-    const text = [doc.title, doc.subtitle, ...doc.creator.map((c) => c.value)].join(' \n ');
-    const words = new Set(searchForms(text).flatMap(foldedWords));
-    for (const w of words) {
-      if (w.length < MIN_LENGTH - 1 || /\d/.test(w)) continue;
-      const n = this.df.get(w);
-      if (n === undefined) (this.byLength[w.length] ??= []).push(w);
-      this.df.set(w, (n ?? 0) + 1);
+    this.pending.push([doc.title, doc.subtitle, ...doc.creator.map((c) => c.value)].join(' \n '));
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    for (const text of this.pending) {
+      const words = new Set(searchForms(text).flatMap(foldedWords));
+      for (const w of words) {
+        if (w.length < MIN_LENGTH - 1 || w.length > MAX_WORD || /\d/.test(w)) continue;
+        const n = this.df.get(w);
+        if (n === undefined) {
+          const bucket = (this.byLength[w.length] ??= { words: [], masks: [] });
+          bucket.words.push(w);
+          bucket.masks.push(letterMask(w));
+        }
+        this.df.set(w, (n ?? 0) + 1);
+      }
     }
+    this.pending = [];
   }
 
   has(word: string): boolean {
+    this.flush();
     return this.df.has(word);
   }
 
@@ -33,15 +64,22 @@ export class Vocabulary {
    * the more frequent word. Null when nothing is close enough.
    */
   closest(word: string): string | null {
-    const len = [...word].length;
-    if (len < MIN_LENGTH) return null;
+    this.flush();
+    const len = word.length;
+    if (len < MIN_LENGTH || len > MAX_WORD) return null;
     const max = len <= 5 ? 1 : 2;
+    const mask = letterMask(word);
     let best: string | null = null;
     let bestDist = max + 1;
     let bestDf = 0;
     for (let l = Math.max(1, len - max); l <= len + max; l++) {
-      for (const cand of this.byLength[l] ?? []) {
+      const bucket = this.byLength[l];
+      if (!bucket) continue;
+      const { words, masks } = bucket;
+      for (let k = 0; k < words.length; k++) {
         const limit = Math.min(bestDist, max);
+        if (popcount(masks[k] ^ mask) > 2 * limit) continue;
+        const cand = words[k];
         const d = distance(word, cand, limit);
         if (d > limit) continue;
         const df = this.df.get(cand)!;
@@ -56,27 +94,35 @@ export class Vocabulary {
   }
 }
 
+const rows = [new Int32Array(MAX_WORD + 3), new Int32Array(MAX_WORD + 3), new Int32Array(MAX_WORD + 3)];
+
 /** Optimal string alignment distance, or max + 1 as soon as it must exceed max. */
 export function distance(a: string, b: string, max: number): number {
   if (a === b) return 0;
   const n = a.length;
   const m = b.length;
   if (Math.abs(n - m) > max) return max + 1;
-  let prev2 = new Array<number>(m + 1).fill(0);
-  let prev = Array.from({ length: m + 1 }, (_, j) => j);
-  let cur = new Array<number>(m + 1).fill(0);
+  if (m > MAX_WORD + 1) return max + 1;
+  let [prev2, prev, cur] = rows;
+  for (let j = 0; j <= m; j++) prev[j] = j;
   for (let i = 1; i <= n; i++) {
     cur[0] = i;
     let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= m; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+      const cb = b.charCodeAt(j - 1);
+      let v = prev[j - 1] + (ca === cb ? 0 : 1);
+      if (prev[j] + 1 < v) v = prev[j] + 1;
+      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb && prev2[j - 2] + 1 < v) v = prev2[j - 2] + 1;
       cur[j] = v;
       if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
-    [prev2, prev, cur] = [prev, cur, prev2];
+    const t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
   }
   return prev[m];
 }
