@@ -17,7 +17,7 @@ import path from 'node:path';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import Database from 'better-sqlite3';
 import {
-  atExit, csrfFrom, exited, killGroup, repoRoot, runMain, sleep, startMain, startServer, tail, type ServerHandle,
+  Client, atExit, csrfFrom, exited, killGroup, repoRoot, runMain, sleep, startMain, startServer, tail, until, type ServerHandle,
 } from '../bench/lib/child-server.ts';
 
 const args = process.argv.slice(2);
@@ -117,56 +117,6 @@ function pidAlive(pid: number): boolean {
 function walk(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(path.join(dir, d.name)) : [path.join(dir, d.name)]));
-}
-
-// ---------------------------------------------------------------- HTTP with a cookie jar
-
-class Client {
-  jar = new Map<string, string>();
-  constructor(public base: string) {}
-  private take(res: Response) {
-    for (const c of res.headers.getSetCookie()) {
-      const m = /^([^=]+)=([^;]*)/.exec(c);
-      if (m) m[2] ? this.jar.set(m[1], m[2]) : this.jar.delete(m[1]);
-    }
-  }
-  private headers(extra: Record<string, string> = {}) {
-    const h: Record<string, string> = { ...extra };
-    if (this.jar.size) h.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
-    const token = this.jar.get('csrftoken');
-    if (token) h['x-csrftoken'] = token;
-    return h;
-  }
-  async call(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; json: any; bytes: Buffer }> {
-    if (method === 'POST' && !this.jar.has('csrftoken')) await this.call('GET', '/collector/api/csrf');
-    const isForm = body instanceof FormData;
-    const res = await fetch(this.base + url, {
-      method,
-      headers: this.headers(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
-      body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    this.take(res);
-    const bytes = Buffer.from(await res.arrayBuffer());
-    let json: any = null;
-    if ((res.headers.get('content-type') ?? '').includes('json')) json = JSON.parse(bytes.toString('utf8'));
-    return { status: res.status, json, bytes };
-  }
-  async ok(method: 'GET' | 'POST', url: string, body?: unknown): Promise<any> {
-    const r = await this.call(method, url, body);
-    if (r.status < 200 || r.status >= 300) throw new Error(`${method} ${url}: HTTP ${r.status} ${r.bytes.toString('utf8').slice(0, 300)}`);
-    return r.json;
-  }
-}
-
-async function until<T>(what: string, timeoutMs: number, everyMs: number, fn: () => Promise<T | null | undefined | false>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
-    await sleep(everyMs);
-  }
 }
 
 let server: ServerHandle | null = null;

@@ -204,3 +204,53 @@ export function csrfFrom(setCookie: string | string[] | undefined | null): strin
 export const quantile = (sorted: number[], q: number) =>
   sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 export const round1 = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
+
+/** HTTP with a cookie jar, as a browser would: the session and csrftoken cookies, the X-CSRFToken header. */
+export class Client {
+  jar = new Map<string, string>();
+  constructor(public base: string) {}
+  private take(res: Response) {
+    for (const c of res.headers.getSetCookie()) {
+      const m = /^([^=]+)=([^;]*)/.exec(c);
+      if (m) m[2] ? this.jar.set(m[1], m[2]) : this.jar.delete(m[1]);
+    }
+  }
+  private headers(extra: Record<string, string> = {}) {
+    const h: Record<string, string> = { ...extra };
+    if (this.jar.size) h.cookie = [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const token = this.jar.get('csrftoken');
+    if (token) h['x-csrftoken'] = token;
+    return h;
+  }
+  async call(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; json: any; bytes: Buffer }> {
+    if (method === 'POST' && !this.jar.has('csrftoken')) await this.call('GET', '/collector/api/csrf');
+    const isForm = body instanceof FormData;
+    const res = await fetch(this.base + url, {
+      method,
+      headers: this.headers(body !== undefined && !isForm ? { 'content-type': 'application/json' } : {}),
+      body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    this.take(res);
+    const bytes = Buffer.from(await res.arrayBuffer());
+    let json: any = null;
+    if ((res.headers.get('content-type') ?? '').includes('json')) json = JSON.parse(bytes.toString('utf8'));
+    return { status: res.status, json, bytes };
+  }
+  async ok(method: 'GET' | 'POST', url: string, body?: unknown): Promise<any> {
+    const r = await this.call(method, url, body);
+    if (r.status < 200 || r.status >= 300) throw new Error(`${method} ${url}: HTTP ${r.status} ${r.bytes.toString('utf8').slice(0, 300)}`);
+    return r.json;
+  }
+}
+
+/** Polls `fn` until it answers something truthy, or throws naming `what` after `timeoutMs`. */
+export async function until<T>(what: string, timeoutMs: number, everyMs: number, fn: () => Promise<T | null | undefined | false>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}

@@ -73,7 +73,11 @@ async function main() {
     case 'worker': {
       // Runs queued jobs only (no HTTP): several processes may share one database.
       const jobs = createJobWorker({ ...config, jobConcurrency: Math.max(1, config.jobConcurrency) }, services, (m, x) => console.log(m, x ? JSON.stringify(x) : ''));
+      // The worker's own timers are unref'd (they must not hold a `serve` process open); with no server
+      // here, this one keeps the process running until it is told to stop.
+      const keepAlive = setInterval(() => undefined, 60_000);
       const stop = async () => {
+        clearInterval(keepAlive);
         await jobs.stop();
         await services.db.close();
         process.exit(0);
