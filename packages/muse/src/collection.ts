@@ -61,7 +61,8 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
 
   // Front matter: the collection's title page (or block), impressum with the notes, contents.
   if (!F.bodyOnly) {
-    if (F.startWithEmptyPage) out.push('#page(header: none, footer: none)[]');
+    // the empty page is a recto: in two-sided mode the title moves on to the next recto (page 3)
+    if (F.startWithEmptyPage) out.push('#page(header: none, footer: none)[]', ...(L.twoside ? [museBreak('odd')] : []));
     const block = [RAGGED, '#v(2em)', titleLine(title, L)];
     if (subtitle) block.push(`#v(1em)#align(center, text(size: 1.44em)[${subtitle}])`);
     if (author) block.push(`#v(2em)#align(center, text(size: 1.3em)[${author}])`);

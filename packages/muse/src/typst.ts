@@ -104,6 +104,7 @@ export class TypstRenderer {
   private readonly emitted = new Set<string>();
   private readonly labelPrefix: string;
   private readonly filePrefix: string;
+  private inHeading = false;
 
   constructor(
     private readonly doc: MuseDocument,
@@ -203,7 +204,9 @@ export class TypstRenderer {
 
   private note(fn: Footnote): string {
     const body = this.anchors(fn.anchors) + fn.paragraphs.map((p) => this.inline(p)).join('#parbreak()');
-    return fn.secondary ? `#museSecondary[${body}]` : `#footnote[${body}]`;
+    const note = fn.secondary ? `museSecondary[${body}]` : `footnote[${body}]`;
+    // in a heading, out of the plain text a PDF bookmark is made of (it would include the note's text)
+    return this.inHeading ? `#context ${note}` : `#${note}`;
   }
 
   private link(n: Extract<Inline, { type: 'link' }>): string {
@@ -264,7 +267,10 @@ export class TypstRenderer {
         // running heads read this metadata instead, which carries the title without notes.
         const toc = level <= 4 ? `#metadata((level: ${level}, title: [${this.inline(stripRefs(b.tocChildren ?? b.children)).trim()}]))<muse-toc>` : '';
         // anchors go before the heading: its body is repeated in the PDF bookmarks
-        return `${this.anchors(b.anchors)}#heading(level: ${level}, outlined: false, bookmarked: ${level <= 4})[${toc}${this.inline(b.children).trim()}]\n\n`;
+        this.inHeading = true;
+        const body = this.inline(b.children).trim();
+        this.inHeading = false;
+        return `${this.anchors(b.anchors)}#heading(level: ${level}, outlined: false, bookmarked: ${level <= 4})[${toc}${body}]\n\n`;
       }
       case 'container': {
         const inner = this.blocks(b.children);
@@ -557,7 +563,8 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
   out.push(...preamble(L, { lang, rtl, title, subtitle, author }));
 
   if (!F.bodyOnly) {
-    if (F.startWithEmptyPage) out.push('#page(header: none, footer: none)[]');
+    // the empty page is a recto: in two-sided mode the title moves on to the next recto (page 3)
+    if (F.startWithEmptyPage) out.push('#page(header: none, footer: none)[]', ...(L.twoside ? [museBreak('odd')] : []));
     const cover = (options.cover || h.cover || '').trim();
     const coverOk =
       !F.ignoreCover && /^[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]\.(jpe?g|png)$/.test(cover) && !!files?.get(cover) && !!imageFormat(files.get(cover)!);

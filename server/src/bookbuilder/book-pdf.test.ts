@@ -51,7 +51,7 @@ const BODY = `
 
 Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla pariatur. Excepteur sint occaecat cupidatat non proident, sunt in culpa qui officia deserunt mollit anim id est laborum.
 
-*** A section
+*** A section [1]
 
 Text.
 
@@ -64,6 +64,8 @@ Text.
 Text.
 
 ** A second chapter
+
+[1] A note in a heading: the bookmark leaves it out.
 
 ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. '.repeat(40)}
 `;
@@ -172,6 +174,17 @@ describe('headings', () => {
       expect(num).toBeDefined();
       for (const s of spans) if (s !== num) expect(s.right < num.x || s.x > num.right).toBe(true);
     }
+  });
+});
+
+describe('title page options', () => {
+  it('puts the title on a recto after start_with_empty_page in two-sided mode, and nobold sets it regular', () => {
+    const pdf = build(LONG_TITLE + BODY, { twoside: true, start_with_empty_page: true, nobold: true });
+    expect(pdfTextSpans(pdf, 0)).toEqual([]);
+    expect(pdfTextSpans(pdf, 1)).toEqual([]);
+    const title = pdfTextSpans(pdf, 2).filter((s) => s.size > 20);
+    expect(title.map((s) => s.text).join('')).toContain('Extraordinary');
+    expect(title.every((s) => !/bold/i.test(s.font))).toBe(true);
   });
 });
 
