@@ -543,8 +543,9 @@ describe.skipIf(!hasChromium)('search screen', () => {
     await openSearch(page);
     await submitQuery(page, query);
     const box = page.getByRole('checkbox', { name: 'Include translations and originals' });
-    await box.check();
+    await box.click(); // controlled by the URL: checked once the navigation is done
     await waitForUrl(page, (u) => u.searchParams.get('translations') === '1', 'translations=1');
+    await waitUntil(() => box.isChecked(), 'the ticked checkbox');
     await waitForH1(page, resultsHeading(query, widened.total_entries));
     await waitForTitles(page, widened.matches.map((m) => m.title[0].value), 'the widened results');
     const card = page.getByRole('article').filter({ has: page.getByRole('link', { name: 'Η αλληλοβοήθεια', exact: true }) });
@@ -553,6 +554,34 @@ describe.skipIf(!hasChromium)('search screen', () => {
     expect(await why.getByRole('link').getAttribute('href')).toBe(`/entry/${greek!.related!.entry_id}`);
     const vs = await seriousAxeViolations(page);
     expect(vs.length, formatViolations('/search with translations', vs)).toBe(0);
+  });
+
+  it('suggests titles and authors while typing, in any script; the keyboard chooses one and axe passes', async () => {
+    const { page } = session();
+    const answer = await api<{ suggestions: { type: string; id: number; value: string }[] }>('/suggest?q=' + encodeURIComponent('bedny'));
+    const title = answer.suggestions.find((s) => s.type === 'title' && s.value === 'Бедные люди');
+    expect(title, 'Latin letters suggest a Cyrillic title').toBeDefined();
+    await openSearch(page);
+    await searchBox(page).pressSequentially('bedny');
+    const list = page.getByRole('listbox', { name: 'Suggestions' });
+    await list.waitFor();
+    expect(await list.getByRole('option').allInnerTexts()).toEqual(answer.suggestions.map((s) => expect.stringContaining(s.value)));
+    const vs = await seriousAxeViolations(page);
+    expect(vs.length, formatViolations('/search with suggestions', vs)).toBe(0);
+    const index = answer.suggestions.indexOf(title!);
+    for (let i = 0; i <= index; i++) await page.keyboard.press('ArrowDown');
+    const activeId = await searchBox(page).getAttribute('aria-activedescendant');
+    expect(await page.locator(`[id="${activeId}"]`).innerText()).toContain('Бедные люди');
+    await page.keyboard.press('Enter');
+    await waitForUrl(page, (u) => u.pathname === `/entry/${title!.id}`, `/entry/${title!.id}`);
+
+    // Authors too, and Escape closes the list, keeping the text.
+    await openSearch(page);
+    await searchBox(page).pressSequentially('Кропот');
+    await list.getByRole('option', { name: /Peter Kropotkin/ }).first().waitFor();
+    await page.keyboard.press('Escape');
+    await list.waitFor({ state: 'detached' });
+    expect(await searchBox(page).inputValue()).toBe('Кропот');
   });
 });
 
