@@ -440,10 +440,12 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
     : `(left: ${mm(m.inner)}, right: ${mm(m.outer)}, top: ${mm(m.top)}, bottom: ${mm(m.bottom)})`;
   out.push(
     '#let museBreak(to) = { [#metadata(none)<muse-break>]; pagebreak(weak: true, to: to); [#metadata(none)<muse-resume>] }',
-    // blank: between a break and where the text resumes, or holding nothing but the break's mark
-    '#let musePageStyle(p) = { ' +
-      `let blank = query(<muse-break>).zip(query(<muse-resume>)).any(((a, b)) => { let pa = a.location().page(); p < b.location().page() and (pa < p or (pa == p and a.location().position().y <= ${mm(m.top)} + 1pt)) }); ` +
-      'if blank { "empty" } else if query(<muse-opening>).any(o => o.location().page() == p) { "plain" } else { "headings" } }',
+    // blank: between a break and where the text resumes, or holding nothing but the break's mark.
+    // Computed once for all pages (Typst memoizes the call), looked up per page.
+    '#let musePageStyles() = { let d = (:); ' +
+      `for (a, b) in query(<muse-break>).zip(query(<muse-resume>)) { let pa = a.location().page(); let first = if a.location().position().y <= ${mm(m.top)} + 1pt { pa } else { pa + 1 }; for p in range(first, b.location().page()) { d.insert(str(p), "empty") } }; ` +
+      'for o in query(<muse-opening>) { let k = str(o.location().page()); if k not in d { d.insert(k, "plain") } }; d }',
+    '#let musePageStyle(p) = musePageStyles().at(str(p), default: "headings")',
     // one line of running head: a longer one is cut at the line's end, before the page number
     '#let museHead(al, body) = box(width: 100%, height: 1.1em, clip: true, { set par(justify: false); set text(hyphenate: false); align(al, body) })',
   );
