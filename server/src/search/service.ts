@@ -89,14 +89,15 @@ export class SearchService {
    * A search; when it finds fewer than FEW_MATCHES entries, its misspelt words are replaced by the
    * catalogue's closest ones: if that finds more, it is offered as `did_you_mean`, and when the query as
    * typed found nothing (or REPLACE_RATIO times fewer: a misspelt author's name found only inside a
-   * text) its matches are answered instead (`corrected`). `exact` refuses the correction.
+   * text) the correction's matches are answered instead (`corrected`), after the query's own ones (exact
+   * matches always rank first). `exact` refuses the correction.
    */
   search(params: SearchParams, viewer: Viewer): SearchResponse {
     const answer = this.run(params, viewer);
     if (params.exact || answer.total_entries >= FEW_MATCHES || !hasText(parseQuery(params.query.trim()))) return { ...answer, did_you_mean: null };
     const fixed = this.correctQuery(params.query.trim());
     if (fixed === null) return { ...answer, did_you_mean: null };
-    const other = this.run({ ...params, query: fixed }, viewer);
+    const other = this.run({ ...params, query: fixed }, viewer, answer.total_entries > 0 ? params.query.trim() : null);
     if (other.total_entries <= answer.total_entries) return { ...answer, did_you_mean: null };
     if (answer.total_entries === 0 || other.total_entries >= REPLACE_RATIO * answer.total_entries) {
       return { ...other, querystring: answer.querystring, did_you_mean: fixed, corrected: true };
@@ -159,7 +160,8 @@ export class SearchService {
     return last === 0 ? null : out + query.slice(last);
   }
 
-  private run(params: SearchParams, viewer: Viewer): SearchResponse {
+  /** One search; `prefer`: a query whose matches are added and ranked before all others. */
+  private run(params: SearchParams, viewer: Viewer, prefer: string | null = null): SearchResponse {
     this.sync();
     const index = this.index;
     const query = params.query.trim();
@@ -178,6 +180,15 @@ export class SearchService {
     if (ast) {
       scores = textual && sortBy === 'relevance' ? new Float64Array(index.capacity) : null;
       candidates = this.evaluate(ast, scores, named);
+      const preferred = prefer ? parseQuery(prefer) : null;
+      if (preferred) {
+        const own = this.evaluate(preferred, null, named);
+        for (let i = 0; i < own.length; i++) {
+          if (!own[i]) continue;
+          candidates[i] = 1;
+          if (scores) scores[i] += 1e9;
+        }
+      }
     }
     // Every translation and the original of each matching work; they rank after the works that match.
     const related = params.translations && candidates ? this.widenToTranslations(candidates) : null;
