@@ -1,41 +1,30 @@
 // Suggest as you type: titles and authors whose words start with what was typed, in any search form
-// (folded, and in Latin letters for Cyrillic and Greek). Sorted keys, one per word start of each title
-// and author name, found by binary search. Changes go to a small sorted delta (rows of a changed or
-// removed entry are skipped by version) until it grows large enough to rebuild everything.
+// (folded, and in Latin letters for Cyrillic and Greek). One key per word start of each title and
+// author name, in buckets by their first two characters; a bucket is sorted when first asked for and
+// searched by binary search. A changed or removed entry's old keys are skipped by version, and
+// everything is rebuilt once they are many.
 import { foldedWords, searchForms } from '@uc/shared';
 import type { IndexDoc } from './doc.ts';
 
 /** Word starts indexed per title or name (later words are rarely typed first). */
 const MAX_STARTS = 6;
-/** Keys read per request and per array at most (a short prefix can match very many). */
+/** Keys read per request at most (a short prefix can match very many). */
 const MAX_SCAN = 4000;
 
 export interface SuggestCandidate { type: 'title' | 'author'; id: number; value: string; whole: boolean }
 
-/** Key rows sorted by key; `ref` is an entry id, or -id - 1 for an author; `ver` its version when written. */
-interface Rows { keys: string[]; refs: Int32Array; starts: Uint8Array; vers: Int32Array }
-type Row = [key: string, ref: number, start: number, ver: number];
-
-const EMPTY: Rows = { keys: [], refs: new Int32Array(0), starts: new Uint8Array(0), vers: new Int32Array(0) };
-
-function toRows(rows: Row[]): Rows {
-  rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return {
-    keys: rows.map((r) => r[0]),
-    refs: Int32Array.from(rows, (r) => r[1]),
-    starts: Uint8Array.from(rows, (r) => r[2]),
-    vers: Int32Array.from(rows, (r) => r[3]),
-  };
-}
+/** Keys starting with the same two characters; `refs`: an entry id, or -id - 1 for an author; `meta`: version * 2 + (1 when the key starts at the first word). */
+interface Bucket { keys: string[]; refs: number[]; meta: number[]; sorted: boolean }
 
 export class SuggestIndex {
   private titles = new Map<number, { title: string; author: string | null }>();
   private authors = new Map<number, string>();
   private version = new Map<number, number>();
-  private main: Rows = EMPTY;
-  private delta: Row[] = [];
-  private deltaRows: Rows = EMPTY;
-  /** Refs whose rows are still to be written. */
+  private buckets = new Map<string, Bucket>();
+  private keyCount = 0;
+  /** Keys written for versions that are no longer current (approximate). */
+  private stale = 0;
+  /** Refs whose keys are still to be written. */
   private pending = new Set<number>();
 
   put(doc: Pick<IndexDoc, 'entry_id' | 'title' | 'creator'>): void {
@@ -57,34 +46,59 @@ export class SuggestIndex {
   }
 
   private bump(ref: number) {
-    this.version.set(ref, (this.version.get(ref) ?? 0) + 1);
+    const v = (this.version.get(ref) ?? 0) + 1;
+    this.version.set(ref, v);
+    if (v > 1 && !this.pending.has(ref)) this.stale += 4;
     this.pending.add(ref);
   }
 
-  private rowsOf(ref: number, out: Row[]) {
+  private write(ref: number) {
     const text = ref < 0 ? this.authors.get(-ref - 1) : this.titles.get(ref)?.title;
     if (text === undefined) return;
     const ver = this.version.get(ref) ?? 0;
     for (const form of searchForms(text)) {
       const words = foldedWords(form);
-      for (let i = 0; i < Math.min(words.length, MAX_STARTS); i++) out.push([words.slice(i).join(' '), ref, i === 0 ? 1 : 0, ver]);
+      const joined = words.join(' ');
+      for (let i = 0, at = 0; i < Math.min(words.length, MAX_STARTS); at += words[i].length + 1, i++) {
+        const key = joined.slice(at);
+        if (key.length < 2) continue;
+        const head = key.slice(0, 2);
+        let b = this.buckets.get(head);
+        if (!b) this.buckets.set(head, (b = { keys: [], refs: [], meta: [], sorted: true }));
+        b.keys.push(key);
+        b.refs.push(ref);
+        b.meta.push(ver * 2 + (i === 0 ? 1 : 0));
+        b.sorted = false;
+        this.keyCount++;
+      }
     }
   }
 
   private refresh(): void {
     if (this.pending.size === 0) return;
-    if (this.delta.length + this.pending.size * 4 > Math.max(20000, this.main.keys.length / 4)) {
-      const rows: Row[] = [];
-      for (const id of this.titles.keys()) this.rowsOf(id, rows);
-      for (const id of this.authors.keys()) this.rowsOf(-id - 1, rows);
-      this.main = toRows(rows);
-      this.delta = [];
-      this.deltaRows = EMPTY;
-    } else {
-      for (const ref of this.pending) this.rowsOf(ref, this.delta);
-      this.deltaRows = toRows(this.delta);
+    if (this.stale > Math.max(20000, this.keyCount / 2)) {
+      this.buckets.clear();
+      this.keyCount = 0;
+      this.stale = 0;
+      this.pending.clear();
+      for (const id of this.titles.keys()) this.write(id);
+      for (const id of this.authors.keys()) this.write(-id - 1);
+      return;
     }
+    for (const ref of this.pending) this.write(ref);
     this.pending.clear();
+  }
+
+  private sortedBucket(head: string): Bucket | undefined {
+    const b = this.buckets.get(head);
+    if (!b || b.sorted) return b;
+    const { keys, refs, meta } = b;
+    const order = Array.from(keys.keys()).sort((x, y) => (keys[x] < keys[y] ? -1 : keys[x] > keys[y] ? 1 : x - y));
+    b.keys = order.map((i) => keys[i]);
+    b.refs = order.map((i) => refs[i]);
+    b.meta = order.map((i) => meta[i]);
+    b.sorted = true;
+    return b;
   }
 
   /** Titles and authors having a word that starts with `typed` (each once). */
@@ -94,12 +108,13 @@ export class SuggestIndex {
     for (const form of searchForms(typed)) {
       const prefix = foldedWords(form).join(' ');
       if (prefix.length < 2) continue;
-      for (const rows of [this.main, this.deltaRows]) this.scan(rows, prefix, byRef);
+      const b = this.sortedBucket(prefix.slice(0, 2));
+      if (b) this.scan(b, prefix, byRef);
     }
     return [...byRef.values()];
   }
 
-  private scan({ keys, refs, starts, vers }: Rows, prefix: string, byRef: Map<number, SuggestCandidate>) {
+  private scan({ keys, refs, meta }: Bucket, prefix: string, byRef: Map<number, SuggestCandidate>) {
     let lo = 0;
     let hi = keys.length;
     while (lo < hi) {
@@ -109,8 +124,8 @@ export class SuggestIndex {
     }
     for (let i = lo, n = 0; i < keys.length && n < MAX_SCAN && keys[i].startsWith(prefix); i++, n++) {
       const ref = refs[i];
-      if (vers[i] !== (this.version.get(ref) ?? 0)) continue; // written before a change
-      const whole = starts[i] === 1;
+      if (meta[i] >> 1 !== (this.version.get(ref) ?? 0)) continue; // written before a change
+      const whole = (meta[i] & 1) === 1;
       const known = byRef.get(ref);
       if (known) {
         known.whole ||= whole;
