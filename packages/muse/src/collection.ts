@@ -76,7 +76,7 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
   }
   if (!F.notoc) {
     out.push('#museToc()');
-    out.push(F.nocoverpage ? '#v(3em)' : toOdd);
+    out.push(F.nocoverpage ? '#v(3em, weak: true)' : toOdd);
   }
   out.push('');
 

@@ -484,14 +484,21 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
   const center = (cond: boolean) => (cond ? 'align(center, it)' : 'it');
   const to = L.openRight ? '"odd"' : L.openLeft ? '"even"' : 'none';
   const resetFn = F.continuefootnotes ? '' : ' counter(footnote).update(0);';
-  // Part pages: a page of their own, empty page style. Chapters: a new page, the title lower down
-  // (KOMA's space before a chapter heading), plain page style.
-  out.push(
-    `#show heading.where(level: 1): it => { museBreak(${to}); page(header: none, footer: none, { v(20%); align(center, it) }) }`,
-  );
-  out.push(
-    `#show heading.where(level: 2): it => { museBreak(${to});${resetFn} [#metadata(none)<muse-opening>]; v(${(2.3 * PITCH_EM).toFixed(2)}em); ${center(F.centerchapter || F.centersection)} }`,
-  );
+  if (F.nocoverpage) {
+    // The reference's article class: parts and chapters (and the contents) run on without a new page,
+    // and footnotes are numbered through.
+    out.push('#show heading.where(level: 1): it => { v(1em); align(center, it) }');
+    out.push(`#show heading.where(level: 2): it => ${center(F.centerchapter || F.centersection)}`);
+  } else {
+    // Part pages: a page of their own, empty page style. Chapters: a new page, the title lower down
+    // (KOMA's space before a chapter heading), plain page style.
+    out.push(
+      `#show heading.where(level: 1): it => { museBreak(${to}); page(header: none, footer: none, { v(20%); align(center, it) }) }`,
+    );
+    out.push(
+      `#show heading.where(level: 2): it => { museBreak(${to});${resetFn} [#metadata(none)<muse-opening>]; v(${(2.3 * PITCH_EM).toFixed(2)}em); ${center(F.centerchapter || F.centersection)} }`,
+    );
+  }
   for (const lvl of [3, 4, 5]) out.push(`#show heading.where(level: ${lvl}): it => ${center(F.centersection)}`);
   out.push(...museHelpers(L));
   out.push('');
@@ -599,7 +606,8 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
   const wantsToc = doc.body.some((b) => b.type === 'heading' && b.level <= 4) && !F.notoc && !truthy(h.notoc);
   if (wantsToc) {
     out.push('#museToc()');
-    out.push(F.nocoverpage ? '#v(3em)' : museBreak(L.twoside ? 'odd' : ''));
+    // weak: a hard space after the contents pushed the text onto a new page
+    out.push(F.nocoverpage ? '#v(3em, weak: true)' : museBreak(L.twoside ? 'odd' : ''));
   }
   out.push('');
   out.push(r.blocks(doc.body));
@@ -631,6 +639,31 @@ export function titleLine(title: string, L: ResolvedLayout): string {
 
 const TOC_TITLES: Record<string, string> = {
   en: 'Contents',
+  fa: 'فهرست مطالب',
+  ar: 'المحتويات',
+  he: 'תוכן העניינים',
+  el: 'Περιεχόμενα',
+  bg: 'Съдържание',
+  uk: 'Зміст',
+  mk: 'Содржина',
+  hu: 'Tartalomjegyzék',
+  ro: 'Cuprins',
+  sl: 'Kazalo',
+  sk: 'Obsah',
+  sq: 'Përmbajtja',
+  ca: 'Índex',
+  gl: 'Índice',
+  eu: 'Gaien aurkibidea',
+  nb: 'Innhold',
+  no: 'Innhold',
+  lt: 'Turinys',
+  lv: 'Saturs',
+  et: 'Sisukord',
+  id: 'Daftar Isi',
+  vi: 'Mục lục',
+  ja: '目次',
+  zh: '目录',
+  ko: '차례',
   it: 'Indice',
   fr: 'Table des matières',
   de: 'Inhaltsverzeichnis',

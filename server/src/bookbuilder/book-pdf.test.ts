@@ -188,6 +188,26 @@ describe('title page options', () => {
   });
 });
 
+describe('contents', () => {
+  it('runs on after the title block with nocoverpage: title and contents on page 1, the text right after', () => {
+    const pdf = build(LONG_TITLE + BODY, { nocoverpage: true });
+    const first = pdfTextSpans(pdf, 0).map((s) => s.text).join(' ');
+    expect(first).toContain('Extraordinary');
+    expect(first).toContain('Contents');
+    expect(first).toContain('The First Part');
+    const firstTwo = [...pdfTextSpans(pdf, 0), ...pdfTextSpans(pdf, 1)];
+    expect(firstTwo.find((s) => s.text.includes('The First Part') && s.size > 20)).toBeDefined();
+    expect(firstTwo.map((s) => s.text).join(' ')).toContain('Lorem ipsum');
+  });
+
+  it('is titled in the text’s language (Persian)', () => {
+    const pdf = build('#title کتاب\n#lang fa\n\n** فصل یکم\n\nمتن.\n', { notoc: false });
+    const pages = Array.from({ length: pdfPageCount(pdf) }, (_, i) => pdfTextSpans(pdf, i).map((s) => s.text).join(' ')).join('\n');
+    expect(pages.replace(/\s+/g, ' ')).toMatch(/فهرست مطالب|مطالب فهرست/);
+    expect(pages).not.toContain('Contents');
+  });
+});
+
 describe('lines stay inside the text area', () => {
   it('breaks overlong words, identifiers, hashes and URLs', () => {
     const muse = `#title T\n\nSome words then ${'x'.repeat(80)} and a hash ${'0123456789abcdef'.repeat(4)} and <code>a_very_long_identifier_name_in_code_that_goes_on_and_on</code> and [[https://example.org/averylongpathsegmentwithoutslashes0123456789012345678901234567890?x=1&y=2]] end.\n`;
