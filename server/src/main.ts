@@ -32,6 +32,7 @@ async function main() {
         console.error('usage: npm run import -- FILE.jsonl');
         process.exit(2);
       }
+      services.indexer.ensureFormat((m) => console.error(m));
       try {
         const started = Date.now();
         let last = started;
@@ -54,6 +55,7 @@ async function main() {
       return;
     }
     case 'serve': {
+      services.indexer.ensureFormat((m) => console.log(m));
       if (config.demo) await loadDemoIfEmpty(services, config.demoDir, (m) => console.log(m));
       services.search.sync();
       const app = await buildApp(config, services);
@@ -71,6 +73,7 @@ async function main() {
       return;
     }
     case 'worker': {
+      services.indexer.ensureFormat((m) => console.log(m));
       // Runs queued jobs only (no HTTP): several processes may share one database.
       const jobs = createJobWorker({ ...config, jobConcurrency: Math.max(1, config.jobConcurrency) }, services, (m, x) => console.log(m, x ? JSON.stringify(x) : ''));
       // The worker's own timers are unref'd (they must not hold a `serve` process open); with no server

@@ -188,3 +188,23 @@ describe('GET /suggest', () => {
     expect(await suggest('')).toEqual([]);
   });
 });
+
+describe('an index built before the Latin forms', () => {
+  it('is rebuilt once at start, after which Latin letters find the Cyrillic entry', async () => {
+    const s = t.services.db.sqlite;
+    const id = s.prepare("SELECT id FROM entries WHERE title = 'Бесы'").pluck().get() as number;
+    // The row as an older format stored it: the text as written only.
+    s.prepare('DELETE FROM entry_fts WHERE rowid = ?').run(id);
+    s.prepare('INSERT INTO entry_fts (rowid, title, authors, body, fulltext) VALUES (?, ?, ?, ?, ?)').run(id, 'бесы', 'фёдор достоевский', '', '');
+    s.prepare("INSERT INTO settings (name, value) VALUES ('index_format', '1') ON CONFLICT (name) DO UPDATE SET value = excluded.value").run();
+    expect(titles(await q('besy'))).toEqual([]);
+
+    const logged: string[] = [];
+    const rebuilt = t.services.indexer.ensureFormat((m) => logged.push(m));
+    expect(rebuilt).toBeGreaterThan(10);
+    expect(logged[0]).toMatch(/^Rebuilding the search index for \d+ entries/);
+    expect(titles(await q('besy'))).toEqual(['Бесы']);
+    // Recorded: the next start does nothing.
+    expect(t.services.indexer.ensureFormat()).toBe(0);
+  });
+});

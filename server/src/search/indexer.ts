@@ -46,6 +46,13 @@ interface DsRow {
 
 const IDS = '(SELECT value FROM json_each(?))';
 
+/**
+ * What the index stores for an entry, as a number bumped when that changes (2: the Latin forms of
+ * Cyrillic and Greek titles and authors). A database indexed in an older format is rebuilt once.
+ */
+export const INDEX_FORMAT = 2;
+const INDEX_FORMAT_SETTING = 'index_format';
+
 export class Indexer {
   private q;
   private authors: AuthorResolver;
@@ -75,6 +82,25 @@ export class Indexer {
       ftsDelete: s.prepare('DELETE FROM entry_fts WHERE rowid = ?'),
       ftsInsert: s.prepare('INSERT INTO entry_fts (rowid, title, authors, body, fulltext) VALUES (?, ?, ?, ?, ?)'),
     };
+  }
+
+  /**
+   * Rebuilds every entry's index rows when the database was indexed in an older format (before the
+   * search can find what the new format adds); an empty catalogue only records the format. Answers the
+   * number of entries rebuilt.
+   */
+  ensureFormat(log?: (message: string) => void): number {
+    const s = this.db.sqlite;
+    const stored = Number(s.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(INDEX_FORMAT_SETTING) ?? 1);
+    if (stored >= INDEX_FORMAT) return 0;
+    const ids = s.prepare('SELECT id FROM entries WHERE canonical_entry_id IS NULL ORDER BY id').pluck().all() as number[];
+    if (ids.length) log?.(`Rebuilding the search index for ${ids.length} entries (index format ${stored} to ${INDEX_FORMAT})...`);
+    const t0 = Date.now();
+    this.reindex(ids);
+    s.prepare(`INSERT INTO settings (name, value) VALUES (?, ?)
+      ON CONFLICT (name) DO UPDATE SET value = excluded.value`).run(INDEX_FORMAT_SETTING, String(INDEX_FORMAT));
+    if (ids.length) log?.(`Search index rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+    return ids.length;
   }
 
   /** Rebuilds the index rows of these entries (and of the canonical entries they were merged into). */
