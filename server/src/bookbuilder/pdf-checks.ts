@@ -2,7 +2,7 @@
 // fonts embedded, page sizes, the outline, metadata and the text with its font sizes and positions.
 // Used by the book tests and by `npm run check:book`.
 import * as mupdf from 'mupdf';
-import { pdfFonts, pdfPageSizesMm } from '../covers/test/pdf-inspect.ts';
+import { pdfFonts, pdfPageSizesMm, withDoc } from '../covers/test/pdf-inspect.ts';
 
 export { pdfFonts, pdfPageSizesMm };
 
@@ -17,15 +17,6 @@ export interface TextSpan {
   x: number;
   right: number;
   baseline: number;
-}
-
-function withDoc<T>(pdf: Uint8Array, fn: (doc: mupdf.PDFDocument) => T): T {
-  const doc = new mupdf.PDFDocument(pdf);
-  try {
-    return fn(doc);
-  } finally {
-    doc.destroy();
-  }
 }
 
 /** The page's text lines, split where the font or size changes. */

@@ -34,7 +34,7 @@ export interface TextLine extends MmRect {
 }
 
 /** Opens the PDF, hands it to `fn` and frees it afterwards. */
-function withDoc<T>(pdf: Uint8Array, fn: (doc: mupdf.PDFDocument) => T): T {
+export function withDoc<T>(pdf: Uint8Array, fn: (doc: mupdf.PDFDocument) => T): T {
   const doc = new mupdf.PDFDocument(pdf);
   try {
     return fn(doc);
