@@ -72,6 +72,9 @@ export const matchDataSourceSchema = z.object({
   year_edition: z.number().int().nullable(),
 });
 
+export const snippetPartSchema = z.object({ text: z.string(), match: z.boolean() });
+export type SnippetPart = z.infer<typeof snippetPartSchema>;
+
 /**
  * A search match in the spec's shape (§3): every list is of `{id, value}`. `title` is always two items,
  * the title and the subtitle ('' when none), each with the entry id as `id`; `translate` holds
@@ -91,6 +94,11 @@ export const matchSchema = z.object({
    * a translation of the work named (`translation_of`), or the original of a matching translation (`original_of`).
    */
   related: z.object({ relation: z.enum(['translation_of', 'original_of']), entry_id: z.number().int(), title: z.string() }).optional(),
+  /**
+   * Our addition: when the query's words matched inside a full text, a short passage of it (plain text
+   * in parts, the matched words `match: true`; never HTML) and the data source whose text it is.
+   */
+  snippet: z.object({ data_source_id: z.number().int(), parts: z.array(snippetPartSchema) }).optional(),
 });
 export type Match = z.infer<typeof matchSchema>;
 export type MatchTranslate = Match['translate'][number]['id'];

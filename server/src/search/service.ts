@@ -18,6 +18,7 @@ import { buildPager } from './pager.ts';
 import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './parser.ts';
 import { Vocabulary } from './vocabulary.ts';
 import { SuggestIndex } from './suggest.ts';
+import { cutSnippet, snippetQuery } from './snippet.ts';
 
 export interface SearchParams {
   query: string;
@@ -60,6 +61,11 @@ export class SearchService {
       docs: s.prepare('SELECT entry_id, doc FROM search_docs WHERE entry_id IN (SELECT value FROM json_each(?))').raw(),
       fts: s.prepare(`SELECT rowid, bm25(entry_fts, ${FTS_WEIGHTS.join(', ')}) FROM entry_fts WHERE entry_fts MATCH ?`).raw(),
       ftsIds: s.prepare('SELECT rowid FROM entry_fts WHERE entry_fts MATCH ?').pluck(),
+      // Which of a page's entries match inside a full text: one rowid lookup each.
+      inFullText: s.prepare(`SELECT value FROM json_each(?) WHERE EXISTS
+        (SELECT 1 FROM entry_fts WHERE entry_fts MATCH ? AND rowid = json_each.value)`).pluck(),
+      fullTexts: s.prepare(`SELECT id, full_text FROM data_sources
+        WHERE id IN (SELECT value FROM json_each(?)) AND full_text IS NOT NULL AND full_text != ''`).raw(),
       titles: s.prepare('SELECT id, title FROM entries WHERE id IN (SELECT value FROM json_each(?))').raw(),
       // Translation links between the entries the index shows (merged entries count as their canonical one).
       translations: s.prepare(`SELECT coalesce(e.canonical_entry_id, e.id), coalesce(o.canonical_entry_id, o.id)
@@ -277,6 +283,7 @@ export class SearchService {
     const offset = (page - 1) * pageSize;
     const pageIds = ordered(offset, pageSize);
     const matches = this.matches(pageIds, visibleLibs, related);
+    if (textual && matches.length) this.addSnippets(matches, ast);
 
     return {
       matches,
@@ -595,6 +602,27 @@ export class SearchService {
       });
     }
     return out;
+  }
+
+  /** A passage of a full text for the matches whose full text holds the query's words (the page only). */
+  private addSnippets(matches: Match[], ast: QueryNode | null): void {
+    const q = snippetQuery(ast);
+    if (!q) return;
+    const ids = this.q.inFullText.all(JSON.stringify(matches.map((m) => m.entry_id)), q.match) as number[];
+    if (ids.length === 0) return;
+    const wanted = matches.filter((m) => ids.includes(m.entry_id));
+    // Only the data sources the match shows (those of libraries the viewer may see).
+    const texts = new Map(this.q.fullTexts.all(JSON.stringify(wanted.flatMap((m) => m.data_sources.map((d) => d.data_source_id)))) as [number, string][]);
+    for (const m of wanted) {
+      for (const d of m.data_sources) {
+        const text = texts.get(d.data_source_id);
+        const parts = text ? cutSnippet(text, q.words) : null;
+        if (parts) {
+          m.snippet = { data_source_id: d.data_source_id, parts };
+          break;
+        }
+      }
+    }
   }
 
   private facets(counts: Int32Array[], filters: Record<string, string[]>, visibleLibs: Set<number>,

@@ -1,0 +1,132 @@
+// Snippets: a short passage of a full text around the first word the query found there, the matched
+// words marked. entry_fts is contentless (it holds folded text only), so FTS5's snippet() cannot give
+// the passage: FTS5 tells which page rows matched inside a full text, the passage is cut here.
+import { foldText, type SnippetPart } from '@uc/shared';
+import type { QueryNode } from './parser.ts';
+import { toFtsMatch } from './fts.ts';
+
+/** The words a snippet marks: folded tokens, and prefixes of wildcard words. */
+export interface SnippetWords {
+  tokens: Set<string>;
+  prefixes: string[];
+}
+
+/** Text nodes of the query that can match inside a full text (not negated, not limited to title or author). */
+function fullTextNodes(n: QueryNode, out: QueryNode[] = []): QueryNode[] {
+  switch (n.type) {
+    case 'term':
+    case 'phrase':
+      if (n.field === 'any') out.push(n);
+      break;
+    case 'and':
+    case 'or':
+      n.children.forEach((c) => fullTextNodes(c, out));
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+/** The FTS5 expression finding the query's words inside the fulltext column, and the words to mark; null: none. */
+export function snippetQuery(ast: QueryNode | null): { match: string; words: SnippetWords } | null {
+  const nodes = ast ? fullTextNodes(ast) : [];
+  if (nodes.length === 0) return null;
+  const words: SnippetWords = { tokens: new Set(), prefixes: [] };
+  for (const n of nodes) {
+    if (n.type !== 'term' && n.type !== 'phrase') continue;
+    for (const list of [n.tokens, n.alt ?? []]) {
+      list.forEach((t, i) => {
+        if (n.type === 'term' && n.prefix && i === list.length - 1) words.prefixes.push(t);
+        else words.tokens.add(t);
+      });
+    }
+  }
+  return { match: `fulltext : (${nodes.map(toFtsMatch).join(' OR ')})`, words };
+}
+
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const BEFORE = 60;
+const AFTER = 180;
+
+function marks(word: string, words: SnippetWords): boolean {
+  const f = foldText(word).trim();
+  if (words.tokens.has(f)) return true;
+  for (const p of words.prefixes) if (f.startsWith(p)) return true;
+  // A word that folds to several tokens ("l'anarchie"): any of them.
+  if (/[^\p{L}\p{N}]/u.test(f)) return f.split(/[^\p{L}\p{N}]+/u).some((part) => part && (words.tokens.has(part) || words.prefixes.some((p) => part.startsWith(p))));
+  return false;
+}
+
+/** Muse markup that would show as noise in a plain passage (tags, emphasis, links, directives). */
+function plain(text: string): string {
+  return text
+    .replace(/^#\w+.*$/gm, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\[\[[^\]]*\]\[([^\]]*)\]\]/g, '$1')
+    .replace(/\[\[([^\]]*)\]\]/g, '$1')
+    .replace(/[*=]+/g, '')
+    .replace(/\s+/g, ' ');
+}
+
+/**
+ * The passage around the first marked word of `text`, as parts (a marked word is a part of its own);
+ * null when no word is marked. Large texts are searched folded first, to start near the match.
+ */
+export function cutSnippet(text: string, words: SnippetWords): SnippetPart[] | null {
+  let from = 0;
+  const alternatives = [...words.tokens].map(escape).concat(words.prefixes.map((p) => `${escape(p)}[\\p{L}\\p{N}]*`));
+  if (alternatives.length === 0) return null;
+  if (text.length > 20_000) {
+    const at = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}])`, 'u').exec(foldText(text));
+    if (!at) return null;
+    from = Math.max(0, at.index - 2_000);
+  }
+  for (const start of from > 0 ? [from, 0] : [0]) {
+    const found = firstMarked(text, start, words);
+    if (found === null) continue;
+    const window = plain(text.slice(Math.max(0, found - 4 * BEFORE), found + 4 * AFTER));
+    return passage(window, words, found > 4 * BEFORE, found + 4 * AFTER < text.length);
+  }
+  return null;
+}
+
+function firstMarked(text: string, start: number, words: SnippetWords): number | null {
+  const re = new RegExp(WORD.source, 'gu');
+  re.lastIndex = start;
+  for (let m = re.exec(text); m; m = re.exec(text)) if (marks(m[0], words)) return m.index;
+  return null;
+}
+
+function passage(window: string, words: SnippetWords, cutBefore: boolean, cutAfter: boolean): SnippetPart[] | null {
+  const first = firstMarked(window, 0, words);
+  if (first === null) return null;
+  let start = Math.max(0, first - BEFORE);
+  let end = Math.min(window.length, first + AFTER);
+  // Whole words only: move the edges to the nearest space.
+  if (start > 0) start = window.indexOf(' ', start) + 1 || start;
+  if (end < window.length) end = window.lastIndexOf(' ', end) > first ? window.lastIndexOf(' ', end) : end;
+  const text = window.slice(start, end).trim();
+  const parts: SnippetPart[] = [];
+  let last = 0;
+  const push = (s: string, match: boolean) => {
+    if (!s) return;
+    const prev = parts[parts.length - 1];
+    if (prev && !prev.match && !match) prev.text += s;
+    else parts.push({ text: s, match });
+  };
+  if (start > 0 || cutBefore) push('… ', false);
+  for (const m of text.matchAll(WORD)) {
+    if (!marks(m[0], words)) continue;
+    push(text.slice(last, m.index), false);
+    push(m[0], true);
+    last = m.index + m[0].length;
+  }
+  push(text.slice(last), false);
+  if (end < window.length || cutAfter) push(' …', false);
+  return parts;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
