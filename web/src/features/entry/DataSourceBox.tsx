@@ -32,10 +32,11 @@ export function downloadLabel(t: TFunction, d: Download): string {
 }
 
 /** One holding of the entry: library header, metadata table, downloads, full text and PDF reader. */
-export function DataSourceBox({ ds, anchorId }: { ds: DataSource; anchorId?: string }) {
+export function DataSourceBox({ ds, anchorId, highlight }: { ds: DataSource; anchorId?: string; highlight?: Set<string> }) {
   const { t } = useTranslation();
-  const [view, setView] = useState<View>('none');
-  const [textRequested, setTextRequested] = useState(false);
+  // Opened from a search snippet: the full text shows at once, the matched words marked.
+  const [view, setView] = useState<View>(highlight && ds.has_full_text ? 'text' : 'none');
+  const [textRequested, setTextRequested] = useState(Boolean(highlight && ds.has_full_text));
   const uid = useId();
   const textId = `${uid}-text`;
   const pdfId = `${uid}-pdf`;
@@ -160,7 +161,7 @@ export function DataSourceBox({ ds, anchorId }: { ds: DataSource; anchorId?: str
           </div>
         )}
 
-        {textRequested && <FullText dataSourceId={ds.data_source_id} id={textId} hidden={view !== 'text'} />}
+        {textRequested && <FullText dataSourceId={ds.data_source_id} id={textId} hidden={view !== 'text'} highlight={highlight} />}
         {view === 'pdf' && pdf && (
           <div id={pdfId} className="mt-4">
             <iframe

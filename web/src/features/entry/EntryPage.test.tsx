@@ -88,6 +88,24 @@ describe('entry page', () => {
     expect(api.calls('/full-text')[0].pathname).toBe('/collector/api/full-text/11');
   });
 
+  it('opens the full text from a search snippet with the matched words marked, the first scrolled into view', async () => {
+    const scrolled: Element[] = [];
+    const original = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element) { scrolled.push(this); };
+    try {
+      const api = entryApi(entry());
+      renderApp('/entry/1?highlight=TEXT+more&text=11');
+      expect(await screen.findByText('Body of the', { exact: false })).toBeVisible();
+      expect(screen.getByRole('button', { name: 'Full text' })).toHaveAttribute('aria-expanded', 'true');
+      const marks = document.querySelectorAll('article.fulltext mark');
+      expect([...marks].map((m) => m.textContent)).toEqual(['text', 'More']);
+      await waitFor(() => expect(scrolled[0]).toBe(marks[0]));
+      expect(api.calls('/full-text')).toHaveLength(1);
+    } finally {
+      Element.prototype.scrollIntoView = original;
+    }
+  });
+
   it('full text and PDF viewer are mutually exclusive', async () => {
     const user = userEvent.setup();
     entryApi(entry());

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { useEffect, useMemo } from 'react';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { NotFoundMessage } from '../pages/NotFoundPage';
 import { useQueryClient } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { useEntry, queryKeys } from '../../api/hooks';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { LanguageTags } from '../../components/LanguageTags';
 import { DataSourceBox } from './DataSourceBox';
+import { highlightWords } from './highlight';
 import { ShortEntryBox } from './ShortEntryBox';
 import { CiteMenu } from './CiteMenu';
 import { contentLang } from '../../lib/lang';
@@ -85,9 +86,15 @@ export default function EntryPage() {
   useEffect(() => {
     if (entry && String(entry.id) !== id) {
       queryClient.setQueryData(queryKeys.entry(String(entry.id)), entry);
-      navigate(`/entry/${entry.id}${location.hash}`, { replace: true });
+      navigate(`/entry/${entry.id}${location.search}${location.hash}`, { replace: true });
     }
-  }, [entry, id, location.hash, navigate, queryClient]);
+  }, [entry, id, location.search, location.hash, navigate, queryClient]);
+
+  // From a search snippet: ?text=<data source>&highlight=<words> opens that full text at the first match.
+  const [params] = useSearchParams();
+  const highlightParam = params.get('highlight');
+  const highlight = useMemo(() => (highlightParam ? highlightWords(highlightParam) : undefined), [highlightParam]);
+  const highlightIn = Number(params.get('text'));
 
   // Library badges link to #library-<id>: scroll there once the boxes exist.
   useEffect(() => {
@@ -179,6 +186,7 @@ export default function EntryPage() {
               key={ds.data_source_id}
               ds={ds}
               anchorId={first ? `library-${ds.library_id}` : undefined}
+              highlight={highlight && ds.data_source_id === highlightIn ? highlight : undefined}
             />
           );
         })}

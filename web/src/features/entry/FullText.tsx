@@ -1,6 +1,7 @@
-import { useId, useMemo } from 'react';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFullText } from '../../api/hooks';
+import { markWords } from './highlight';
 
 interface TocItem {
   id: string;
@@ -37,13 +38,22 @@ export function splitFullText(html: string): { toc: TocItem[]; body: string } {
   return { toc, body: doc.body.innerHTML };
 }
 
-/** The full text of a data source; mounted on the first toggle and kept (hidden) afterwards. */
-export function FullText({ dataSourceId, id, hidden }: { dataSourceId: number; id: string; hidden: boolean }) {
+/**
+ * The full text of a data source; mounted on the first toggle and kept (hidden) afterwards. `highlight`:
+ * folded words to mark (from a search snippet); the first is scrolled into view.
+ */
+export function FullText({ dataSourceId, id, hidden, highlight }: { dataSourceId: number; id: string; hidden: boolean; highlight?: Set<string> }) {
   const { t } = useTranslation();
   const { data, isPending, error } = useFullText(dataSourceId, true);
   const tocId = useId();
   const { toc, body } = useMemo(() => (data ? splitFullText(data.html) : { toc: [], body: '' }), [data]);
   const minLevel = toc.reduce((m, i) => Math.min(m, i.level), 6);
+  const articleRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!articleRef.current || !highlight) return;
+    const first = markWords(articleRef.current, highlight);
+    first?.scrollIntoView?.({ block: 'center' });
+  }, [body, highlight]);
   return (
     <div id={id} hidden={hidden} className="mt-4 border-t border-stone-300 pt-4">
       {isPending && <p role="status">{t('Loading the full text...')}</p>}
@@ -67,7 +77,7 @@ export function FullText({ dataSourceId, id, hidden }: { dataSourceId: number; i
             </nav>
           )}
           {/* Server-rendered and sanitised HTML of the text. */}
-          <article className="fulltext max-w-prose font-serif" dangerouslySetInnerHTML={{ __html: body }} />
+          <article ref={articleRef} className="fulltext max-w-prose font-serif" dangerouslySetInnerHTML={{ __html: body }} />
         </div>
       )}
     </div>

@@ -77,6 +77,7 @@ export function ResultCard({ match, rights }: { match: Match; rights?: CurationR
           )}
         </p>
       )}
+      {match.snippet && <Snippet entryId={match.entry_id} snippet={match.snippet} lang={lang} />}
       {curating && (
         <div className="mt-1 flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
           {rights?.canMerge && <MergeHandles item={{ id: match.entry_id, label: title, type: 'entry' }} />}
@@ -97,5 +98,28 @@ export function ResultCard({ match, rights }: { match: Match; rights?: CurationR
         </ul>
       )}
     </article>
+  );
+}
+
+/** The full-text page of a snippet: its data source's text opened, the matched words marked. */
+export function snippetHref(entryId: number, snippet: NonNullable<Match['snippet']>): string {
+  const words = [...new Set(snippet.parts.filter((p) => p.match).map((p) => p.text))];
+  const qs = new URLSearchParams({ highlight: words.join(' '), text: String(snippet.data_source_id) });
+  return `/entry/${entryId}?${qs.toString()}`;
+}
+
+/** A passage of the full text where the query matched; plain text parts (React escapes them), matches in <mark>. */
+function Snippet({ entryId, snippet, lang }: { entryId: number; snippet: NonNullable<Match['snippet']>; lang: string | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <p className="mt-2 border-l-2 border-stone-300 pl-3 font-serif text-sm text-stone-800">
+      <span className="sr-only">{t('In the full text:')} </span>
+      <span lang={lang}>
+        {snippet.parts.map((p, i) => (p.match ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
+      </span>{' '}
+      <Link to={snippetHref(entryId, snippet)} className="link font-sans whitespace-nowrap">
+        {t('Read in the full text')}
+      </Link>
+    </p>
   );
 }
