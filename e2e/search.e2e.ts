@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatViolations, hasChromium, useBrowserSessions, seriousAxeViolations, waitForH1, waitUntil } from './lib/browser.ts';
 import type { General, SearchResponse } from '@uc/shared';
-import { api, pickAccentedTitle, pickQueryWord, repoRoot, resultsHeading, search } from './lib/demo.ts';
+import { api, pickAccentedTitle, pickQueryWord, repoRoot, resultsHeading, search, textEntries } from './lib/demo.ts';
 import {
   facetBox,
   openSearch,
@@ -556,6 +556,32 @@ describe.skipIf(!hasChromium)('search screen', () => {
     expect(vs.length, formatViolations('/search with translations', vs)).toBe(0);
   });
 
+  it('a word found inside a full text shows a marked snippet; its link opens the text at the first match, marked and in view', async (ctx) => {
+    const { page } = session();
+    const found = await pickFullTextWord();
+    if (!found) {
+      console.warn('[e2e] NOTICE: no demo text has a word found only inside its full text; snippets not tested.');
+      ctx.skip();
+      return;
+    }
+    const { word, title, snippet } = found;
+    await openSearch(page);
+    await submitQuery(page, word);
+    const card = page.getByRole('article').filter({ has: page.getByRole('link', { name: title, exact: true }) });
+    const mark = card.locator('mark').first();
+    await mark.waitFor();
+    expect((await mark.textContent())?.toLowerCase(), `the snippet of "${title}" marks "${word}"`).toBe(snippet.toLowerCase());
+    await card.getByRole('link', { name: 'Read in the full text' }).click();
+    await waitForUrl(page, (u) => u.pathname.startsWith('/entry/') && u.searchParams.has('highlight'), 'the entry page with highlight');
+    const first = page.locator('article.fulltext mark').first();
+    await first.waitFor();
+    expect((await first.textContent())?.toLowerCase()).toBe(snippet.toLowerCase());
+    await waitUntil(() => first.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+    }), 'the first match scrolled into view');
+  });
+
   it('suggests titles and authors while typing, in any script; the keyboard chooses one and axe passes', async () => {
     const { page } = session();
     const answer = await api<{ suggestions: { type: string; id: number; value: string }[] }>('/suggest?q=' + encodeURIComponent('bedny'));
@@ -598,4 +624,22 @@ function languageLabel(code: string, term: string, uiLanguage = 'en'): string {
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A word of a demo text found by the search only inside its full text (not its title), with the snippet's marked word. */
+async function pickFullTextWord(): Promise<{ word: string; title: string; snippet: string } | undefined> {
+  for (const t of await textEntries()) {
+    const title = t.entry.title;
+    const ft = await api<{ html: string }>(`/full-text/${t.dataSourceId}`);
+    const text = ft.html.replace(/<[^>]+>/g, ' ');
+    const titleWords = new Set(title.toLowerCase().split(/[^\p{L}]+/u));
+    const words = [...new Set(text.match(/\b[a-z]{8,12}\b/g) ?? [])].filter((w) => !titleWords.has(w)).slice(0, 8);
+    for (const word of words) {
+      const r = await search({ query: word });
+      const m = r.matches.find((x) => x.entry_id === t.entry.id);
+      const marked = m?.snippet?.parts.find((p) => p.match);
+      if (marked) return { word, title: m!.title[0].value, snippet: marked.text };
+    }
+  }
+  return undefined;
 }
