@@ -608,9 +608,13 @@ export class SearchService {
   private addSnippets(matches: Match[], ast: QueryNode | null): void {
     const q = snippetQuery(ast);
     if (!q) return;
-    const ids = this.q.inFullText.all(JSON.stringify(matches.map((m) => m.entry_id)), q.match) as number[];
-    if (ids.length === 0) return;
-    const wanted = matches.filter((m) => ids.includes(m.entry_id));
+    // A word's doclist is sought per row; a wildcard's terms would be merged again for each row, so
+    // its matches are listed once instead.
+    const ids = new Set(q.prefix
+      ? (this.q.ftsIds.all(q.match) as number[])
+      : (this.q.inFullText.all(JSON.stringify(matches.map((m) => m.entry_id)), q.match) as number[]));
+    const wanted = matches.filter((m) => ids.has(m.entry_id));
+    if (wanted.length === 0) return;
     // Only the data sources the match shows (those of libraries the viewer may see).
     const texts = new Map(this.q.fullTexts.all(JSON.stringify(wanted.flatMap((m) => m.data_sources.map((d) => d.data_source_id)))) as [number, string][]);
     for (const m of wanted) {

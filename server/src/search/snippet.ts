@@ -29,7 +29,7 @@ function fullTextNodes(n: QueryNode, out: QueryNode[] = []): QueryNode[] {
 }
 
 /** The FTS5 expression finding the query's words inside the fulltext column, and the words to mark; null: none. */
-export function snippetQuery(ast: QueryNode | null): { match: string; words: SnippetWords } | null {
+export function snippetQuery(ast: QueryNode | null): { match: string; words: SnippetWords; prefix: boolean } | null {
   const nodes = ast ? fullTextNodes(ast) : [];
   if (nodes.length === 0) return null;
   const words: SnippetWords = { tokens: new Set(), prefixes: [] };
@@ -42,12 +42,13 @@ export function snippetQuery(ast: QueryNode | null): { match: string; words: Sni
       });
     }
   }
-  return { match: `fulltext : (${nodes.map(toFtsMatch).join(' OR ')})`, words };
+  return { match: `fulltext : (${nodes.map(toFtsMatch).join(' OR ')})`, words, prefix: words.prefixes.length > 0 };
 }
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const BEFORE = 60;
 const AFTER = 180;
+const CHUNK = 20_000;
 
 function marks(word: string, words: SnippetWords): boolean {
   const f = foldText(word).trim();
@@ -77,10 +78,16 @@ export function cutSnippet(text: string, words: SnippetWords): SnippetPart[] | n
   let from = 0;
   const alternatives = [...words.tokens].map(escape).concat(words.prefixes.map((p) => `${escape(p)}[\\p{L}\\p{N}]*`));
   if (alternatives.length === 0) return null;
-  if (text.length > 20_000) {
-    const at = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}])`, 'u').exec(foldText(text));
-    if (!at) return null;
-    from = Math.max(0, at.index - 2_000);
+  if (text.length > CHUNK) {
+    // Folded a chunk at a time (folding keeps lengths nearly), stopping at the first that holds a word.
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})(?![\\p{L}\\p{N}])`, 'u');
+    let at = -1;
+    for (let pos = 0; pos < text.length && at < 0; pos += CHUNK) {
+      const hit = re.exec(foldText(text.slice(pos, pos + CHUNK + 100)));
+      if (hit) at = pos + hit.index;
+    }
+    if (at < 0) return null;
+    from = Math.max(0, at - 2_000);
   }
   for (const start of from > 0 ? [from, 0] : [0]) {
     const found = firstMarked(text, start, words);
