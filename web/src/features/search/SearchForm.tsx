@@ -252,6 +252,7 @@ export function QueryHelp() {
       <p>{t('__QUERY_HELP_TYPOS__')}</p>
       <p>{t('__QUERY_HELP_TRANSLATIONS__')}</p>
       <p>{t('__QUERY_HELP_SUGGEST__')}</p>
+      <p>{t('__QUERY_HELP_SNIPPETS__')}</p>
     </div>
   );
 }
