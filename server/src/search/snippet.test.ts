@@ -62,6 +62,12 @@ describe('snippets', () => {
     expect(all.matches.every((m) => !m.snippet)).toBe(true);
   });
 
+  it('passes over a word found only in Muse markup (a #title line) to the next one in the text', () => {
+    const parts = cutSnippet('#title From Cards to Commons\n#lang en\n\n** Cards on the table\n\nText.', { tokens: new Set(['cards']), prefixes: [] });
+    expect(parts?.map((p) => p.text).join('')).toBe('Cards on the table Text.');
+    expect(parts?.filter((p) => p.match)).toEqual([{ text: 'Cards', match: true }]);
+  });
+
   it('cuts nothing when no word is found', () => {
     expect(cutSnippet('nothing here', { tokens: new Set(['absent']), prefixes: [] })).toBeNull();
   });

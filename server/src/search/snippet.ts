@@ -63,6 +63,7 @@ function marks(word: string, words: SnippetWords): boolean {
 function plain(text: string): string {
   return text
     .replace(/^#\w+.*$/gm, ' ')
+    .replace(/\[\d+\]/g, '')
     .replace(/<[^>]*>/g, ' ')
     .replace(/\[\[[^\]]*\]\[([^\]]*)\]\]/g, '$1')
     .replace(/\[\[([^\]]*)\]\]/g, '$1')
@@ -90,10 +91,15 @@ export function cutSnippet(text: string, words: SnippetWords): SnippetPart[] | n
     from = Math.max(0, at - 2_000);
   }
   for (const start of from > 0 ? [from, 0] : [0]) {
-    const found = firstMarked(text, start, words);
-    if (found === null) continue;
-    const window = plain(text.slice(Math.max(0, found - 4 * BEFORE), found + 4 * AFTER));
-    return passage(window, words, found > 4 * BEFORE, found + 4 * AFTER < text.length);
+    // A word found in markup only (a #title directive, a tag) leaves no passage: try the next one.
+    for (let at = start, tries = 0; tries < 20; tries++) {
+      const found = firstMarked(text, at, words);
+      if (found === null) break;
+      const window = plain(text.slice(Math.max(0, found - 4 * BEFORE), found + 4 * AFTER));
+      const parts = passage(window, words, found > 4 * BEFORE, found + 4 * AFTER < text.length);
+      if (parts) return parts;
+      at = found + 1;
+    }
   }
   return null;
 }
