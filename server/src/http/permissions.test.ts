@@ -156,9 +156,12 @@ describe('the permission table (every route × every role)', () => {
 
   const PROBES: { kind: string; url: (id: string) => string; ids: () => { id: string; hiddenFrom: (r: ProbeRole) => boolean }[] }[] = [
     ...[(id: string) => `/collector/api/search?query=library:${id}`, (id: string) => `/collector/api/search?query=shared+-library:${id}`,
-      (id: string) => `/collector/api/search?filter_library=${id}`, (id: string) => `/collector/api/search?query=library:${id}+OR+zapata&filter_library=${id}&filter_library=2`]
+      (id: string) => `/collector/api/search?filter_library=${id}`, (id: string) => `/collector/api/search?query=library:${id}+OR+zapata&filter_library=${id}&filter_library=2`,
+      // The home page's latest additions take a query too.
+      (id: string) => `/collector/api/latest?query=library:${id}`]
       .map((url) => ({ kind: 'library', url, ids: () => [{ id: '3', hiddenFrom: (r: ProbeRole) => !seesPrivate3(r) }, { id: '4', hiddenFrom: () => true }] })),
-    ...[(id: string) => `/collector/api/search?query=creator:${id}`, (id: string) => `/collector/api/search?filter_creator=${id}`]
+    ...[(id: string) => `/collector/api/search?query=creator:${id}`, (id: string) => `/collector/api/search?filter_creator=${id}`,
+      (id: string) => `/collector/api/latest?query=creator:${id}`]
       .map((url) => ({ kind: 'creator', url, ids: () => [{ id: hiddenAuthor(), hiddenFrom: (r: ProbeRole) => !seesPrivate3(r) }] })),
     { kind: 'agents', url: (id) => `/collector/api/agents/${id}`, ids: () => [{ id: hiddenAuthor(), hiddenFrom: (r) => !seesPrivate3(r) }] },
     { kind: 'agents', url: (id) => `/collector/api/agents/${id}/wikidata/en`, ids: () => [{ id: hiddenAuthor(), hiddenFrom: (r) => !seesPrivate3(r) }] },
