@@ -139,7 +139,7 @@ describe.skipIf(!hasChromium)('map, libraries, authors, pages and bug reports', 
 
     await page.goto('/');
     await waitForUrl(page, (u) => u.pathname === '/map', 'the home page /map');
-    const box = page.getByRole('searchbox', { name: 'Search the catalogue' });
+    const box = page.getByRole('combobox', { name: 'Search the catalogue' });
     await box.waitFor();
     // The counts: libraries, entries and languages, as the API gives them.
     const numbers = page.getByRole('region', { name: 'The catalogue in numbers' });

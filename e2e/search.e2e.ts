@@ -280,7 +280,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
     expect(allEntriesIt).not.toBe(`All entries (${all.total_entries})`);
     await waitForH1(page, allEntriesIt);
     await page.getByRole('combobox', { name: it_['UI language'] }).waitFor();
-    await page.getByRole('searchbox', { name: it_['Search the catalogue'] }).waitFor();
+    await page.getByRole('combobox', { name: it_['Search the catalogue'] }).waitFor();
     await page.getByRole('button', { name: it_['Search'], exact: true }).waitFor();
     expect(it_['Search']).not.toBe('Search');
     expect(await page.getByRole('combobox', { name: it_['UI language'] }).inputValue()).toBe('it');

@@ -2,7 +2,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { waitForH1, waitUntil } from './browser.ts';
 
-export const searchBox = (page: Page): Locator => page.getByRole('searchbox', { name: 'Search the catalogue' });
+export const searchBox = (page: Page): Locator => page.getByRole('combobox', { name: 'Search the catalogue' });
 export const sortSelect = (page: Page): Locator => page.getByRole('combobox', { name: 'Sort results' });
 export const resultsRegion = (page: Page): Locator => page.getByRole('region', { name: 'Results' });
 export const facetBox = (page: Page, title: string): Locator => page.getByRole('region', { name: title, exact: true });

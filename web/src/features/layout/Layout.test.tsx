@@ -75,7 +75,7 @@ describe('simple pages', () => {
     const { router } = renderApp('/');
     expect(await screen.findByRole('heading', { level: 1, name: 'Test Catalogue' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/map');
-    expect(screen.getByRole('searchbox', { name: 'Search the catalogue' })).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Search the catalogue' })).toBeInTheDocument();
   });
 
   it('shows a static page and a not-found page', async () => {

@@ -85,7 +85,7 @@ describe('/map', () => {
     const help = screen.getByText('Using the map with the keyboard').closest('details')!;
     expect(help).not.toHaveAttribute('open');
     // Searching goes to the search page.
-    await user.type(screen.getByRole('searchbox', { name: 'Search the catalogue' }), 'kropotkin{Enter}');
+    await user.type(screen.getByRole('combobox', { name: 'Search the catalogue' }), 'kropotkin{Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe('/search'));
     expect(new URLSearchParams(router.state.location.search).get('query')).toBe('kropotkin');
   });

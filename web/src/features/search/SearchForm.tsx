@@ -125,7 +125,9 @@ export function SearchForm({ query, sort, onSearch, translations, onTranslations
             onBlur={() => setOpen(false)}
             placeholder={t('Search')}
             autoComplete="off"
-            // A search box with a list of suggestions (its own role stays: the search landmark's box).
+            // ARIA 1.2 combobox pattern (allowed on type=search): the box owns the suggestion list.
+            role={suggest ? 'combobox' : undefined}
+            aria-expanded={suggest ? open : undefined}
             aria-autocomplete={suggest ? 'list' : undefined}
             aria-controls={open ? listId : undefined}
             aria-activedescendant={open && active >= 0 ? `${listId}-${active}` : undefined}

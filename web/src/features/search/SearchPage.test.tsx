@@ -32,7 +32,7 @@ describe('search screen: sort selector', () => {
     expect(screen.getByLabelText('Sort results')).toHaveValue('datestamp');
     expect(api.calls('/search')[0].searchParams.get('sort_by')).toBe('datestamp');
 
-    await user.type(screen.getByRole('searchbox'), 'bakunin');
+    await user.type(screen.getByRole('combobox', { name: 'Search the catalogue' }), 'bakunin');
     expect(sortOptions()).toEqual(['Sort by Relevance', 'Sort by Title (A-Z)', 'Sort by Title (Z-A)']);
     expect(screen.getByLabelText('Sort results')).toHaveValue('relevance');
 
@@ -55,7 +55,7 @@ describe('search screen: sort selector', () => {
     await screen.findByText(/Search results for/);
     await user.selectOptions(screen.getByLabelText('Sort results'), 'Sort by Title (Z-A)');
     expect(currentParams(router).get('sort_by')).toBe('title_desc');
-    await user.clear(screen.getByRole('searchbox'));
+    await user.clear(screen.getByRole('combobox', { name: 'Search the catalogue' }));
     await user.click(screen.getByRole('button', { name: 'Search' }));
     expect(currentParams(router).get('sort_by')).toBe('title_desc');
   });
@@ -178,7 +178,7 @@ describe('search screen: facets and chips', () => {
     searchApi(() => searchResponse());
     const { router } = renderApp('/search?query=state&filter_language=it&page_number=4');
     await screen.findByText(/Search results for/);
-    const box = screen.getByRole('searchbox');
+    const box = screen.getByRole('combobox', { name: 'Search the catalogue' });
     await user.clear(box);
     await user.type(box, 'anarchy{Enter}');
     const p = currentParams(router);
@@ -320,14 +320,14 @@ describe('search screen: URL as the state, kept alive', () => {
     );
     const { router } = renderApp('/search');
     await screen.findByRole('heading', { level: 1, name: 'All entries (2)' });
-    await user.type(screen.getByRole('searchbox'), 'kropotkin{Enter}');
+    await user.type(screen.getByRole('combobox', { name: 'Search the catalogue' }), 'kropotkin{Enter}');
     await screen.findByRole('heading', { level: 1, name: 'Search results for “kropotkin”: found 1 entry' });
     await act(() => router.navigate(-1));
     expect(await screen.findByRole('heading', { level: 1, name: 'All entries (2)' })).toBeInTheDocument();
-    expect(screen.getByRole('searchbox')).toHaveValue('');
+    expect(screen.getByRole('combobox', { name: 'Search the catalogue' })).toHaveValue('');
     await act(() => router.navigate(1));
     expect(await screen.findByRole('heading', { level: 1, name: /kropotkin/ })).toBeInTheDocument();
-    expect(screen.getByRole('searchbox')).toHaveValue('kropotkin');
+    expect(screen.getByRole('combobox', { name: 'Search the catalogue' })).toHaveValue('kropotkin');
   });
 
   it('keeps the search view and its results when going to an entry and back', async () => {
@@ -425,7 +425,7 @@ describe('search screen: UX review', () => {
     const oldTitles = within(results).getAllByRole('article').length;
 
     gate = new Promise<void>((r) => (release = r));
-    await user.type(screen.getByRole('searchbox'), 'tolstoy{Enter}');
+    await user.type(screen.getByRole('combobox', { name: 'Search the catalogue' }), 'tolstoy{Enter}');
     // The old answer stays, dimmed and busy; the heading pairs no query with the old count.
     expect(await screen.findByRole('heading', { level: 1, name: 'Fetching results, hold on...' })).toBeInTheDocument();
     expect(results).toHaveAttribute('aria-busy', 'true');
@@ -463,7 +463,7 @@ describe('search screen: UX review', () => {
     searchApi(() => searchResponse());
     renderApp('/search');
     await screen.findByRole('heading', { level: 1, name: 'All entries (2)' });
-    screen.getByRole('searchbox').focus();
+    screen.getByRole('combobox', { name: 'Search the catalogue' }).focus();
     const skip = screen.getByRole('link', { name: 'Skip to results' });
     for (let i = 0; i < 6 && document.activeElement !== skip; i++) await user.tab();
     expect(skip).toHaveFocus();

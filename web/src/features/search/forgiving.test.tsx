@@ -104,14 +104,16 @@ describe('search box: suggest as you type', () => {
     const api = suggestApi();
     const { router } = renderApp('/search');
     await screen.findByText(/All entries/);
-    const box = screen.getByRole('searchbox');
+    const box = screen.getByRole('combobox', { name: 'Search the catalogue' });
     expect(box).toHaveAttribute('aria-autocomplete', 'list');
+    expect(box).toHaveAttribute('aria-expanded', 'false');
     await user.type(box, 'krop');
     const list = await screen.findByRole('listbox', { name: 'Suggestions' });
     expect(api.calls('/suggest').at(-1)?.searchParams.get('q')).toBe('krop');
     const options = within(list).getAllByRole('option');
     expect(options.map((o) => o.textContent)).toEqual(['Peter Kropotkin (Author)', 'Kropotkin: Selected Writings · Peter Kropotkin']);
     expect(box).toHaveAttribute('aria-controls', list.id);
+    expect(box).toHaveAttribute('aria-expanded', 'true');
     expect(screen.getByText('Suggestions: 2. Up and down arrows to choose.')).toBeInTheDocument();
 
     await user.keyboard('{ArrowDown}');
@@ -121,6 +123,7 @@ describe('search box: suggest as you type', () => {
     expect(box).toHaveAttribute('aria-activedescendant', options[1].id);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    expect(box).toHaveAttribute('aria-expanded', 'false');
     expect(box).toHaveValue('krop');
     expect(box).not.toHaveAttribute('aria-activedescendant');
 
@@ -135,7 +138,7 @@ describe('search box: suggest as you type', () => {
     suggestApi();
     const { router } = renderApp('/search');
     await screen.findByText(/All entries/);
-    const box = screen.getByRole('searchbox');
+    const box = screen.getByRole('combobox', { name: 'Search the catalogue' });
     await user.type(box, 'krop');
     await screen.findByRole('listbox');
     await user.keyboard('{Enter}');
