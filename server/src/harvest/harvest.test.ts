@@ -71,6 +71,8 @@ describe('an OAI-PMH harvest', () => {
       oai.records.push(amusewikiRecord(`text-${n}`, `Harvested text ${n}`, `Writer ${n}`));
       serveText(`text-${n}`);
     }
+    // The download formats the site offers, read before its harvest and kept with it.
+    oai.files.set('/api/format-definitions', { type: 'application/json', body: JSON.stringify([{ code: 'pdf', ext: '.pdf', desc: 'PDF' }, { code: 'epub', ext: '.epub', desc: 'EPUB' }]) });
     const siteId = addSite();
     const run = await t.services.harvest.runNow(siteId, false);
     expect(run.message).toBeNull();
@@ -84,6 +86,8 @@ describe('an OAI-PMH harvest', () => {
     const entry = t.services.catalogue.getEntry(entryId, ANONYMOUS)!;
     expect(entry.title).toBe('Harvested text two'); // 245 $c is not glued to the title
     expect(entry.data_sources[0]).toMatchObject({ year_edition: 2019, can_add_to_bookbuilder: true, has_full_text: true });
+    expect(JSON.parse(t.services.db.sqlite.prepare('SELECT amusewiki_formats FROM sites WHERE id = ?').pluck().get(siteId) as string)).toHaveLength(2);
+    expect(JSON.parse(t.services.db.sqlite.prepare('SELECT downloads FROM data_sources WHERE id = ?').pluck().get(entry.data_sources[0].data_source_id) as string)).toEqual(['pdf', 'epub']);
     const html = t.services.fullText.html(entry.data_sources[0].data_source_id);
     expect(html).toContain('Some text of text-two');
     // The text itself is searched.
@@ -133,6 +137,36 @@ describe('an OAI-PMH harvest', () => {
     expect(run.message).toBeNull();
     expect(run).toMatchObject({ status: 'finished', failed: 0 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(t.services.db.sqlite.prepare('SELECT count(*) FROM data_sources WHERE site_id = ?').pluck().get(siteId)).toBe(5);
+  });
+
+  it('takes noRecordsMatch as an empty harvest; reports HTTP errors, rejected tokens and silent servers once their retries are spent', async () => {
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    oai.clock = () => '2025-01-01T00:00:00Z'; // the next runs ask from then
+    expect(await t.services.harvest.runNow(siteId, false)).toMatchObject({ status: 'finished', records: 0, message: null });
+
+    for (let i = 0; i < 5; i++) oai.records.push({ identifier: `oai:r:${i}`, datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: [`Retry test ${i}`], creator: ['Rita Retry'] }) });
+    oai.faults.unavailable = { times: 100, retryAfter: 0 };
+    oai.requests.length = 0;
+    const busy = await t.services.harvest.runNow(siteId, false);
+    expect(busy).toMatchObject({ status: 'failed', message: expect.stringMatching(/answered HTTP 503/) });
+    expect(oai.requests).toHaveLength(3); // the first attempt and harvestRetries (2) more
+    oai.faults.unavailable = undefined;
+
+    oai.faults.expireTokens = 100;
+    const expired = await t.services.harvest.runNow(siteId, false);
+    expect(expired).toMatchObject({ status: 'failed', message: expect.stringMatching(/badResumptionToken.*restarted 2 times/) });
+    expect(expired.records).toBeGreaterThan(0); // the first pages were read every time
+    oai.faults.expireTokens = 0;
+
+    oai.faults.delayMs = 3000;
+    const impatient = new HarvestService(t.services.db, t.services.sites, t.services.ingest, t.services.files, t.services.jobs, t.services.mail,
+      { fetch: { retries: 0, timeoutMs: 1000, allowPrivate: true } });
+    const started = Date.now();
+    expect(await impatient.runNow(siteId, false)).toMatchObject({ status: 'failed', message: expect.stringMatching(/No answer from 127\.0\.0\.1:\d+ within 1 s/) });
+    expect(Date.now() - started).toBeLessThan(2500);
+    oai.faults.delayMs = 0;
+    expect(await t.services.harvest.runNow(siteId, false)).toMatchObject({ status: 'finished', records: 5 });
     expect(t.services.db.sqlite.prepare('SELECT count(*) FROM data_sources WHERE site_id = ?').pluck().get(siteId)).toBe(5);
   });
 
@@ -243,6 +277,35 @@ describe('an OAI-PMH harvest', () => {
     expect(JSON.parse(part.authors)).toEqual(['Goldman, Emma', 'Berkman, Alexander']);
     const entry = t.services.catalogue.getEntry(part.entry_id, ANONYMOUS)!;
     expect(entry.aggregations.map((a) => a.title[0].value)).toEqual(['Mother Earth vol. 1']);
+  });
+
+  it('harvests the fixture catalogues as their servers send them: Koha MARC21 with items, Koha UNIMARC, oai_dc', async () => {
+    const fixture = (name: string) => fs.readFileSync(path.join(process.cwd(), 'server/src/harvest/test-fixtures', name), 'utf8');
+    // Each <record> of a MARCXML collection, as a record's metadata (the collection's namespace declared on it).
+    const marcRecords = (name: string) => [...fixture(name).matchAll(/<record>[\s\S]*?<\/record>/g)]
+      .map((m) => m[0].replace('<record>', '<record xmlns="http://www.loc.gov/MARC21/slim">'));
+    const serve = (prefix: string, metadata: string[]) => {
+      oai.records.length = 0;
+      metadata.forEach((m, i) => oai.records.push({ identifier: `${prefix}:${i}`, datestamp: '2026-01-01T00:00:00Z', metadata: m }));
+    };
+    const stored = (identifier: string) => t.services.db.sqlite.prepare('SELECT * FROM data_sources WHERE identifier = ?').get(identifier) as Record<string, string | number | null>;
+    const partOf = (identifier: string) => t.services.catalogue.getEntry(stored(identifier).entry_id as number, ANONYMOUS)!.aggregations.map((a) => a.title[0].value);
+
+    serve('koha21', marcRecords('marc21-koha.xml'));
+    expect(await t.services.harvest.runNow(addSite({ site_type: 'koha-marc21' }), false)).toMatchObject({ status: 'finished', new: 2, failed: 0 });
+    expect(stored('koha21:0')).toMatchObject({ title: 'The commons of the sea', subtitle: 'fishing cooperatives on the Adriatic, 1890-1930', year_edition: 2021,
+      shelf_location_code: 'HD1541 .F47 2021\nHD1541 .F47 2021 c.2', authors: JSON.stringify(['Ferrer, Lucia', 'Vidal, Tomas', 'Adriatic Labour Archive']) });
+    expect(partOf('koha21:0')).toEqual(['Maritime histories']);
+    expect(partOf('koha21:1')).toEqual(['Quaderni della laguna Anno 3, n. 2 (1987) (Chioggia : Circolo dei pescatori, 1987)']);
+
+    serve('kohauni', marcRecords('unimarc-koha.xml'));
+    expect(await t.services.harvest.runNow(addSite({ site_type: 'koha-unimarc' }), false)).toMatchObject({ status: 'finished', new: 2, failed: 0 });
+    expect(stored('kohauni:0')).toMatchObject({ title: "L'anarchie dans les vallées", year_edition: 1975, authors: JSON.stringify(['Morel, Jeanne', 'Ricci, Paolo']) });
+    expect(partOf('kohauni:0').sort()).toEqual(['Histoires des Alpes Tome 2 (Lyon, 1975)', 'Mémoires sociales']);
+
+    serve('dc', [fixture('oai-dc.xml').replace(/^[\s\S]*?(?=<oai_dc:dc)/, '')]);
+    expect(await t.services.harvest.runNow(addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' }), false)).toMatchObject({ status: 'finished', new: 1, failed: 0 });
+    expect(stored('dc:0')).toMatchObject({ title: 'Seed libraries in the Po valley', subtitle: 'A survey of twelve exchanges', authors: JSON.stringify(['Galli, Marta', 'Nowak, Piotr']) });
   });
 
   it('keeps curation (a merge) through a re-harvest that changes the record', async () => {
