@@ -7,7 +7,7 @@ import * as mupdf from 'mupdf';
 import { bookcoverResponseSchema, coverLayout, type BookcoverResponse, type BookcoverUploadResponse, type BookbuilderResponse } from '@uc/shared';
 import { createJobWorker } from '../app.ts';
 import { CSRF_HEADERS, multipartBody, testApp, type TestApp } from '../test/fixture.ts';
-import { decodeBarcodes, pdfFonts, pdfPageSizesMm, pdfTextLines } from './test/pdf-inspect.ts';
+import { decodeBarcodes, pdfFonts, pdfPageSizesMm, pdfTextLines, renderGrey, type GreyImage } from './test/pdf-inspect.ts';
 
 let t: TestApp;
 let jobs: ReturnType<typeof createJobWorker>;
@@ -78,6 +78,46 @@ async function buildPdf(args: Record<string, unknown>): Promise<Buffer> {
   expect(pdf.headers['content-type']).toBe('application/pdf');
   expect(pdf.headers['content-disposition']).toMatch(/^attachment; filename="bookcover-\d{4}-\d\d-\d\d--\d\d-\d\d-\d\d\.pdf"$/);
   return pdf.rawPayload;
+}
+
+/**
+ * The bars of a 1D barcode in a greyscale image (the longest run of rows with one same dark/light
+ * pattern of at least 50 edges), and how much ink lies above and below them: millimetres of rows with
+ * ink within `aboveMm` above the bars, and of rows within `belowMm` below with more edges than the
+ * guard bars that reach down (6 bars, 12 edges) alone would make.
+ */
+function barcodeInk(img: GreyImage, dpi: number, aboveMm = 8, belowMm = 6) {
+  const pxPerMm = dpi / 25.4;
+  const rows = Array.from({ length: img.height }, (_, y) => {
+    let edges = 0;
+    let ink = 0;
+    let prev = false;
+    let pattern = '';
+    for (let x = 0; x < img.width; x++) {
+      const dark = img.luminance[y * img.width + x] < 128;
+      if (dark) ink++;
+      if (dark !== prev) {
+        edges++;
+        pattern += `${x},`;
+      }
+      prev = dark;
+    }
+    return { edges, ink, pattern };
+  });
+  let best = { top: 0, bottom: -1 };
+  for (let y = 0; y < rows.length; ) {
+    let end = y;
+    while (end + 1 < rows.length && rows[y].edges >= 50 && rows[end + 1].pattern === rows[y].pattern) end++;
+    if (rows[y].edges >= 50 && end - y > best.bottom - best.top) best = { top: y, bottom: end };
+    y = end + 1;
+  }
+  const count = (from: number, to: number, ok: (r: (typeof rows)[number]) => boolean) =>
+    rows.slice(Math.max(0, from), Math.max(0, to)).filter(ok).length / pxPerMm;
+  return {
+    barsMm: (best.bottom - best.top + 1) / pxPerMm,
+    aboveMm: count(best.top - Math.round(aboveMm * pxPerMm), best.top, (r) => r.ink > 0),
+    belowMm: count(best.bottom + 1, best.bottom + 1 + Math.round(belowMm * pxPerMm), (r) => r.edges > 12),
+  };
 }
 
 describe('get_tokens', () => {
@@ -220,6 +260,31 @@ describe('preview', () => {
     const wider = await cover({ action: 'preview', args: { ...args, flapwidth: 80, foldingmargin: true } });
     expect(wider.json.sheet!.width_mm).toBe(a.json.sheet!.width_mm + 160 + 14);
   });
+
+  it('draws a dashed fold line, the full height of the cover, at every fold (either side of the spine, flaps, hinges)', async () => {
+    const sid = await newSession();
+    /** The dashed vertical lines of the SVG: x and length in mm (Typst writes them as `M 0 0v <length>` moved by a matrix). */
+    const dashedVerticals = (svg: string) =>
+      [...svg.matchAll(/<path\b[^>]*>/g)]
+        .map((m) => m[0])
+        .filter((p) => /stroke-dasharray=/.test(p))
+        .map((p) => ({ m: /transform="matrix\(1 0 0 1 ([\d.]+) [\d.]+\)"/.exec(p), d: /\bd="M 0 0v ([\d.]+) "/.exec(p) }))
+        .filter((x) => x.m && x.d)
+        .map((x) => ({ x: (Number(x.m![1]) * 25.4) / 72, length: (Number(x.d![1]) * 25.4) / 72 }))
+        .sort((p, q) => p.x - q.x);
+    for (const geometry of [
+      { coverwidth: 148, coverheight: 210, spinewidth: 12, flapwidth: 0, wrapwidth: 0, bleedwidth: 10, marklength: 5, foldingmargin: false },
+      { coverwidth: 130, coverheight: 200, spinewidth: 20, flapwidth: 60, wrapwidth: 0, bleedwidth: 3, marklength: 5, foldingmargin: true },
+    ]) {
+      const r = await cover({ action: 'preview', args: { session_id: sid, ...geometry } });
+      expect(r.status, JSON.stringify(r.json)).toBe(200);
+      const L = coverLayout(geometry);
+      const folds = L.parts.slice(1).map((p) => p.x);
+      const lines = dashedVerticals(r.json.svg!);
+      expect(lines.map((l) => l.x)).toEqual(folds.map((x) => expect.closeTo(x, 1)));
+      for (const l of lines) expect(l.length).toBeCloseTo(geometry.coverheight, 0);
+    }
+  });
 });
 
 describe('build', () => {
@@ -249,6 +314,12 @@ describe('build', () => {
     expect(await decodeBarcodes(pdf, { region: { x: back.x, y: L.trim.y, width: back.width, height: L.trim.height } })).toEqual([{ format: 'EAN_13', text: '9780306406157' }]);
     const front = L.parts.find((p) => p.name === 'front')!;
     expect(await decodeBarcodes(pdf, { region: { x: front.x, y: L.trim.y, width: front.width, height: L.trim.height } })).toEqual([]);
+    // Its human-readable lines (drawn as outlines, so seen as ink, not text): "ISBN 978-…" above the
+    // bars and the digits below them.
+    const ink = barcodeInk(renderGrey(pdf, { dpi: 300, region: { x: back.x, y: L.trim.y, width: back.width, height: L.trim.height } })!, 300);
+    expect(ink.barsMm).toBeGreaterThan(15);
+    expect(ink.aboveMm).toBeGreaterThan(1.2);
+    expect(ink.belowMm).toBeGreaterThan(1.2);
 
     // The spine: author and title read top to bottom, centred across the spine's width and its height.
     const spine = L.parts.find((p) => p.name === 'spine')!;

@@ -153,18 +153,18 @@ const BARCODE_FORMATS = [
   BarcodeFormat.DATA_MATRIX,
 ];
 
-/**
- * Renders a page (or a region of it, in mm from the top-left) in greyscale and decodes the
- * barcode on it. ZXing finds at most one barcode per call, so the result has 0 or 1 entries;
- * pass `region` to look at a particular one. 1D barcodes are only read horizontally.
- */
-export async function decodeBarcodes(
-  pdf: Uint8Array,
-  opts: { page?: number; dpi?: number; region?: MmRect } = {},
-): Promise<{ format: string; text: string }[]> {
+/** A greyscale rendering: one byte per pixel (0 black, 255 white), rows top to bottom. */
+export interface GreyImage {
+  luminance: Uint8ClampedArray;
+  width: number;
+  height: number;
+}
+
+/** Renders a page, or a region of it in mm from the top-left, in greyscale on white; null for an empty region. */
+export function renderGrey(pdf: Uint8Array, opts: { page?: number; dpi?: number; region?: MmRect } = {}): GreyImage | null {
   const { page = 0, dpi = 300, region } = opts;
   const scale = dpi / 72;
-  const image = withPage(pdf, page, (p) => {
+  return withPage(pdf, page, (p) => {
     const [x0, y0, x1, y1] = p.getBounds();
     const r = region;
     const pt = r
@@ -200,6 +200,18 @@ export async function decodeBarcodes(
       pixmap.destroy();
     }
   });
+}
+
+/**
+ * Renders a page (or a region of it, in mm from the top-left) in greyscale and decodes the
+ * barcode on it. ZXing finds at most one barcode per call, so the result has 0 or 1 entries;
+ * pass `region` to look at a particular one. 1D barcodes are only read horizontally.
+ */
+export async function decodeBarcodes(
+  pdf: Uint8Array,
+  opts: { page?: number; dpi?: number; region?: MmRect } = {},
+): Promise<{ format: string; text: string }[]> {
+  const image = renderGrey(pdf, opts);
   if (!image) return [];
 
   const source = new RGBLuminanceSource(image.luminance, image.width, image.height);
