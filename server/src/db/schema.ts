@@ -47,6 +47,8 @@ export interface SitesTable {
   last_harvested: string | null;
   harvest_from: string | null;
   oai_granularity: string | null;
+  oai_deleted_record: string | null;
+  last_full_harvest: string | null;
   amusewiki_formats: string | null;
   consecutive_failures: number;
   failure_mailed: number;

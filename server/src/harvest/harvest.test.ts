@@ -379,6 +379,36 @@ describe('harvest runs through the API, the worker and the schedule', () => {
     expect(t.services.sites.get(siteId)).toMatchObject({ failing: false, consecutive_failures: 0 });
   });
 
+  it('gives a source that does not keep its deletions (Identify: deletedRecord no) a full harvest a day, which drops what it stopped listing', async () => {
+    for (let i = 0; i < 3; i++) oai.records.push({ identifier: `oai:d:${i}`, datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: [`Forgetful source ${i}`], creator: ['Fo Getful'] }) });
+    oai.deletedRecord = 'no';
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    t.services.db.sqlite.prepare('UPDATE sites SET active = 0 WHERE id <> ?').run(siteId);
+    await t.services.harvest.runNow(siteId, false);
+    oai.records.splice(0, 1); // gone from the source, without a deleted header
+    const queued = () => t.services.harvest.runs(siteId)[0];
+    const execute = (id: number) => t.services.harvest.execute(id, new AbortController().signal);
+    const minutes = (n: number) => Date.now() + n * 60_000;
+
+    expect(t.services.harvest.scheduleDue(minutes(31))).toBe(1);
+    expect(queued()).toMatchObject({ status: 'queued', force: true });
+    expect(await execute(queued().id)).toMatchObject({ status: 'finished', deleted: 1 });
+    expect(await visibleTitles('"forgetful source 0"')).toEqual([]);
+    expect(await visibleTitles('"forgetful source 1"')).toEqual(['Forgetful source 1']);
+    // Within the day the scheduled runs are incremental again.
+    expect(t.services.harvest.scheduleDue(minutes(62))).toBe(1);
+    expect(queued()).toMatchObject({ status: 'queued', force: false });
+
+    // A source that keeps its deletions is never harvested in full by the schedule.
+    oai.deletedRecord = 'persistent';
+    await execute(queued().id);
+    t.services.db.sqlite.prepare('UPDATE sites SET last_full_harvest = NULL WHERE id = ?').run(siteId);
+    expect(t.services.harvest.scheduleDue(minutes(93))).toBe(1);
+    expect(queued()).toMatchObject({ status: 'queued', force: false });
+    t.services.db.sqlite.prepare("UPDATE harvest_runs SET status = 'failed' WHERE site_id = ?").run(siteId);
+    t.services.db.sqlite.prepare('DELETE FROM jobs').run();
+  });
+
   it('keeps the newest runs of each site when old ones are purged', async () => {
     const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
     for (let i = 0; i < 4; i++) await t.services.harvest.runNow(siteId, false);

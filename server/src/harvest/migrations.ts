@@ -57,4 +57,12 @@ export const harvestMigrations: Record<string, Migration> = {
       await sql`CREATE UNIQUE INDEX harvest_runs_one_open ON harvest_runs (site_id) WHERE status IN ('queued', 'running')`.execute(db);
     },
   },
+  '2026-11-26-1500-harvest-deletion-policy': {
+    async up(db: AnyDb) {
+      /** Identify's deletedRecord ('no', 'transient', 'persistent'): a source that forgets its deletions gets full harvests. */
+      await db.schema.alterTable('sites').addColumn('oai_deleted_record', 'text').execute();
+      /** When the last complete (forced) harvest that succeeded started. */
+      await db.schema.alterTable('sites').addColumn('last_full_harvest', 'text').execute();
+    },
+  },
 };

@@ -30,6 +30,11 @@ const STALE_RUN_MS = 30 * 60_000;
 const STORE_BATCH = 1000;
 /** Calibre books per "page" of the report. */
 const CALIBRE_PAGE = 100;
+/**
+ * A repository whose Identify says deletedRecord "no" or "transient" may drop records without telling an
+ * incremental harvest: its scheduled run is a full one when the last full harvest is older than this.
+ */
+const FULL_HARVEST_EVERY_MS = 24 * 3600_000;
 
 export interface HarvestOptions {
   fetch?: Partial<FetchOptions>;
@@ -121,16 +126,18 @@ export class HarvestService {
   /** Queues every active site whose interval has passed since its last run; closes runs whose process died. */
   scheduleDue(now = Date.now()): number {
     this.closeStaleRuns(now);
-    const due = this.db.sqlite.prepare(`SELECT s.id, s.harvest_interval_minutes AS every,
-        (SELECT max(created) FROM harvest_runs r WHERE r.site_id = s.id) AS last
+    const due = this.db.sqlite.prepare(`SELECT s.id, s.harvest_interval_minutes AS every, s.oai_deleted_record AS deleted_record,
+        s.last_full_harvest AS last_full, (SELECT max(created) FROM harvest_runs r WHERE r.site_id = s.id) AS last
       FROM sites s WHERE s.active = 1 AND s.site_type <> 'csv'
         AND NOT EXISTS (SELECT 1 FROM harvest_runs r WHERE r.site_id = s.id AND r.status IN ('queued', 'running'))`).all() as
-      { id: number; every: number; last: string | null }[];
+      { id: number; every: number; deleted_record: string | null; last_full: string | null; last: string | null }[];
     let queued = 0;
     for (const s of due) {
       if (s.last && Date.parse(s.last) + s.every * 60_000 > now) continue;
+      const forgetsDeletions = s.deleted_record === 'no' || s.deleted_record === 'transient';
+      const full = forgetsDeletions && (!s.last_full || Date.parse(s.last_full) + FULL_HARVEST_EVERY_MS <= now);
       try {
-        this.start(s.id);
+        this.start(s.id, full);
         queued++;
       } catch (e) {
         if (!(e instanceof HttpError && e.statusCode === 409)) throw e;
@@ -234,7 +241,7 @@ export class HarvestService {
       }
       this.save(runId, report, 'finished', null, iso());
       this.db.sqlite.prepare(`UPDATE sites SET last_harvested = ?, harvest_from = coalesce(?, harvest_from), consecutive_failures = 0,
-        failure_mailed = 0 WHERE id = ?`).run(started, from, site.id);
+        failure_mailed = 0, last_full_harvest = CASE WHEN ? THEN ? ELSE last_full_harvest END WHERE id = ?`).run(started, from, force ? 1 : 0, started, site.id);
     } catch (e) {
       if (signal.aborted && !(e instanceof HarvestFetchError)) {
         this.save(runId, report, 'failed', `Stopped: ${(signal.reason as Error)?.message ?? 'the run was interrupted'}`, iso());
@@ -280,7 +287,7 @@ export class HarvestService {
     if (!site.url) throw new HarvestError('The site has no OAI-PMH endpoint URL');
     const client = new OaiClient(site.url, { ...this.opts.fetch, signal });
     const identify = await client.identify();
-    this.db.sqlite.prepare('UPDATE sites SET oai_granularity = ? WHERE id = ?').run(identify.granularity, site.id);
+    this.db.sqlite.prepare('UPDATE sites SET oai_granularity = ?, oai_deleted_record = ? WHERE id = ?').run(identify.granularity, identify.deletedRecord, site.id);
     const formats = site.site_type === 'amusewiki' ? await this.amusewikiFormats(site, signal) : null;
     const metadataPrefix = site.site_type === 'generic' ? site.oai_metadata_format : 'marc21';
     if (!metadataPrefix) throw new HarvestError('Choose the metadata format of this generic OAI-PMH site (oai_dc or marc21)');

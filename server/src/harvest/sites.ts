@@ -64,7 +64,7 @@ export class SiteStore {
     const sourceChanged = old.url !== v.url || old.oai_set !== v.oai_set || old.oai_metadata_format !== v.oai_metadata_format || old.site_type !== v.site_type;
     this.db.sqlite.prepare(`UPDATE sites SET title = @title, site_type = @site_type, url = @url, oai_set = @oai_set,
         oai_metadata_format = @oai_metadata_format, active = @active, harvest_interval_minutes = @harvest_interval_minutes,
-        tree_path = @tree_path, csv_type = @csv_type, last_modified = ${NOW}${sourceChanged ? ', harvest_from = NULL, oai_granularity = NULL' : ''}
+        tree_path = @tree_path, csv_type = @csv_type, last_modified = ${NOW}${sourceChanged ? ', harvest_from = NULL, oai_granularity = NULL, oai_deleted_record = NULL, last_full_harvest = NULL' : ''}
         WHERE id = @id`).run({ ...v, id: siteId });
     return this.get(siteId);
   }

@@ -42,6 +42,8 @@ export interface OaiTestServer {
   pageSize: number;
   /** The responseDate the server claims (its clock), settable to check that harvests use it. */
   clock: () => string;
+  /** What Identify says of deletions: 'persistent' (the default), 'transient' or 'no'. */
+  deletedRecord: string;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startOaiServer(opts: { records?: ServedRecord[]; pageSize?
     requests: [],
     pageSize: opts.pageSize ?? 3,
     clock: () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    deletedRecord: 'persistent',
   };
   let pageNo = 0;
   let snapshot: { key: string; list: ServedRecord[] } | null = null;
@@ -129,7 +132,7 @@ export async function startOaiServer(opts: { records?: ServedRecord[]; pageSize?
     if (verb === 'Identify') {
       return res.end(envelope(`<request verb="Identify">${base}</request>`, `<Identify><repositoryName>Test library</repositoryName><baseURL>${base}</baseURL>` +
         `<protocolVersion>2.0</protocolVersion><adminEmail>admin@example.org</adminEmail><earliestDatestamp>2000-01-01T00:00:00Z</earliestDatestamp>` +
-        `<deletedRecord>persistent</deletedRecord><granularity>YYYY-MM-DDThh:mm:ssZ</granularity></Identify>`));
+        `<deletedRecord>${state.deletedRecord}</deletedRecord><granularity>YYYY-MM-DDThh:mm:ssZ</granularity></Identify>`));
     }
     if (verb === 'GetRecord') {
       const r = state.records.find((x) => x.identifier === p.get('identifier'));
