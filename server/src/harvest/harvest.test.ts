@@ -106,6 +106,11 @@ describe('an OAI-PMH harvest', () => {
     expect(again.status).toBe('finished');
     expect(oai.requests.find((r) => r.includes('ListRecords'))).toContain('from=2030-05-05T10%3A00%3A00Z');
     expect(oai.requests.some((r) => r.endsWith('.muse'))).toBe(false);
+    // A full harvest lists both again: the unchanged one keeps its files, the changed one is fetched anew.
+    oai.records[1] = amusewikiRecord('inc-b', 'Incremental B, revised', 'Bea', '2030-05-06T00:00:00Z');
+    oai.requests.length = 0;
+    expect(await t.services.harvest.runNow(siteId, true)).toMatchObject({ status: 'finished', updated: 1, unchanged: 1 });
+    expect(oai.requests.filter((r) => /\.(muse|zip)$/.test(r)).sort()).toEqual(['/library/inc-b.muse', '/library/inc-b.zip']);
   });
 
   it('removes a deleted record with its files; the entry drops out where nothing else holds it', async () => {
