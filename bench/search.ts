@@ -24,11 +24,14 @@ const queriesFile = opt('queries') ?? generated('queries', ['--count', opt('quer
 interface BenchQuery { query: string; filters: Record<string, string[]>; sort_by: string; kind: string }
 const queries: BenchQuery[] = fs.readFileSync(queriesFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-bench-'));
+// --data-dir DIR keeps the imported database there and reuses it on the next run (for repeated runs at 1,000,000).
+const keptDir = opt('data-dir');
+const dataDir = keptDir ? path.resolve(keptDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'uc-bench-'));
+const reused = keptDir !== undefined && fs.existsSync(path.join(dataDir, 'catalogue.sqlite'));
 const config = { ...loadConfig(), dataDir, logLevel: 'silent', demo: false };
 const services = await createServices(config);
 const t0 = performance.now();
-const summary = await importJsonl(catalogueFile, services);
+const summary = reused ? { entries: (services.db.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n } : await importJsonl(catalogueFile, services);
 const importS = (performance.now() - t0) / 1000;
 services.search.sync();
 
@@ -78,7 +81,7 @@ for (const q of prefixes) {
   if (res.status !== 200) failures++;
 }
 await app.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
+if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
 
 if (args.includes('--by-kind')) {
   for (const [kind, list] of byKind) {

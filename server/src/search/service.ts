@@ -19,6 +19,7 @@ import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './par
 import { Vocabulary } from './vocabulary.ts';
 import { SuggestIndex } from './suggest.ts';
 import { cutSnippet, snippetQuery } from './snippet.ts';
+import { firstInOrder } from './top.ts';
 
 export interface SearchParams {
   query: string;
@@ -36,6 +37,8 @@ export interface SearchParams {
 export const FEW_MATCHES = 3;
 /** The correction's matches are answered instead when it finds this many times more (or the query nothing). */
 const REPLACE_RATIO = 5;
+/** Relevance pages ending within this many ranks are selected (a bounded heap); deeper ones sort every match. */
+const TOP_SELECT_LIMIT = 2000;
 
 type Related = NonNullable<Match['related']>;
 
@@ -508,8 +511,12 @@ export class SearchService {
     const index = this.index;
     const dk = index.dateKey;
     if (sortBy === 'relevance' && scores) {
-      results.sort((a, b) => scores[b] - scores[a] || dk[b] - dk[a] || b - a);
-      return (offset: number, size: number) => results.slice(offset, offset + size);
+      const before = (a: number, b: number) => scores[b] - scores[a] || dk[b] - dk[a] || b - a;
+      // Pages near the start (nearly every request) select their ranks instead of sorting every match.
+      return (offset: number, size: number) => {
+        if (offset + size > TOP_SELECT_LIMIT) return results.sort(before).slice(offset, offset + size);
+        return firstInOrder(results, offset + size, before).slice(offset);
+      };
     }
     const byTitle = sortBy === 'title_asc' || sortBy === 'title_desc';
     const reverse = sortBy === 'title_desc';
