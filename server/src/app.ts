@@ -241,7 +241,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     reply.header('X-Request-Id', req.id);
   });
   // Security headers (CSP, framing, nosniff, referrer, HSTS over https) on every answer: pages, API, files.
-  await installSecurityHeaders(app, config);
+  await installSecurityHeaders(app, config, services.db);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);

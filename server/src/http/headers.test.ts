@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../test/fixture.ts';
-import { cspDirectives, HSTS, PDF_CSP, tileSource } from './headers.ts';
+import { cspDirectives, HSTS, ImageOrigins, MAX_NAMED_IMAGE_ORIGINS, PDF_CSP, tileSource } from './headers.ts';
 
 const INDEX = `<!doctype html>
 <html lang="en">
@@ -45,7 +45,8 @@ function expectAppPolicy(h: Record<string, unknown>) {
   expect(p.get('style-src')).toEqual(["'self'"]);
   expect(p.get('style-src-elem')).toEqual(["'self'"]);
   expect(p.get('style-src-attr')).toEqual(["'unsafe-inline'"]);
-  expect(p.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'https:']);
+  // The fixture has no logo and no page image: no other host.
+  expect(p.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
   expect(p.get('connect-src')).toEqual(["'self'"]);
   expect(p.get('frame-src')).toEqual(["'self'"]);
   expect(p.get('frame-ancestors')).toEqual(["'none'"]);
@@ -213,7 +214,45 @@ describe('policy pieces', () => {
     expect(tileSource('https://{s}.tile.openstreetmap.org/{z}/{x}/{y}.png')).toBe('https://*.tile.openstreetmap.org');
     expect(tileSource('http://tiles.intranet:8080/{z}/{x}/{y}.png')).toBe('http://tiles.intranet:8080');
     expect(tileSource('https://tiles.{s}.example.org/{z}/{x}/{y}.png')).toBe('https:');
-    expect(cspDirectives({ tileUrl: 'http://tiles.intranet/{z}/{x}/{y}.png' })['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https:', 'http://tiles.intranet']);
+    expect(cspDirectives({ tileUrl: 'http://tiles.intranet/{z}/{x}/{y}.png' })['img-src'].slice(0, 4)).toEqual(["'self'", 'data:', 'blob:', 'http://tiles.intranet']);
+  });
+
+  it('names the hosts of library logos, the site logo and images in pages, follows changes, and allows any https image past the limit', async () => {
+    const app = await testApp();
+    try {
+      const db = app.services.db.sqlite;
+      db.prepare("UPDATE libraries SET logo_url = 'https://logos.example.org/a.png' WHERE id = 1").run();
+      db.prepare("UPDATE libraries SET logo_url = 'http://intranet.lib:8080/logo.svg' WHERE id = 2").run();
+      app.services.pages.setSettings({ site_logo: 'https://cdn.example.net/site.png' });
+      app.services.pages.upsertPage({
+        title: 'About', published: true, location: 'footer',
+        content: '<p><img src="https://photos.example.com/x.jpg" alt=""><img src="/local.png" alt=""><img src="data:image/png;base64,AAAA" alt=""></p>',
+      });
+      const res = await app.app.inject('/collector/api/general');
+      expect(csp(res.headers['content-security-policy']).get('img-src')).toEqual([
+        "'self'", 'data:', 'blob:', 'http://intranet.lib:8080', 'https://cdn.example.net', 'https://logos.example.org', 'https://photos.example.com',
+      ]);
+
+      // A change is seen after a few seconds (read again at most every 10 s), by every process.
+      let now = 0;
+      const origins = new ImageOrigins(app.services.db, () => now);
+      expect(origins.current()).toContain('https://logos.example.org');
+      db.prepare("UPDATE libraries SET logo_url = 'https://new-logos.example.org/a.png' WHERE id = 1").run();
+      expect(origins.current()).toContain('https://logos.example.org');
+      now += 10_000;
+      expect(origins.current()).toContain('https://new-logos.example.org');
+      expect(origins.current()).not.toContain('https://logos.example.org');
+
+      // Too many hosts to name in a header a proxy still passes: any https image instead.
+      const many = Array.from({ length: MAX_NAMED_IMAGE_ORIGINS + 1 }, (_, i) => `<img src="https://h${i}.example.org/i.png" alt="">`).join('');
+      app.services.pages.upsertPage({ title: 'Gallery', content: many });
+      now += 10_000;
+      expect(origins.current()).toBeNull();
+      const directive = cspDirectives({ tileUrl: '' }, () => origins.current())['img-src'];
+      expect(directive.map((v) => (typeof v === 'function' ? v() : v))).toEqual(["'self'", 'data:', 'blob:', 'https:']);
+    } finally {
+      await app.close();
+    }
   });
 
   it('the configured tile host reaches the header', async () => {

@@ -3,7 +3,9 @@
 // HSTS only on requests that came over https (req.protocol, which honours TRUST_PROXY).
 import type { FastifyInstance } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
+import { parseFragment, type DefaultTreeAdapterTypes } from 'parse5';
 import type { Config } from '../config.ts';
+import type { Db } from '../db/index.ts';
 
 /** One year; no includeSubDomains: other hosts under the same domain are not ours to force onto https. */
 export const HSTS = 'max-age=31536000';
@@ -23,8 +25,77 @@ export function tileSource(tileUrl: string): string | null {
   return `${scheme}://${labels.join('.')}`;
 }
 
+/**
+ * More image origins than this and img-src allows any https image instead of naming them: a long
+ * header would exceed a proxy's header buffer (nginx's is 4 KiB by default) and break every answer.
+ */
+export const MAX_NAMED_IMAGE_ORIGINS = 50;
+const IMAGE_ORIGINS_TTL_MS = 10_000;
+
+/** The origin of an http(s) image address, or null (relative, other schemes, unparsable). */
+function httpOrigin(url: string): string | null {
+  try {
+    const u = new URL(url.trim());
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The src of every <img> in a piece of HTML, read with an HTML parser. */
+function imageSources(html: string): string[] {
+  const found: string[] = [];
+  type Node = DefaultTreeAdapterTypes.ChildNode | DefaultTreeAdapterTypes.DocumentFragment;
+  const walk = (node: Node) => {
+    if ('tagName' in node && node.tagName === 'img') {
+      const src = node.attrs.find((a) => a.name === 'src');
+      if (src) found.push(src.value);
+    }
+    if ('childNodes' in node) for (const child of node.childNodes) walk(child);
+  };
+  walk(parseFragment(html));
+  return found;
+}
+
+/**
+ * The other hosts the site shows images from: library logos (libraries.logo_url), the site logo
+ * (settings.site_logo) and images in static pages. Read from the database at most every 10 s, so every
+ * process follows a change by an admin within seconds. Null when there are too many to name.
+ */
+export class ImageOrigins {
+  private cached: string[] | null = [];
+  private readAt = -Infinity;
+
+  constructor(private db: Db, private now: () => number = Date.now) {}
+
+  current(): string[] | null {
+    const t = this.now();
+    if (t - this.readAt >= IMAGE_ORIGINS_TTL_MS) {
+      this.cached = this.read();
+      this.readAt = t;
+    }
+    return this.cached;
+  }
+
+  private read(): string[] | null {
+    const s = this.db.sqlite;
+    const urls = [
+      ...(s.prepare("SELECT DISTINCT logo_url FROM libraries WHERE coalesce(logo_url, '') != ''").pluck().all() as string[]),
+      ...(s.prepare("SELECT value FROM settings WHERE name = 'site_logo'").pluck().all() as string[]),
+      ...(s.prepare("SELECT content FROM pages WHERE content LIKE '%<img%'").pluck().all() as string[]).flatMap(imageSources),
+    ];
+    const origins = [...new Set(urls.map(httpOrigin).filter((o): o is string => o !== null))].sort();
+    return origins.length > MAX_NAMED_IMAGE_ORIGINS ? null : origins;
+  }
+}
+
+/** img-src's sources besides the fixed ones: the named image origins, or any https image when they are too many. */
+function imageOriginSources(origins: string[] | null): string[] {
+  return origins === null ? ['https:'] : origins;
+}
+
 /** The directives of the web app's policy (also sent on API and file answers, where it costs nothing). */
-export function cspDirectives(config: Pick<Config, 'tileUrl'>): Record<string, string[]> {
+export function cspDirectives(config: Pick<Config, 'tileUrl'>, imageOrigins: () => string[] | null = () => []): Record<string, (string | (() => string))[]> {
   const tiles = tileSource(config.tileUrl);
   return {
     'default-src': ["'self'"],
@@ -43,12 +114,10 @@ export function cspDirectives(config: Pick<Config, 'tileUrl'>): Record<string, s
     'style-src-elem': ["'self'"],
     'style-src-attr': ["'unsafe-inline'"],
     // data: for Leaflet's CSS icons; blob: for the cover builder's live SVG preview (an object URL).
-    // https: for library logos (libraries.logo_url may be on any host, set by library admins) and
-    // images in static pages (the sanitizer lets http(s) images through): an image cannot run script,
-    // so allowing any https host only lets those hosts see that a page was shown. Plain http images
-    // stay out (mixed content on an https site). The configured tile host (TILE_URL) is named too, so
-    // an http tile server on an intranet works.
-    'img-src': ["'self'", 'data:', 'blob:', 'https:', ...(tiles ? [tiles] : [])],
+    // The configured tile host (TILE_URL) and the hosts of library logos, the site logo and images in
+    // static pages (ImageOrigins, read as they change): an injected <img> cannot send the page to a
+    // host of its choosing.
+    'img-src': ["'self'", 'data:', 'blob:', ...(tiles ? [tiles] : []), () => imageOriginSources(imageOrigins()).join(' ')],
     'font-src': ["'self'"],
     'connect-src': ["'self'"],
     'media-src': ["'self'"],
@@ -73,9 +142,10 @@ export function cspDirectives(config: Pick<Config, 'tileUrl'>): Record<string, s
  */
 export const PDF_CSP = "frame-ancestors 'self'";
 
-export async function installSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'tileUrl'>): Promise<void> {
+export async function installSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'tileUrl'>, db: Db): Promise<void> {
+  const imageOrigins = new ImageOrigins(db);
   await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config, () => imageOrigins.current()) },
     // Set per request below (only over https).
     strictTransportSecurity: false,
     // frame-ancestors is the rule; X-Frame-Options for browsers that predate it.
