@@ -313,20 +313,28 @@ describe('an OAI-PMH harvest', () => {
     expect(stored('dc:0')).toMatchObject({ title: 'Seed libraries in the Po valley', subtitle: 'A survey of twelve exchanges', authors: JSON.stringify(['Galli, Marta', 'Nowak, Piotr']) });
   });
 
-  it('keeps curation (a merge) through a re-harvest that changes the record', async () => {
-    oai.records.push(
-      { identifier: 'oai:c:1', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: ['Curated one'], creator: ['Cura Tor'] }) },
-      { identifier: 'oai:c:2', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: ['Curated one, again'], creator: ['Cura Tor'] }) },
-    );
+  it('keeps curation (a merge, a translation, an exclusion) through a full re-harvest that changes every record', async () => {
+    const rec = (n: number, title: string, extra: Record<string, string[]> = {}, datestamp = '2026-01-01T00:00:00Z'): ServedRecord =>
+      ({ identifier: `oai:c:${n}`, datestamp, metadata: dcXml({ title: [title], creator: ['Cura Tor'], ...extra }) });
+    const titles = ['Curated one', 'Curated one, again', 'Curated original', 'Curated traduzione', 'Curated outcast'];
+    oai.records.push(...titles.map((title, i) => rec(i + 1, title)));
     const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
     oai.clock = () => '2026-01-15T00:00:00Z';
     await t.services.harvest.runNow(siteId, false);
-    const ids = t.services.db.sqlite.prepare("SELECT entry_id FROM data_sources WHERE identifier IN ('oai:c:1', 'oai:c:2') ORDER BY identifier").pluck().all() as number[];
+    const entryOf = (n: number) => t.services.db.sqlite.prepare('SELECT entry_id FROM data_sources WHERE identifier = ?').pluck().get(`oai:c:${n}`) as number;
     const boss = await loginCookie(t, 'boss');
-    expect((await t.app.inject({ method: 'POST', url: '/collector/api/merge/entry', headers: { ...CSRF_HEADERS, cookie: boss }, payload: ids.map((id) => ({ id })) })).statusCode).toBe(200);
-    oai.records[1] = { identifier: 'oai:c:2', datestamp: '2026-02-01T00:00:00Z', metadata: dcXml({ title: ['Curated one, again'], creator: ['Cura Tor'], description: ['Now with a description'] }) };
-    expect(await t.services.harvest.runNow(siteId, false)).toMatchObject({ updated: 1 });
+    const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url: `/collector/api${url}`, headers: { ...CSRF_HEADERS, cookie: boss }, payload });
+    expect((await post('/merge/entry', [{ id: entryOf(1) }, { id: entryOf(2) }])).json().success).toBeTruthy();
+    expect((await post('/set-translations', [{ id: entryOf(3) }, { id: entryOf(4) }])).json().success).toBeTruthy();
+    expect((await post('/exclusions', { op: 'add', type: 'entry', id: entryOf(5), comment: 'not for me' })).json().success).toBeTruthy();
+    const bossFinds = async (q: string) => (await t.app.inject({ method: 'GET', url: `/collector/api/search?query=${encodeURIComponent(q)}`, headers: { cookie: boss } })).json().total_entries as number;
+
+    oai.records.splice(0, oai.records.length, ...titles.map((title, i) => rec(i + 1, title, { description: ['Now with a description'] }, '2026-02-01T00:00:00Z')));
+    expect(await t.services.harvest.runNow(siteId, true)).toMatchObject({ status: 'finished', updated: 5, deleted: 0 });
     expect(await visibleTitles('"curated one"')).toHaveLength(1);
+    expect(t.services.catalogue.getEntry(entryOf(4), ANONYMOUS)!.original_entry?.id).toBe(entryOf(3));
+    expect(await bossFinds('"curated outcast"')).toBe(0);
+    expect(await visibleTitles('"curated outcast"')).toEqual(['Curated outcast']);
   });
 });
 
