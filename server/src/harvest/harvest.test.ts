@@ -323,7 +323,7 @@ describe('an OAI-PMH harvest', () => {
     await t.services.harvest.runNow(siteId, false);
     const entryOf = (n: number) => t.services.db.sqlite.prepare('SELECT entry_id FROM data_sources WHERE identifier = ?').pluck().get(`oai:c:${n}`) as number;
     const boss = await loginCookie(t, 'boss');
-    const post = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url: `/collector/api${url}`, headers: { ...CSRF_HEADERS, cookie: boss }, payload });
+    const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/collector/api${url}`, headers: { ...CSRF_HEADERS, cookie: boss }, payload });
     expect((await post('/merge/entry', [{ id: entryOf(1) }, { id: entryOf(2) }])).json().success).toBeTruthy();
     expect((await post('/set-translations', [{ id: entryOf(3) }, { id: entryOf(4) }])).json().success).toBeTruthy();
     expect((await post('/exclusions', { op: 'add', type: 'entry', id: entryOf(5), comment: 'not for me' })).json().success).toBeTruthy();
