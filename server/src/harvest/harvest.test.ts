@@ -458,7 +458,11 @@ describe('a Calibre folder', () => {
     expect(run.errors[0].identifier).toMatch(/Broken Catalogue Card/);
     const ds = t.services.db.sqlite.prepare("SELECT id, entry_id FROM data_sources WHERE site_id = ? AND title = 'The Commons of the Sea'").get(siteId) as { id: number; entry_id: number };
     expect(t.services.files.list([ds.id]).get(ds.id)).toEqual(['.epub', '.pdf', '.txt']);
-    expect(t.services.catalogue.getEntry(ds.entry_id, ANONYMOUS)!.data_sources[0]).toMatchObject({ has_full_text: true, has_pdf: true });
+    const book = t.services.catalogue.getEntry(ds.entry_id, ANONYMOUS)!;
+    expect(book.data_sources[0]).toMatchObject({ has_full_text: true, has_pdf: true });
+    // Its Calibre series is an aggregation holding both of its books.
+    expect(book.aggregations.map((a) => a.title[0].value)).toEqual(['Harbour Cycle']);
+    expect(t.services.catalogue.getEntry(book.aggregations[0].entry_id, ANONYMOUS)!.aggregated.map((e) => e.title[0].value)).toHaveLength(2);
     expect(await visibleTitles('"old draft"')).toEqual([]); // in a hidden folder
     expect(await visibleTitles('"boats of chioggia"')).toEqual(['The Commons of the Sea']); // the .txt is searched
 
