@@ -224,10 +224,10 @@ export class TypstRenderer {
     return `#link(${typstString(n.target)})[#text(font: ${typstString(this.layout.monofont)})[${escapeTypst(n.target)}]]`;
   }
 
-  private image(img: ImageSpec): string {
+  /** The image as a figure filling the width it is given (a caller's block sets that width). */
+  private figure(img: ImageSpec): string {
     const data = this.files?.get(img.src);
     const format = data ? imageFormat(data) : null;
-    const width = img.width ?? 100;
     let graphic: string;
     if (format) {
       graphic = `image(${typstString(`${FILES_DIR}/${this.filePrefix}${img.src}`)}, format: "${format}", width: 100%)`;
@@ -237,16 +237,41 @@ export class TypstRenderer {
       graphic = `rect(width: 100%, stroke: 0.5pt + gray, inset: 6pt, text(size: 0.8em, raw(${typstString(img.src)})))`;
     }
     const caption = img.caption ? `, caption: [${this.inline(img.caption)}]` : '';
-    const fig = `figure(block(width: ${width}%, ${graphic}), numbering: none, supplement: none${caption})`;
-    if (img.float === 'r') return `#align(right, block(width: ${width}%, ${fig}))`;
-    if (img.float === 'l') return `#align(left, block(width: ${width}%, ${fig}))`;
-    if (img.float === 'f') return `#pagebreak(weak: true)#${fig}#pagebreak(weak: true)`;
-    return `#${fig}`;
+    return `figure(${graphic}, numbering: none, supplement: none${caption})`;
+  }
+
+  private image(img: ImageSpec): string {
+    // the width applies once, to the block holding the figure (a float's width is a share of the text width)
+    const sized = `block(width: ${img.width ?? 100}%, ${this.figure(img)})`;
+    if (img.float === 'r') return `#align(right, ${sized})`;
+    if (img.float === 'l') return `#align(left, ${sized})`;
+    if (img.float === 'f') return `#pagebreak(weak: true)#figure(${sized}, numbering: none, supplement: none)#pagebreak(weak: true)`;
+    return `#align(center, ${sized})`;
+  }
+
+  /**
+   * A left or right floated image with the paragraph after it wrapped around it, as the reference's
+   * wrapfigure: the paragraph's words are handed over one by one so museWrap can set beside the image
+   * as many as fit its height and the rest below, full width.
+   */
+  private wrap(img: ImageSpec, anchors: string[], children: Inline[]): string {
+    const words = wordChunks(children).map((c) => `[${this.inline(c)}]`);
+    return `${this.anchors(anchors)}#museWrap(${img.float === 'l' ? 'left' : 'right'}, ${img.width ?? 50}%, ${this.figure(img)}, (${words.join(', ')},))\n\n`;
   }
 
   blocks(blocks: Block[]): string {
     let out = '';
-    for (const b of blocks) out += this.block(b);
+    for (let i = 0; i < blocks.length; i++) {
+      const b = blocks[i];
+      const img = b.type === 'paragraph' ? floatedImage(b.children) : null;
+      const next = blocks[i + 1];
+      if (img && b.type === 'paragraph' && next?.type === 'paragraph' && !floatedImage(next.children) && next.children.some((n) => n.type !== 'br')) {
+        out += this.anchors(b.anchors) + this.wrap(img, next.anchors, next.children);
+        i++;
+      } else {
+        out += this.block(b);
+      }
+    }
     return out;
   }
 
@@ -356,6 +381,44 @@ export function imageFormat(d: Uint8Array): 'png' | 'jpg' | null {
   if (d.length > 8 && d[0] === 0x89 && d[1] === 0x50 && d[2] === 0x4e && d[3] === 0x47) return 'png';
   if (d.length > 3 && d[0] === 0xff && d[1] === 0xd8 && d[2] === 0xff) return 'jpg';
   return null;
+}
+
+/** The image of a paragraph holding nothing but one image floated left or right. */
+function floatedImage(children: Inline[]): ImageSpec | null {
+  const real = children.filter((n) => !(n.type === 'text' && !n.value.trim()));
+  const n = real[0];
+  return real.length === 1 && n.type === 'image' && (n.image.float === 'l' || n.image.float === 'r') ? n.image : null;
+}
+
+/**
+ * Inline nodes cut into words, each with the white space after it; markup spanning several words is
+ * repeated around each, and a note mark stays with the word before it.
+ */
+export function wordChunks(nodes: Inline[]): Inline[][] {
+  // pieces: runs that end at white space (or at the end), to be glued into words
+  const pieces: { nodes: Inline[]; spaceAfter: boolean; note: boolean }[] = [];
+  const walk = (ns: Inline[], wrap: (inner: Inline) => Inline) => {
+    for (const n of ns) {
+      if (n.type === 'text') {
+        for (const m of n.value.matchAll(/\S*\s*/gu)) {
+          if (m[0]) pieces.push({ nodes: [wrap({ type: 'text', value: m[0] })], spaceAfter: /\s$/u.test(m[0]), note: false });
+        }
+      } else if (n.type === 'style' || n.type === 'lang' || n.type === 'dir') {
+        walk(n.children, (inner) => wrap({ ...n, children: [inner] }));
+      } else {
+        pieces.push({ nodes: [wrap(n)], spaceAfter: false, note: n.type === 'fnref' });
+      }
+    }
+  };
+  walk(nodes, (inner) => inner);
+  const words: Inline[][] = [];
+  let gluing = false;
+  for (const p of pieces) {
+    if (words.length && (gluing || p.note)) words[words.length - 1].push(...p.nodes);
+    else words.push([...p.nodes]);
+    gluing = !p.spaceAfter;
+  }
+  return words;
 }
 
 function stripRefs(nodes: Inline[]): Inline[] {
@@ -513,6 +576,14 @@ export function museHelpers(L: ResolvedLayout): string[] {
     '#let museVerse(body) = block(inset: (left: 2em), above: 1em, below: 1em, { set par(first-line-indent: 0pt, justify: false); body })',
     '#let museExample(src) = block(width: 100%, above: 1em, below: 1em, { set par(justify: false); raw(src, block: true) })',
     '#let museRule() = { v(1em); line(length: 100%, stroke: 0.4pt); v(1em) }',
+    // A floated image with text wrapped around it: the most words that fit beside the image's height
+    // (binary search with measure), the line before the cut justified, the rest of the paragraph below.
+    '#let museWrap(side, share, fig, words) = layout(size => { let fw = size.width * share; let gap = 1em.to-absolute(); let tw = size.width - fw - gap; ' +
+      'let fh = measure(block(width: fw, fig)).height; let fits(n) = measure(block(width: tw, par(words.slice(0, n).join()))).height <= fh; ' +
+      'let lo = 0; let hi = words.len(); while lo < hi { let mid = calc.quo(lo + hi + 1, 2); if fits(mid) { lo = mid } else { hi = mid - 1 } }; ' +
+      'let beside = par(words.slice(0, lo).join() + if lo < words.len() { linebreak(justify: true) }); let img = block(width: fw, fig); ' +
+      'block(above: par.spacing, below: par.spacing, grid(columns: if side == right { (tw, fw) } else { (fw, tw) }, column-gutter: gap, ..if side == right { (beside, img) } else { (img, beside) })); ' +
+      'if lo < words.len() { set par(first-line-indent: 0pt); par(words.slice(lo).join()) } })',
   ];
 }
 

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { collectionToTypst, compileTypstPdf, missingGlyphs, museToTypst, type TypstOptions } from '@uc/muse';
 import { defaultCollectionData, type CollectionData } from '@uc/shared';
@@ -215,6 +216,62 @@ describe('lines stay inside the text area', () => {
     const spans = pdfTextSpans(pdf, 0).filter((s) => s.size <= 12);
     expect(spans.map((s) => s.text).join('')).toContain('x'.repeat(10));
     for (const s of spans) expect(s.right).toBeLessThanOrEqual(A5.right + 0.2);
+  });
+});
+
+/** A grey PNG of w×h pixels. */
+function greyPng(w: number, h: number): Uint8Array {
+  const chunk = (type: string, data: Buffer) => {
+    const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8);
+  const rows = Buffer.concat(Array.from({ length: h }, () => Buffer.concat([Buffer.from([0]), Buffer.alloc(w, 0x80)])));
+  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]));
+}
+
+describe('floated images', () => {
+  const LOREM = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ';
+  const width = A5.right - A5.left;
+  const wrapped = (side: 'l' | 'r') => {
+    const muse = `#title Floats\n\n[[pic.png 30${side}]]\n\n${LOREM.repeat(6)}\n`;
+    const files = new Map([['pic.png', greyPng(100, 150)]]);
+    const pdf = compileTypstPdf(museToTypst(muse, { files, notoc: true, nofinalpage: true, nocoverpage: true }), files).pdf;
+    return lines(pdfTextSpans(pdf, 0).filter((s) => s.size <= 12 && s.baseline > 40));
+  };
+
+  it('wraps the next paragraph around an image floated right, the image 30% of the text width', () => {
+    const ls = wrapped('r');
+    const full = ls.findIndex((l) => l.right > A5.right - 1);
+    // beside the image: lines end before its left edge (30% of the text width and a gap from the right)
+    const beside = ls.slice(0, full);
+    expect(beside.length).toBeGreaterThanOrEqual(6);
+    for (const l of beside) {
+      expect(l.right).toBeLessThan(A5.right - 0.3 * width);
+      expect(l.right).toBeGreaterThan(A5.right - 0.3 * width - 8);
+    }
+    // below it: the rest of the paragraph runs the full width
+    expect(ls.slice(full).filter((l) => l.right > A5.right - 1).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('wraps it on the right of an image floated left', () => {
+    const ls = wrapped('l');
+    const full = ls.findIndex((l) => l.x < A5.left + 1);
+    const beside = ls.slice(0, full);
+    expect(beside.length).toBeGreaterThanOrEqual(6);
+    // the first line keeps its paragraph indent (15 pt)
+    for (const l of beside) {
+      expect(l.x).toBeGreaterThan(A5.left + 0.3 * width);
+      expect(l.x).toBeLessThan(A5.left + 0.3 * width + 8 + 15 * (25.4 / 72));
+    }
+    expect(ls.slice(full).filter((l) => l.x < A5.left + 1).length).toBeGreaterThanOrEqual(3);
   });
 });
 
