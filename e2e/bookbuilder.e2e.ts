@@ -136,8 +136,21 @@ describe.skipIf(!hasChromium)('Book Builder', () => {
     pix.clear(120);
     const png = Buffer.from(pix.asPNG());
     pix.destroy();
+    // The preview is redrawn with the picture in it (the page's CSP keeps it from reading its blob: URL, so
+    // the preview's answer is read from the network).
+    const beforeImage = await preview.getAttribute('src');
+    const pictureDrawn = page.waitForResponse(
+      async (res) => {
+        if (!res.url().endsWith('/collector/api/bookcover') || res.request().postDataJSON()?.action !== 'preview') return false;
+        // The photo is embedded as a JPEG (the barcode is an SVG image); a preview aborted by a newer one has no body.
+        return res.json().then((b: { svg?: string }) => /data:image\/(jpeg|png);base64,/.test(b.svg ?? ''), () => false);
+      },
+      { timeout: 20_000 },
+    );
     await page.getByLabel('Front image (PNG or JPEG)').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: png });
     await page.getByText(/^Low resolution: at 118 mm wide this image prints at 194 dpi/).first().waitFor({ timeout: 20_000 });
+    await pictureDrawn;
+    await waitUntil(async () => (await preview.getAttribute('src')) !== beforeImage, 'the preview redrawn with the uploaded picture');
     await page.waitForLoadState('networkidle');
     const coverForm = await seriousAxeViolations(page);
     expect(coverForm.length, formatViolations('/coverbuilder', coverForm)).toBe(0);

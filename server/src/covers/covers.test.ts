@@ -261,7 +261,7 @@ describe('preview', () => {
     expect(wider.json.sheet!.width_mm).toBe(a.json.sheet!.width_mm + 160 + 14);
   });
 
-  it('draws a dashed fold line, the full height of the cover, at every fold (either side of the spine, flaps, hinges)', async () => {
+  it('draws a dashed fold line, the full height of the cover, at every fold (either side of the spine, flaps, wrap, hinges)', async () => {
     const sid = await newSession();
     /** The dashed vertical lines of the SVG: x and length in mm (Typst writes them as `M 0 0v <length>` moved by a matrix). */
     const dashedVerticals = (svg: string) =>
@@ -274,12 +274,16 @@ describe('preview', () => {
         .sort((p, q) => p.x - q.x);
     for (const geometry of [
       { coverwidth: 148, coverheight: 210, spinewidth: 12, flapwidth: 0, wrapwidth: 0, bleedwidth: 10, marklength: 5, foldingmargin: false },
-      { coverwidth: 130, coverheight: 200, spinewidth: 20, flapwidth: 60, wrapwidth: 0, bleedwidth: 3, marklength: 5, foldingmargin: true },
+      { coverwidth: 130, coverheight: 200, spinewidth: 20, flapwidth: 60, wrapwidth: 15, bleedwidth: 3, marklength: 5, foldingmargin: true },
     ]) {
       const r = await cover({ action: 'preview', args: { session_id: sid, ...geometry } });
       expect(r.status, JSON.stringify(r.json)).toBe(200);
       const L = coverLayout(geometry);
+      const g = geometry;
+      // Flaps, the hard-cover wrap and the hinges each widen the sheet on both sides (reference §4.1, +14 mm hinges).
+      expect(r.json.sheet!.width_mm).toBe(2 * (g.coverwidth + g.flapwidth + g.wrapwidth + g.bleedwidth + g.marklength) + g.spinewidth + (g.foldingmargin ? 14 : 0));
       const folds = L.parts.slice(1).map((p) => p.x);
+      expect(folds).toHaveLength(g.flapwidth ? 8 : 2);
       const lines = dashedVerticals(r.json.svg!);
       expect(lines.map((l) => l.x)).toEqual(folds.map((x) => expect.closeTo(x, 1)));
       for (const l of lines) expect(l.length).toBeCloseTo(geometry.coverheight, 0);
