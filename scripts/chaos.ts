@@ -1,6 +1,7 @@
 // Chaos check: kill -9 during the three long writes, restart, and check what is left.
 //   (a) a JSONL import (`main.ts import FILE`, one transaction): the importer and the server are killed
-//       mid-import; afterwards the catalogue must be exactly as before.
+//       mid-import; afterwards the catalogue must be exactly as before, and the files it wrote (their rows
+//       rolled back) are removed by the hourly cleanup's sweep once an hour old.
 //   (b) a spreadsheet processing job (run by the server's in-process worker): the server is killed while
 //       the upload is `working`; afterwards the upload ends `finished` with every row of the sheet, or
 //       `failed` with a reason and then processable again; never with some rows applied.
@@ -19,6 +20,8 @@ import Database from 'better-sqlite3';
 import {
   Client, atExit, csrfFrom, exited, killGroup, repoRoot, runMain, sleep, startMain, startServer, tail, until, type ServerHandle,
 } from '../bench/lib/child-server.ts';
+import { FileStore } from '../server/src/catalogue/files.ts';
+import { openDatabase } from '../server/src/db/index.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: number) => {
@@ -250,6 +253,20 @@ async function scenarioImport(c: Client): Promise<Scenario> {
       `their ids were rolled back and are handed out again from ${next})`;
     if (STRICT) check(s, false, msg);
     else s.warnings.push(msg);
+    // The hourly cleanup removes them once they are an hour old (FileStore.sweepUnrecorded): age them, sweep
+    // as it does, and check that nothing is left and no recorded file went with them.
+    const twoHoursAgo = Date.now() / 1000 - 2 * 3600;
+    for (const d of orphanList) for (const f of fs.readdirSync(path.join(dataDir, 'files', d))) fs.utimesSync(path.join(dataDir, 'files', d, f), twoHoursAgo, twoHoursAgo);
+    const db = openDatabase(dbFile);
+    try {
+      s.swept_files = new FileStore(db, dataDir).sweepUnrecorded();
+    } finally {
+      await db.close();
+    }
+    const left = orphanFileFolders().length - orphansBefore;
+    check(s, left <= 0, `${left} folder(s) of the killed import still there after the hourly sweep`);
+    const lost = withDb((db) => (db.prepare('SELECT path FROM data_source_files').pluck().all() as string[]).filter((p) => !fs.existsSync(path.join(dataDir, p))));
+    check(s, lost.length === 0, `recorded files missing after the sweep: ${lost.slice(0, 3).join(', ')}`);
   }
   return s;
 }
