@@ -318,6 +318,9 @@ describe('build', () => {
     expect(await decodeBarcodes(pdf, { region: { x: back.x, y: L.trim.y, width: back.width, height: L.trim.height } })).toEqual([{ format: 'EAN_13', text: '9780306406157' }]);
     const front = L.parts.find((p) => p.name === 'front')!;
     expect(await decodeBarcodes(pdf, { region: { x: front.x, y: L.trim.y, width: front.width, height: L.trim.height } })).toEqual([]);
+    // Flush right at the foot of the back panel, as in the reference.
+    const lowerRight = { x: back.x + back.width / 2, y: L.trim.y + L.trim.height / 2, width: back.width / 2, height: L.trim.height / 2 };
+    expect(await decodeBarcodes(pdf, { region: lowerRight })).toEqual([{ format: 'EAN_13', text: '9780306406157' }]);
     // Its human-readable lines (drawn as outlines, so seen as ink, not text): "ISBN 978-…" above the
     // bars and the digits below them.
     const ink = barcodeInk(renderGrey(pdf, { dpi: 300, region: { x: back.x, y: L.trim.y, width: back.width, height: L.trim.height } })!, 300);
@@ -340,6 +343,14 @@ describe('build', () => {
     expect(Math.abs((top + bottom) / 2 - (L.trim.y + L.trim.height / 2))).toBeLessThan(1.5);
     // The title is on the front panel, the back text on the back panel.
     expect(lines.find((l) => /Long Winter/.test(l.text) && l.dir[0] === 1)!.x).toBeGreaterThan(front.x);
+    // The front as the reference lays it out: author, title, subtitle from the top, centred; the footer at the foot.
+    const onFront = (re: RegExp) => lines.find((l) => re.test(l.text) && l.dir[0] === 1 && l.x > front.x && l.x + l.width < front.x + front.width)!;
+    const [author, title, subtitle, footer] = [/Ada Example/, /Long Winter/, /A novel/, /Small Press/].map(onFront);
+    expect(author.y).toBeLessThan(title.y);
+    expect(title.y).toBeLessThan(subtitle.y);
+    expect(author.y - L.trim.y).toBeLessThan(30);
+    expect(footer.y + footer.height).toBeGreaterThan(L.trim.y + L.trim.height - 25);
+    for (const l of [author, title, subtitle, footer]) expect(Math.abs(l.x + l.width / 2 - (front.x + front.width / 2))).toBeLessThan(1.5);
     expect(lines.find((l) => /snow/.test(l.text))!.x + 1).toBeLessThan(back.x + back.width);
   });
 
