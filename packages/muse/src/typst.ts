@@ -105,6 +105,8 @@ export class TypstRenderer {
   private readonly labelPrefix: string;
   private readonly filePrefix: string;
   private inHeading = false;
+  /** #hyphenation: each listed word (lower case) with the character offsets it may break before. */
+  private readonly hyphenation: Map<string, Set<number>>;
 
   constructor(
     private readonly doc: MuseDocument,
@@ -115,6 +117,23 @@ export class TypstRenderer {
     collectAnchors(doc, this.labels);
     this.labelPrefix = ns.labelPrefix ?? '';
     this.filePrefix = ns.filePrefix ?? '';
+    this.hyphenation = hyphenationExceptions(doc.header.hyphenation ?? '');
+  }
+
+  /** Plain text escaped, the words of #hyphenation broken only where it says (the reference's \\hyphenation). */
+  private hyphenated(text: string): string {
+    if (this.hyphenation.size === 0 || this.inHeading) return escapeTypst(text);
+    let out = '';
+    let last = 0;
+    for (const m of text.matchAll(/[\p{L}\p{M}]+/gu)) {
+      const breaks = this.hyphenation.get(m[0].toLowerCase());
+      if (!breaks || [...m[0].toLowerCase()].length !== [...m[0]].length) continue;
+      const chars = [...m[0]];
+      const word = chars.map((c, i) => (i > 0 && breaks.has(i) ? '\u00ad' : '') + c).join('');
+      out += escapeTypst(text.slice(last, m.index)) + `#text(hyphenate: false)[${escapeTypst(word)}]`;
+      last = m.index + m[0].length;
+    }
+    return out + escapeTypst(text.slice(last));
   }
 
   private label(name: string): string {
@@ -137,7 +156,7 @@ export class TypstRenderer {
     for (const n of nodes) {
       switch (n.type) {
         case 'text':
-          out += splitLongRuns(n.value).map(escapeTypst).join(BREAK);
+          out += splitLongRuns(n.value).map((piece) => this.hyphenated(piece)).join(BREAK);
           break;
         case 'code':
           out += splitLongRuns(n.value.replace(/\s*\n\s*/g, ' '))
@@ -381,6 +400,25 @@ export function imageFormat(d: Uint8Array): 'png' | 'jpg' | null {
   if (d.length > 8 && d[0] === 0x89 && d[1] === 0x50 && d[2] === 0x4e && d[3] === 0x47) return 'png';
   if (d.length > 3 && d[0] === 0xff && d[1] === 0xd8 && d[2] === 0xff) return 'jpg';
   return null;
+}
+
+/**
+ * The #hyphenation directive: space-separated words with "-" where they may break; as in the reference,
+ * only tokens of letters (and hyphens between them) count, and a word without a hyphen never breaks.
+ */
+export function hyphenationExceptions(value: string): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const token of value.split(/\s+/)) {
+    if (!/^[\p{L}\p{M}]+(-[\p{L}\p{M}]+)*$/u.test(token)) continue;
+    const breaks = new Set<number>();
+    let at = 0;
+    for (const part of token.split('-')) {
+      if (at > 0) breaks.add(at);
+      at += [...part].length;
+    }
+    out.set(token.replace(/-/g, '').toLowerCase(), breaks);
+  }
+  return out;
 }
 
 /** The image of a paragraph holding nothing but one image floated left or right. */
