@@ -1,6 +1,8 @@
 // Files of data sources (Muse sources, zips, PDFs) kept under DATA_DIR/files/<data source id>/.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import type { Db } from '../db/index.ts';
 
 export const CONTENT_TYPES: Record<string, string> = {
@@ -14,14 +16,81 @@ export const CONTENT_TYPES: Record<string, string> = {
   '.jpeg': 'image/jpeg',
 };
 
+/** Where each process lists the files it writes: files/.journal/<host>-<pid>-<thread>. */
+const JOURNAL_DIR = '.journal';
+/** Journals this process keeps, removed when it exits normally (one listener for all stores). */
+const openJournals = new Map<string, number>();
+let exitHook = false;
+
 export class FileStore {
   constructor(private db: Db, private dataDir: string) {}
+
+  /**
+   * Each file is listed in this process's journal before it is written. A process killed inside a
+   * transaction (an import, a harvest batch) leaves rows rolled back and files nobody records; the next
+   * process on this host removes them at its start (`recoverJournals`), instead of the hourly sweep.
+   */
+  private note(rel: string) {
+    const journal = path.join(this.dataDir, 'files', JOURNAL_DIR, `${os.hostname()}-${process.pid}-${threadId}`);
+    let fd = openJournals.get(journal);
+    if (fd === undefined) {
+      fs.mkdirSync(path.dirname(journal), { recursive: true });
+      fd = fs.openSync(journal, 'a');
+      openJournals.set(journal, fd);
+      if (!exitHook) {
+        exitHook = true;
+        process.once('exit', () => {
+          for (const [file, d] of openJournals) {
+            fs.closeSync(d);
+            fs.rmSync(file, { force: true });
+          }
+        });
+      }
+    }
+    fs.writeSync(fd, `${rel}\n`);
+  }
+
+  /**
+   * Removes the files listed in the journals of this host's dead processes that no row records, then
+   * the journals. Under the write lock, so no other process is inside a transaction; a file written
+   * after its journal's last line (an id handed out again since) is left to the hourly sweep.
+   * Returns the files removed.
+   */
+  recoverJournals(): number {
+    const dir = path.join(this.dataDir, 'files', JOURNAL_DIR);
+    if (!fs.existsSync(dir)) return 0;
+    const host = `${os.hostname()}-`;
+    let removed = 0;
+    for (const name of fs.readdirSync(dir)) {
+      if (!name.startsWith(host)) continue; // another machine's process: its own host recovers it
+      const pid = Number(name.slice(host.length).split('-')[0]);
+      if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+      const journal = path.join(dir, name);
+      const writtenBy = fs.statSync(journal).mtimeMs + 2000;
+      const listed = [...new Set(fs.readFileSync(journal, 'utf8').split('\n').filter((l) => l.startsWith('files/')))];
+      const recorded = this.db.sqlite.prepare('SELECT 1 FROM data_source_files WHERE path = ?').pluck();
+      this.db.sqlite.transaction(() => {
+        for (const rel of listed) {
+          const abs = path.join(this.dataDir, rel);
+          const stat = fs.statSync(abs, { throwIfNoEntry: false });
+          if (!stat || recorded.get(rel) !== undefined || stat.mtimeMs > writtenBy) continue;
+          fs.rmSync(abs, { force: true });
+          removed++;
+          const folder = path.dirname(abs);
+          if (fs.readdirSync(folder).length === 0) fs.rmdirSync(folder);
+        }
+      }).immediate();
+      fs.rmSync(journal, { force: true });
+    }
+    return removed;
+  }
 
   /** Stores bytes as the data source's file with this extension (".muse", ".zip"...); replaces an older one. */
   put(dataSourceId: number, ext: string, bytes: Uint8Array): string {
     const dir = path.join(this.dataDir, 'files', String(dataSourceId));
     fs.mkdirSync(dir, { recursive: true });
     const rel = path.join('files', String(dataSourceId), `text${ext}`);
+    this.note(rel);
     fs.writeFileSync(path.join(this.dataDir, rel), bytes);
     this.db.sqlite
       .prepare(`INSERT INTO data_source_files (data_source_id, ext, path, content_type, size) VALUES (?, ?, ?, ?, ?)
@@ -52,6 +121,7 @@ export class FileStore {
     const recorded = new Set(this.db.sqlite.prepare('SELECT path FROM data_source_files').pluck().all() as string[]);
     let removed = 0;
     for (const folder of fs.readdirSync(root)) {
+      if (folder === JOURNAL_DIR) continue;
       const dir = path.join(root, folder);
       if (!fs.statSync(dir).isDirectory()) continue;
       const files = fs.readdirSync(dir);
@@ -84,5 +154,15 @@ export class FileStore {
       .all(JSON.stringify(dataSourceIds)) as { data_source_id: number; ext: string }[];
     for (const r of rows) out.set(r.data_source_id, [...(out.get(r.data_source_id) ?? []), r.ext]);
     return out;
+  }
+}
+
+/** Whether a process of this machine is running (EPERM: it is, under another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
