@@ -268,6 +268,8 @@ describe('validation', () => {
     expect(noTitle.json.job_id).toBeUndefined();
     const font = await call({ action: 'build', session_id: sid, collection_data: { title: 'T', mainfont: 'Comic Sans' } });
     expect(font).toMatchObject({ status: 200, json: { error: expect.stringContaining('"Comic Sans" is not available') } });
+    const proportional = await call({ action: 'build', session_id: sid, collection_data: { title: 'T', monofont: 'DejaVu Serif' } });
+    expect(proportional).toMatchObject({ status: 200, json: { error: expect.stringContaining('"DejaVu Serif" is not a monospaced font') } });
     await ok({ action: 'remove', session_id: sid, remove_id: (await ok({ action: 'list', session_id: sid })).texts![0].id });
     await ok({ action: 'remove', session_id: sid, remove_id: (await ok({ action: 'list', session_id: sid })).texts![0].id });
     expect(await call({ action: 'build', session_id: sid, collection_data: {} })).toMatchObject({ status: 200, json: { error: expect.stringContaining('at least one text') } });

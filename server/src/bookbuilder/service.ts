@@ -10,6 +10,7 @@ import {
   type BookbuilderResponse,
   type CollectionData,
 } from '@uc/shared';
+import { availableFonts } from '@uc/muse';
 import type { Db } from '../db/index.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { FileStore } from '../catalogue/files.ts';
@@ -51,6 +52,8 @@ export class BookBuilderService {
     private settings: BookBuilderSettings,
     /** Font families a build may use (checked before a job is queued). */
     private fontNames: () => string[],
+    /** A family's kind (the monofont must be a monospaced one). */
+    private fontType: (name: string) => string | undefined = (name) => availableFonts().find((f) => f.name === name)?.type,
   ) {
     const s = db.sqlite;
     this.q = {
@@ -193,6 +196,10 @@ export class BookBuilderService {
     const keys: ('mainfont' | 'monofont' | 'sansfont')[] = data.sansfontsections ? ['mainfont', 'monofont', 'sansfont'] : ['mainfont', 'monofont'];
     for (const key of keys) {
       if (!fonts.has(data[key])) throw new HttpError(400, 'the font "{{font}}" is not available on this server', { field: `collection_data.${key}`, values: { font: data[key] } });
+    }
+    // code and examples are set in the mono font: a proportional one would lose their columns
+    if (this.fontType(data.monofont) !== 'mono') {
+      throw new HttpError(400, 'the font "{{font}}" is not a monospaced font', { field: 'collection_data.monofont', values: { font: data.monofont } });
     }
     const payload: BuildJobPayload = { session_id: s.id, text_ids: texts.map((t) => t.id), data: checked.data };
     const jobId = this.queue.enqueue(BOOK_BUILD_JOB, payload, { maxAttempts: 2 });
