@@ -49,7 +49,10 @@ describe('tolerance and emergency stretch', () => {
   it('map to Typst justification limits', () => {
     expect(justificationLimits(100, 0)).toEqual({ spacingMaxPct: 150, trackingMaxEm: 0 });
     expect(justificationLimits(200, 30)).toEqual({ spacingMaxPct: 163, trackingMaxEm: 0.02 });
-    expect(justificationLimits(0, 10000)).toEqual({ spacingMaxPct: 100, trackingMaxEm: 0.04 });
+    expect(justificationLimits(0, 60)).toEqual({ spacingMaxPct: 100, trackingMaxEm: 0.04 });
+    // above 60 pt every doubling still loosens: 0.01em more
+    expect(justificationLimits(0, 960).trackingMaxEm).toBe(0.08);
+    expect(justificationLimits(0, 10000)).toEqual({ spacingMaxPct: 100, trackingMaxEm: 0.1138 });
     expect(justificationLimits(10000, 0).spacingMaxPct).toBeCloseTo(332.1, 1);
     const typ = museToTypst('#title t\n\nText\n', { tex_tolerance: 1000, tex_emergencystretch: '15pt' });
     expect(typ).toContain('justification-limits: (spacing: (min: 66.67%, max: 207.7%), tracking: (min: 0em, max: 0.01em))');

@@ -170,14 +170,15 @@ const FONT_RE = /^[a-zA-Z0-9 ]+$/;
  * spaces' stretchability (about half a space in TeX fonts), so the widest word space allowed is
  * 100% + 50%·∛(tolerance/100): 150% at 100, 163% at the default 200, 332% at 10000, 100% at 0.
  * The emergency stretch (extra stretch for lines that cannot be set otherwise) becomes a small letter
- * spacing allowance: emergencystretch/1500 em, at most 0.04em (0.02em for the default 30pt).
+ * spacing allowance: emergencystretch/1500 em up to 60pt (0.02em for the default 30pt), then growing
+ * by 0.01em for each doubling (0.08em at 960pt, 0.11em at 10000pt), so every value keeps mattering.
  */
 export function justificationLimits(tolerance: number, emergencyStretchPt: number): { spacingMaxPct: number; trackingMaxEm: number } {
   const t = Math.max(0, Math.min(10000, tolerance));
   const e = Math.max(0, Math.min(10000, emergencyStretchPt));
   return {
     spacingMaxPct: Math.round((100 + 50 * Math.cbrt(t / 100)) * 10) / 10,
-    trackingMaxEm: Math.round(Math.min(0.04, e / 1500) * 10000) / 10000,
+    trackingMaxEm: Math.round((e <= 60 ? e / 1500 : 0.04 + 0.01 * Math.log2(e / 60)) * 10000) / 10000,
   };
 }
 
