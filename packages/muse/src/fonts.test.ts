@@ -13,6 +13,13 @@ describe('fonts', () => {
     expect(readFontFile('/nonexistent.ttf')).toEqual([]);
   });
 
+  const libertineMono = '/usr/share/fonts/opentype/linux-libertine/LinLibertine_M.otf';
+  it.skipIf(!existsSync(libertineMono))('knows a monospaced font that does not say so in its post table (Linux Libertine Mono)', () => {
+    expect(readFontFile(libertineMono)[0]).toMatchObject({ family: 'Linux Libertine Mono O', mono: true });
+    expect(readFontFile(libertineMono.replace('_M', '_R'))[0]).toMatchObject({ family: 'Linux Libertine O', mono: false });
+    expect(availableFonts().filter((f) => f.type === 'mono').map((f) => f.name)).toEqual(expect.arrayContaining(['DejaVu Sans Mono', 'Linux Libertine Mono O']));
+  });
+
   it('lists only families the compiler resolves, with the defaults and the embedded fonts', () => {
     const fonts = availableFonts();
     const names = fonts.map((f) => f.name);

@@ -53,6 +53,26 @@ function readName(b: Buffer, base: number, tables: Map<string, number>, id: numb
   return mac;
 }
 
+/**
+ * The share of the first 300 glyphs (with a width) that have the most common advance width: the first
+ * glyphs, mostly Latin, since a CJK font's thousands of ideographs share one width.
+ */
+function dominantAdvanceShare(b: Buffer, tables: Map<string, number>): number {
+  const hhea = tables.get('hhea');
+  const hmtx = tables.get('hmtx');
+  if (hhea === undefined || hmtx === undefined || hhea + 36 > b.length) return 0;
+  const n = Math.min(300, u16(b, hhea + 34));
+  const counts = new Map<number, number>();
+  let total = 0;
+  for (let i = 0; i < n && hmtx + 4 * i + 2 <= b.length; i++) {
+    const w = u16(b, hmtx + 4 * i);
+    if (w === 0) continue;
+    counts.set(w, (counts.get(w) ?? 0) + 1);
+    total++;
+  }
+  return total ? Math.max(...counts.values()) / total : 0;
+}
+
 function readFace(b: Buffer, base: number): FaceInfo | null {
   const numTables = u16(b, base + 4);
   const tables = new Map<string, number>();
@@ -64,7 +84,9 @@ function readFace(b: Buffer, base: number): FaceInfo | null {
   if (!family) return null;
   const style = readName(b, base, tables, 17) ?? readName(b, base, tables, 2) ?? 'Regular';
   const post = tables.get('post');
-  const mono = post !== undefined && b.readUInt32BE(post + 12) !== 0;
+  // post.isFixedPitch, or (fonts that leave it unset, such as Linux Libertine Mono) one advance width
+  // for at least 80% of the first glyphs that have one
+  const mono = (post !== undefined && b.readUInt32BE(post + 12) !== 0) || dominantAdvanceShare(b, tables) >= 0.8;
   const os2 = tables.get('OS/2');
   // PANOSE: family kind 2 (Latin text) with serif style 11-13 (sans) or 14 (flared).
   const panoseSans = os2 !== undefined && b[os2 + 32] === 2 && b[os2 + 33] >= 11 && b[os2 + 33] <= 14;
