@@ -18,7 +18,7 @@ describe('collectionToTypst', () => {
     expect(source).toContain('<amuse-t2-same>');
     expect(source).toContain('/muse-files/t1/pic.png');
     expect(source).toContain('/muse-files/t2/pic.png');
-    expect(source).toContain('#set document(title: "Our Collection", author: ("Editors",))');
+    expect(source).toContain('#set document(title: "Our Collection", author: ("Editors",), description: "Sub")');
     expect(source).toContain('#emph[Collection]');
     // both texts in the TOC at part level, the second in its own language
     expect(source.match(/#metadata\(\(level: 1, title: /g)).toHaveLength(2);

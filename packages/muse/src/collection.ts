@@ -56,6 +56,9 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
   const meta = [`title: ${typstString(inlineText(parseInline(rawTitle, noRefs)).trim())}`];
   const plainAuthor = inlineText(parseInline(v('author'), noRefs)).trim();
   if (plainAuthor) meta.push(`author: (${typstString(plainAuthor)},)`);
+  // Subject: the subtitle, as for a single text
+  const plainSubtitle = inlineText(parseInline(v('subtitle'), noRefs)).trim();
+  if (plainSubtitle) meta.push(`description: ${typstString(plainSubtitle)}`);
   out.push(`#set document(${meta.join(', ')})`);
   out.push(...preamble(L, { lang, rtl, title, subtitle, author }));
 

@@ -4,11 +4,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { collectionToTypst, compileTypstPdf, missingGlyphs, museToTypst, type TypstOptions } from '@uc/muse';
 import { defaultCollectionData, type CollectionData } from '@uc/shared';
 import { buildBook } from './build.ts';
+import { greyPng } from './testing.ts';
 import { pdfFonts, pdfInfo, pdfOutline, pdfPageCount, pdfTextSpans, type TextSpan } from './pdf-checks.ts';
 
 const A4 = { widthMm: 210, left: 210 / 12, right: 210 - (2 * 210) / 12 };
@@ -216,49 +216,6 @@ describe('lines stay inside the text area', () => {
     const spans = pdfTextSpans(pdf, 0).filter((s) => s.size <= 12);
     expect(spans.map((s) => s.text).join('')).toContain('x'.repeat(10));
     for (const s of spans) expect(s.right).toBeLessThanOrEqual(A5.right + 0.2);
-  });
-});
-
-/** A grey PNG of w×h pixels. */
-function greyPng(w: number, h: number): Uint8Array {
-  const chunk = (type: string, data: Buffer) => {
-    const td = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8);
-  const rows = Buffer.concat(Array.from({ length: h }, () => Buffer.concat([Buffer.from([0]), Buffer.alloc(w, 0x80)])));
-  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]));
-}
-
-describe('#hyphenation', () => {
-  const LOREM = 'Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua'.split(' ');
-  // every fourth word the one the directive is about
-  const text = Array.from({ length: 300 }, (_, i) => (i % 4 === 0 ? 'internationalisation' : LOREM[i % LOREM.length])).join(' ');
-  const endings = (directive: string) => {
-    const pdf = build(`#title Hyphens\n#lang en\n${directive}\n\n${text}\n`, { notoc: true, nofinalpage: true, nocoverpage: true });
-    return lines(pdfTextSpans(pdf, 0).filter((s) => s.size <= 12 && s.baseline > 40))
-      .filter((l) => endsHyphenated({ text: l.text } as TextSpan))
-      .map((l) => l.text.trim().split(/\s+/).pop()!.replace(/[\u00ad-]$/, ''));
-  };
-
-  it('breaks a listed word only where the directive says, and a listed word without hyphens never', () => {
-    // without the directive the word breaks where the patterns say (in-ter-na-tion-al-i-sa-tion)
-    const free = endings('');
-    expect(free.filter((w) => w.startsWith('intern')).length).toBeGreaterThan(0);
-    expect(free).not.toContain('internationa');
-    const only = endings('#hyphenation internationa-lisation 12-3');
-    expect(only).toContain('internationa');
-    expect(only.filter((w) => w.startsWith('intern') && w !== 'internationa')).toEqual([]);
-    const never = endings('#hyphenation internationalisation');
-    expect(never.length).toBeGreaterThan(0);
-    expect(never.filter((w) => w.startsWith('intern'))).toEqual([]);
   });
 });
 
