@@ -1,14 +1,15 @@
-// npm run check:book -- FILE.muse|FILE.zip [...]
+// npm run check:book -- [--png DIR --pages 1,3,5 --paper a4] FILE.muse|FILE.zip [...]
 // Builds each text as the Book Builder does with the default options, then checks the PDF the way a
 // print shop's preflight would: no character without a font, every font embedded, every page of the
 // expected size, an outline when the text has headings. One line per check; exit code 1 on a failure.
+// With --png, the pages listed (default 1-4) are also written as DIR/<name>-<paper>-p<N>.png (docs/screenshots).
 import fs from 'node:fs';
 import path from 'node:path';
 import { compileTypstPdf, imageFormat, missingGlyphsMessage, parseMuse, readMuseZip, resolveLayout } from '../packages/muse/src/index.ts';
 import { defaultCollectionData, type CollectionData } from '../packages/shared/src/index.ts';
 import { bookTypst, printedText } from '../server/src/bookbuilder/build.ts';
 import { typstOptions } from '../server/src/bookbuilder/options.ts';
-import { pdfFonts, pdfOutline, pdfPageSizesMm } from '../server/src/bookbuilder/pdf-checks.ts';
+import { pdfFonts, pdfOutline, pdfPagePng, pdfPageSizesMm } from '../server/src/bookbuilder/pdf-checks.ts';
 
 export interface BookCheck {
   name: string;
@@ -34,7 +35,7 @@ function readSource(file: string): { muse: string; files: Map<string, Uint8Array
 }
 
 /** Builds the text with the default options and runs the PDF checks. */
-export async function checkBook(file: string, data: CollectionData = defaultCollectionData()): Promise<{ checks: BookCheck[]; pages: number }> {
+export async function checkBook(file: string, data: CollectionData = defaultCollectionData()): Promise<{ checks: BookCheck[]; pages: number; pdf?: Uint8Array }> {
   const text = readSource(file);
   const checks: BookCheck[] = [];
   const missing = missingGlyphsMessage(printedText([text], data));
@@ -77,20 +78,39 @@ export async function checkBook(file: string, data: CollectionData = defaultColl
     ok: headings === 0 || outline.length >= headings,
     detail: headings === 0 ? 'no headings, no outline needed' : `${outline.length} bookmarks for ${headings} headings`,
   });
-  return { checks, pages };
+  return { checks, pages, pdf };
 }
 
-async function main(files: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  const opt = (name: string) => {
+    const i = args.indexOf(name);
+    if (i < 0) return undefined;
+    const [, v] = args.splice(i, 2);
+    return v;
+  };
+  const pngDir = opt('--png');
+  const pageList = (opt('--pages') ?? '1,2,3,4').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const paper = opt('--paper') ?? 'a5';
+  const files = args;
   if (!files.length) {
-    console.error('usage: npm run check:book -- FILE.muse|FILE.zip [...]');
+    console.error('usage: npm run check:book -- [--png DIR --pages 1,3,5 --paper a4] FILE.muse|FILE.zip [...]');
     return 2;
   }
+  const data = { ...defaultCollectionData(), papersize: paper } as CollectionData;
   let failed = 0;
   for (const file of files) {
-    const { checks } = await checkBook(file);
+    const { checks, pdf, pages } = await checkBook(file, data);
     for (const c of checks) {
       console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${path.basename(file)}: ${c.name}: ${c.detail}`);
       if (!c.ok) failed++;
+    }
+    if (pngDir && pdf) {
+      fs.mkdirSync(pngDir, { recursive: true });
+      for (const n of pageList.filter((p) => p <= pages)) {
+        const out = path.join(pngDir, `${path.basename(file).replace(/\.(muse|zip)$/i, '')}-${paper}-p${n}.png`);
+        fs.writeFileSync(out, pdfPagePng(pdf, n - 1, 100));
+        console.log(`page ${n} -> ${out}`);
+      }
     }
   }
   return failed ? 1 : 0;

@@ -1,4 +1,4 @@
-// `npm run check:book`: the demo texts and the markup manual pass every PDF check; a text with
+// `npm run check:book`: the demo texts, the markup manual and a text in several scripts pass every PDF check; a text with
 // characters no font has fails, with one line per check and a non-zero exit.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,12 +15,26 @@ const manual = path.join(repoRoot, '..', 'shared', 'fixtures', 'amusewiki-texts'
 describe('check:book', () => {
   const files = fs.readdirSync(demo).filter((f) => f.endsWith('.muse')).map((f) => path.join(demo, f));
   if (fs.existsSync(manual)) files.push(manual);
+  files.push(path.join(repoRoot, 'server', 'src', 'bookbuilder', 'fixtures', 'mixed-scripts.muse'));
 
   it.each(files.map((f) => [path.basename(f), f]))('%s passes every check', async (_name, file) => {
     const { checks, pages } = await checkBook(file);
     expect(pages).toBeGreaterThan(1);
     expect(checks.map((c) => c.name)).toEqual(['glyphs', 'build', 'fonts embedded', 'page size', 'outline']);
     expect(checks.filter((c) => !c.ok)).toEqual([]);
+  }, 60000);
+
+  it('writes the pages asked for as PNG with --png', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-book-png-'));
+    const tsx = path.join(repoRoot, 'node_modules', '.bin', 'tsx');
+    const file = path.join(repoRoot, 'server', 'src', 'bookbuilder', 'fixtures', 'mixed-scripts.muse');
+    const run = spawnSync(tsx, [path.join(repoRoot, 'scripts', 'check-book.ts'), '--png', dir, '--pages', '1,7', '--paper', 'a4', file], { encoding: 'utf8', timeout: 60000 });
+    expect(run.status).toBe(0);
+    expect(fs.readdirSync(dir).sort()).toEqual(['mixed-scripts-a4-p1.png', 'mixed-scripts-a4-p7.png']);
+    const png = fs.readFileSync(path.join(dir, 'mixed-scripts-a4-p1.png'));
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    // A4 at 100 dpi: 827 pixels wide
+    expect(png.readUInt32BE(16)).toBe(Math.round((210 / 25.4) * 100));
   }, 60000);
 
   const rare = ['\u{1D2E0}', '\u{16A40}', '\u{11D00}', '\u{1E900}', '\u{10600}'].find((c) => missingGlyphs(c).length > 0);

@@ -84,3 +84,17 @@ export function pdfInfo(pdf: Uint8Array): { title?: string; author?: string; sub
     keywords: doc.getMetaData('info:Keywords'),
   }));
 }
+
+/** One page as a PNG at the given resolution (for docs/screenshots). */
+export function pdfPagePng(pdf: Uint8Array, page: number, dpi = 72): Uint8Array {
+  return withDoc(pdf, (doc) => {
+    const p = doc.loadPage(page);
+    const pix = p.toPixmap(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceRGB, false, true);
+    try {
+      return pix.asPNG();
+    } finally {
+      pix.destroy();
+      p.destroy();
+    }
+  });
+}
