@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorSchema, idParamSchema, siteBodySchema, siteSchema } from '@uc/shared';
 import { viewerOf } from '../http/context.ts';
+import { messageLanguage } from '../http/messages.ts';
 import type { AdminService } from './service.ts';
 import type { SiteStore } from '../harvest/sites.ts';
 import {
@@ -34,11 +35,11 @@ export const adminRoutes = (admin: AdminService, sites: SiteStore): FastifyPlugi
     return { success: 'OK' as const };
   });
   app.get('/libraries/:id/sites', { schema: { params: idParamSchema, response: { 200: z.object({ sites: z.array(siteSchema) }), ...errors } } },
-    async (req) => ({ sites: sites.list(req.params.id) }));
+    async (req) => ({ sites: sites.list(req.params.id, messageLanguage(req.headers['accept-language'])) }));
   app.post('/libraries/:id/sites', { schema: { params: idParamSchema, body: siteBodySchema, response: { 200: z.object({ site: siteSchema }), ...errors } } },
-    async (req) => ({ site: sites.create(req.params.id, req.body, true) }));
+    async (req) => ({ site: sites.create(req.params.id, req.body, true, messageLanguage(req.headers['accept-language'])) }));
   app.put('/libraries/:id/sites/:site_id', { schema: { params: siteParams, body: siteBodySchema, response: { 200: z.object({ site: siteSchema }), ...errors } } },
-    async (req) => ({ site: sites.update(req.params.id, req.params.site_id, req.body, true) }));
+    async (req) => ({ site: sites.update(req.params.id, req.params.site_id, req.body, true, messageLanguage(req.headers['accept-language'])) }));
 
   // ---------- users ----------
   app.get('/users', { schema: { response: { 200: z.object({ users: z.array(adminUserSchema) }), ...errors } } },

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parseXml } from './xml.ts';
 import type { MappedRecord } from './record.ts';
 import { mapOpf } from './mappers/opf.ts';
+import { HarvestError, reasonOf, reportMessage, type ReportMessage } from './report.ts';
 
 export interface CalibreFile {
   /** Lower-case extension with its dot: ".pdf", ".epub", ".txt"... */
@@ -23,7 +24,7 @@ export interface CalibreBook {
   /** One file per format (a .txt is the full-text candidate); cover and metadata excluded. */
   files: CalibreFile[];
   /** Why the book's metadata could not be read (the run reports it). */
-  error?: string;
+  error?: ReportMessage;
 }
 
 export interface ScanOptions {
@@ -116,20 +117,19 @@ async function readBook(root: string, realRoot: string, dir: string, since: Date
   const book: CalibreBook = { identifier: fallbackId, dir, modified: new Date(0), files: [] };
   try {
     const real = await insideRoot(opfPath, realRoot);
-    if (!real) throw new Error('metadata.opf leads out of the Calibre folder');
+    if (!real) throw new HarvestError('The file leads out of the Calibre folder');
     const stat = await fs.promises.stat(real);
     book.modified = stat.mtime;
     if (since && stat.mtime < since) return null;
-    if (stat.size > MAX_OPF_BYTES) throw new Error(`metadata.opf is larger than ${MAX_OPF_BYTES / 1024 / 1024} MB`);
+    if (stat.size > MAX_OPF_BYTES) throw new HarvestError('The file is larger than {{max}} MB', { max: MAX_OPF_BYTES / 1024 / 1024 });
     const pkg = parseXml(await fs.promises.readFile(real, 'utf8'));
-    if (pkg.name !== 'package') throw new Error(`metadata.opf holds <${pkg.name}>, not an OPF <package>`);
+    if (pkg.name !== 'package') throw new HarvestError('The file holds <{{element}}>, not an OPF <package>', { element: pkg.name });
     const opf = mapOpf(pkg);
     if (opf.uuid) book.identifier = `calibre:${opf.uuid}`;
     else if (opf.identifiers[0]) book.identifier = opf.identifiers[0].value;
     book.record = opf.record;
   } catch (e) {
-    // xml.ts words its errors for OAI answers; here the file is the subject.
-    book.error = `${fallbackId}/metadata.opf: ${(e as Error).message.replace(/^The answer is /, 'the file is ')}`;
+    book.error = reportMessage('{{file}} cannot be read: {{reason}}', { file: `${fallbackId}/metadata.opf`, reason: reasonOf(e) });
   }
   if (withFiles) {
     book.files = await formatFiles(dir, realRoot);

@@ -7,6 +7,7 @@
 import dns from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch } from 'undici';
+import { reasonOf, ReportError, type ReportValues } from './report.ts';
 
 export interface FetchOptions {
   timeoutMs: number;
@@ -32,9 +33,9 @@ export const DEFAULT_FETCH: FetchOptions = {
   userAgent: 'UnionCatalogue-harvester/1.0',
 };
 
-export class HarvestFetchError extends Error {
-  constructor(message: string, readonly retryable = false, readonly retryAfterMs: number | null = null) {
-    super(message);
+export class HarvestFetchError extends ReportError {
+  constructor(template: string, values?: ReportValues, readonly retryable = false, readonly retryAfterMs: number | null = null) {
+    super(template, values);
   }
 }
 
@@ -50,7 +51,7 @@ export function isPublicAddress(address: string): boolean {
 }
 
 const privateRefused = (host: string, address: string) =>
-  new HarvestFetchError(`${host} is a private network address (${address}); harvesting those is switched off (HARVEST_ALLOW_PRIVATE)`);
+  new HarvestFetchError('{{host}} is a private network address ({{address}}); harvesting those is switched off (HARVEST_ALLOW_PRIVATE)', { host, address });
 
 /** Checks that a site or record URL may be fetched at all. */
 export function assertHttpUrl(raw: string, allowPrivate = false): URL {
@@ -58,9 +59,9 @@ export function assertHttpUrl(raw: string, allowPrivate = false): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new HarvestFetchError(`"${raw.slice(0, 200)}" is not a URL`);
+    throw new HarvestFetchError('"{{url}}" is not a URL', { url: raw.slice(0, 200) });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarvestFetchError(`Only http and https addresses can be harvested, not "${url.protocol}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new HarvestFetchError('Only http and https addresses can be harvested, not "{{protocol}}"', { protocol: url.protocol });
   // An address written as such is never looked up, so it is checked here; names are checked as they resolve.
   const literal = url.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && ipaddr.isValid(literal) && !isPublicAddress(literal)) throw privateRefused(url.host, literal);
@@ -93,7 +94,8 @@ function retryAfter(header: string | null): number | null {
   return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
-const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+const mb = (n: number) => Math.round(n / 1024 / 1024);
+const seconds = (ms: number) => Math.round(ms / 1000);
 
 async function fetchOnce(url: URL, o: FetchOptions): Promise<FetchedBody> {
   const timeout = AbortSignal.timeout(o.timeoutMs);
@@ -110,29 +112,29 @@ async function fetchOnce(url: URL, o: FetchOptions): Promise<FetchedBody> {
       const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
       if (!location) break;
       await res.body?.cancel().catch(() => undefined);
-      if (hops >= 5) throw new HarvestFetchError(`${url.host} redirects more than 5 times`);
+      if (hops >= 5) throw new HarvestFetchError('{{host}} redirects more than 5 times', { host: url.host });
       url = assertHttpUrl(new URL(location, url).href, o.allowPrivate);
     }
   } catch (e) {
     if (e instanceof HarvestFetchError) throw e;
     if (o.signal?.aborted) throw o.signal.reason ?? e;
-    if (timeout.aborted) throw new HarvestFetchError(`No answer from ${url.host} within ${Math.round(o.timeoutMs / 1000)} s`, true);
+    if (timeout.aborted) throw new HarvestFetchError('No answer from {{host}} within {{seconds}} s', { host: url.host, seconds: seconds(o.timeoutMs) }, true);
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     if (cause instanceof HarvestFetchError) throw cause;
-    throw new HarvestFetchError(`Cannot reach ${url.host}: ${cause?.code ?? cause?.message ?? (e as Error).message}`, true);
+    throw new HarvestFetchError('Cannot reach {{host}}: {{reason}}', { host: url.host, reason: cause?.code ?? cause?.message ?? (e as Error).message }, true);
   }
   if (res.status === 429 || res.status >= 500) {
     await res.body?.cancel().catch(() => undefined);
-    throw new HarvestFetchError(`${url.host} answered HTTP ${res.status}`, true, retryAfter(res.headers.get('retry-after')));
+    throw new HarvestFetchError('{{host}} answered HTTP {{status}}', { host: url.host, status: res.status }, true, retryAfter(res.headers.get('retry-after')));
   }
   if (res.status >= 400) {
     await res.body?.cancel().catch(() => undefined);
-    throw new HarvestFetchError(`${url.host} answered HTTP ${res.status} for ${url.pathname}`);
+    throw new HarvestFetchError('{{host}} answered HTTP {{status}} for {{path}}', { host: url.host, status: res.status, path: url.pathname });
   }
   const declared = Number(res.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > o.maxBytes) {
     await res.body?.cancel().catch(() => undefined);
-    throw new HarvestFetchError(`The answer is ${mb(declared)}, more than the ${mb(o.maxBytes)} a harvest accepts`);
+    throw new HarvestFetchError('The answer is {{size}} MB, more than the {{max}} MB a harvest accepts', { size: mb(declared), max: mb(o.maxBytes) });
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -141,15 +143,15 @@ async function fetchOnce(url: URL, o: FetchOptions): Promise<FetchedBody> {
       size += chunk.byteLength;
       if (size > o.maxBytes) {
         await res.body?.cancel().catch(() => undefined);
-        throw new HarvestFetchError(`The answer is larger than the ${mb(o.maxBytes)} a harvest accepts; it was cut off`);
+        throw new HarvestFetchError('The answer is larger than the {{max}} MB a harvest accepts; it was cut off', { max: mb(o.maxBytes) });
       }
       chunks.push(Buffer.from(chunk));
     }
   } catch (e) {
     if (e instanceof HarvestFetchError) throw e;
     if (o.signal?.aborted) throw o.signal.reason ?? e;
-    if (timeout.aborted) throw new HarvestFetchError(`The answer of ${url.host} did not finish within ${Math.round(o.timeoutMs / 1000)} s`, true);
-    throw new HarvestFetchError(`The answer of ${url.host} broke off: ${(e as Error).message}`, true);
+    if (timeout.aborted) throw new HarvestFetchError('The answer of {{host}} did not finish within {{seconds}} s', { host: url.host, seconds: seconds(o.timeoutMs) }, true);
+    throw new HarvestFetchError('The answer of {{host}} broke off: {{reason}}', { host: url.host, reason: (e as Error).message }, true);
   }
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: Buffer.concat(chunks), url: res.url || url.href };
 }
@@ -172,7 +174,7 @@ export async function fetchWithRetry(raw: string, opts: Partial<FetchOptions> = 
       return await fetchOnce(url, o);
     } catch (e) {
       if (!(e instanceof HarvestFetchError) || !e.retryable || attempt >= o.retries) {
-        if (e instanceof HarvestFetchError && e.retryable && attempt > 0) throw new HarvestFetchError(`${e.message} (after ${attempt + 1} attempts)`);
+        if (e instanceof HarvestFetchError && e.retryable && attempt > 0) throw new HarvestFetchError('{{reason}} (after {{attempts}} attempts)', { reason: reasonOf(e), attempts: attempt + 1 });
         throw e;
       }
       const wait = Math.min(e.retryAfterMs ?? o.backoffMs * 2 ** attempt, o.maxRetryAfterMs);

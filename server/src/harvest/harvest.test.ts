@@ -12,6 +12,7 @@ import { runHarvestCli } from './cli.ts';
 import { SiteStore } from './sites.ts';
 import { HarvestService } from './service.ts';
 import { isPublicAddress } from './fetch.ts';
+import { messageCatalogue, translateMessage } from '../http/messages.ts';
 
 let t: TestApp;
 let oai: OaiTestServer;
@@ -362,6 +363,41 @@ describe('harvest runs through the API, the worker and the schedule', () => {
     expect(sites.json().sites.find((s: { id: number }) => s.id === siteId)).toMatchObject({ data_sources: 1, failing: false, last_run: { status: 'finished' } });
   });
 
+  it('reports why a run and a record failed in the reader\'s language (Accept-Language), old English reports as they are', async () => {
+    oai.records.push(
+      { identifier: 'oai:l:1', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ creator: ['Nobody'] }) },
+      { identifier: 'oai:l:2', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: ['Read in German'], creator: ['Somebody'] }) },
+    );
+    const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
+    expect(await t.services.harvest.runNow(siteId, false)).toMatchObject({ status: 'finished', failed: 1 });
+    oai.faults.malformedPages = [1];
+    expect(await t.services.harvest.runNow(siteId, true)).toMatchObject({ status: 'failed' });
+    oai.faults.malformedPages = [];
+    const admin = await loginCookie(t, 'lib1-admin');
+    const runs = async (lang?: string) => (await t.app.inject({ method: 'GET', url: `/collector/api/admin/sites/${siteId}/harvests`,
+      headers: { cookie: admin, ...(lang ? { 'accept-language': lang } : {}) } })).json().runs as { message: string | null; errors: { identifier: string; message: string }[] }[];
+    const de = messageCatalogue('de');
+    const [failedDe, finishedDe] = await runs('de-DE,de;q=0.9');
+    const [failedEn, finishedEn] = await runs();
+    // The run's reason: "ListRecords: <the XML error>", both parts translated.
+    expect(failedEn.message).toMatch(/^ListRecords: The document is not well-formed XML: \S/);
+    expect(failedDe.message!.startsWith(`ListRecords: ${de['The document is not well-formed XML: {{detail}}'].replace('{{detail}}', '')}`)).toBe(true);
+    expect(failedDe.message).not.toMatch(/document is not/);
+    // A record's reason.
+    expect(finishedEn.errors).toEqual([{ identifier: 'oai:l:1', message: 'The record has no title' }]);
+    expect(finishedDe.errors).toEqual([{ identifier: 'oai:l:1', message: de['The record has no title'] }]);
+    expect(de['The record has no title']).not.toBe('The record has no title');
+    // The latest run in the library admin's list of sites and in the superuser's.
+    const siteIn = (res: { json(): { sites: { id: number; last_run: { message: string } }[] } }) => res.json().sites.find((s) => s.id === siteId)!.last_run.message;
+    expect(siteIn(await t.app.inject({ url: '/collector/api/library/sites/1', headers: { cookie: admin, 'accept-language': 'de' } }))).toBe(failedDe.message);
+    const boss = await loginCookie(t, 'boss');
+    expect(siteIn(await t.app.inject({ url: '/collector/api/admin/libraries/1/sites', headers: { cookie: boss, 'accept-language': 'de' } }))).toBe(failedDe.message);
+    // A run stored before reports were templates reads as it was written.
+    t.services.db.sqlite.prepare(`INSERT INTO harvest_runs (site_id, status, message, errors) VALUES (?, 'failed', 'An old English reason', ?)`)
+      .run(siteId, JSON.stringify([{ identifier: '(no identifier)', message: 'An old record reason' }]));
+    expect((await runs('de'))[0]).toMatchObject({ message: 'An old English reason', errors: [{ identifier: '(no identifier)', message: 'An old record reason' }] });
+  });
+
   it('refuses a site URL that is not http(s) and a Calibre folder from a library admin', async () => {
     const admin = await loginCookie(t, 'lib1-admin');
     const headers = { ...CSRF_HEADERS, cookie: admin };
@@ -375,7 +411,7 @@ describe('harvest runs through the API, the worker and the schedule', () => {
   it('queues due sites once, and mails the library once when a site keeps failing', async () => {
     const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
     t.services.db.sqlite.prepare("UPDATE sites SET active = 0 WHERE id <> ?").run(siteId);
-    t.services.db.sqlite.prepare("UPDATE libraries SET email_internal = 'desk@lib1.example' WHERE id = 1").run();
+    t.services.db.sqlite.prepare("UPDATE libraries SET email_internal = 'desk@lib1.example', languages = 'Croatian, hr, en' WHERE id = 1").run();
     expect(t.services.harvest.scheduleDue()).toBe(1);
     expect(t.services.harvest.scheduleDue()).toBe(0); // already queued
     t.services.db.sqlite.prepare("UPDATE harvest_runs SET status = 'failed' WHERE site_id = ?").run(siteId);
@@ -387,6 +423,11 @@ describe('harvest runs through the API, the worker and the schedule', () => {
     for (let i = 0; i < 4; i++) await t.services.harvest.runNow(siteId, false);
     expect(t.services.sites.get(siteId)).toMatchObject({ failing: true });
     expect(mails()).toBe(before + 1);
+    // In the library's language (its first one the product speaks), the last error included.
+    const mail = t.services.db.sqlite.prepare("SELECT subject, body FROM outbox WHERE kind = 'harvest-failing' ORDER BY id DESC").get() as { subject: string; body: string };
+    expect(mail.subject).toBe(translateMessage('hr', 'Harvesting "{{site}}" keeps failing', { site: 'Lantern' }));
+    expect(mail.subject).not.toMatch(/keeps failing/);
+    expect(mail.body).toContain(messageCatalogue('hr')['The endpoint answered an HTML page ({{type}}), not OAI-PMH XML: is {{url}} the OAI-PMH base URL?'].split('{{')[0]);
     oai.faults.html = false;
     await t.services.harvest.runNow(siteId, false);
     expect(t.services.sites.get(siteId)).toMatchObject({ failing: false, consecutive_failures: 0 });

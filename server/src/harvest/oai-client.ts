@@ -3,6 +3,7 @@
 // page, a malformed document) is an error with a message a library admin can act on.
 import { child, children, childText, parseXml, textOf, XmlError, type XmlElement } from './xml.ts';
 import { fetchWithRetry, HarvestFetchError, type FetchOptions } from './fetch.ts';
+import { reasonOf, ReportError, type ReportValues } from './report.ts';
 
 export const OAI_NS = 'http://www.openarchives.org/OAI/2.0/';
 
@@ -28,9 +29,10 @@ export interface OaiPage {
   completeListSize: number | null;
 }
 
-export class OaiError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message);
+/** A protocol failure: `code` is OAI-PMH's error code (or ours: notOai, badXml, badIdentify). */
+export class OaiError extends ReportError {
+  constructor(template: string, values: ReportValues | undefined, readonly code: string) {
+    super(template, values);
   }
 }
 
@@ -57,27 +59,31 @@ export class OaiClient {
     const res = await fetchWithRetry(this.url(params), this.fetchOptions, events.onRetry);
     const type = res.contentType.toLowerCase();
     if (type.includes('html')) {
-      throw new OaiError('notOai', `The endpoint answered an HTML page (${res.contentType}), not OAI-PMH XML: is ${this.baseUrl} the OAI-PMH base URL?`);
+      throw new OaiError('The endpoint answered an HTML page ({{type}}), not OAI-PMH XML: is {{url}} the OAI-PMH base URL?', { type: res.contentType, url: this.baseUrl }, 'notOai');
     }
     let root: XmlElement;
     try {
       root = parseXml(res.body.toString('utf8'));
     } catch (e) {
-      if (e instanceof XmlError) throw new OaiError('badXml', `${params.verb}: ${e.message}`);
+      if (e instanceof XmlError) throw new OaiError('{{verb}}: {{reason}}', { verb: params.verb ?? '', reason: reasonOf(e) }, 'badXml');
       throw e;
     }
     if (root.name !== 'OAI-PMH' || root.ns !== OAI_NS) {
-      throw new OaiError('notOai', `The endpoint answered <${root.name}>, not an OAI-PMH document: is ${this.baseUrl} the OAI-PMH base URL?`);
+      throw new OaiError('The endpoint answered <{{element}}>, not an OAI-PMH document: is {{url}} the OAI-PMH base URL?', { element: root.name, url: this.baseUrl }, 'notOai');
     }
     const err = child(root, 'error');
-    if (err && err.attrs.code !== 'noRecordsMatch') throw new OaiError(err.attrs.code || 'error', `${params.verb}: ${err.attrs.code}${textOf(err) ? ` (${textOf(err)})` : ''}`);
+    if (err && err.attrs.code !== 'noRecordsMatch') {
+      const values = { verb: params.verb ?? '', code: err.attrs.code || 'error', text: textOf(err) };
+      if (values.text) throw new OaiError('{{verb}}: the repository answered {{code}} ({{text}})', values, values.code);
+      throw new OaiError('{{verb}}: the repository answered {{code}}', values, values.code);
+    }
     return root;
   }
 
   async identify(): Promise<OaiIdentify> {
     const root = await this.request({ verb: 'Identify' });
     const id = child(root, 'Identify');
-    if (!id) throw new OaiError('badIdentify', 'Identify: the answer has no <Identify> element');
+    if (!id) throw new OaiError('Identify: the answer has no <Identify> element', undefined, 'badIdentify');
     const g = childText(id, 'granularity');
     const d = childText(id, 'deletedRecord');
     return {
@@ -107,7 +113,7 @@ export class OaiClient {
           pending = first();
           continue;
         }
-        if (e instanceof OaiError && e.code === 'badResumptionToken') throw new OaiError(e.code, `${e.message}; the list was restarted ${TOKEN_RESTARTS} times`);
+        if (e instanceof OaiError && e.code === 'badResumptionToken') throw new OaiError('{{reason}}; the list was restarted {{times}} times', { reason: reasonOf(e), times: TOKEN_RESTARTS }, e.code);
         throw e;
       }
       const list = child(root, 'ListRecords');

@@ -8,6 +8,7 @@ import { HarvestFetchError, type FetchOptions } from './fetch.ts';
 import { mapMarc21 } from './mappers/marc21.ts';
 import { mapUnimarc } from './mappers/unimarc.ts';
 import { mapDublinCore } from './mappers/dc.ts';
+import { HarvestError, reasonOf, reportMessage, ReportError, type ReportMessage } from './report.ts';
 
 const MARC_NS = 'http://www.loc.gov/MARC21/slim';
 
@@ -17,7 +18,7 @@ export interface HarvestItem {
   deleted?: boolean;
   record?: MappedRecord;
   /** Why the record could not be read (reported, nothing stored). */
-  error?: string;
+  error?: ReportMessage;
   /** Local files of the record (Calibre): stored with the data source. */
   files?: { ext: string; path: string }[];
 }
@@ -34,7 +35,7 @@ export interface ReadArgs {
 }
 
 /** An error of the source (network, protocol, XML) whose message goes to the run's report as it is. */
-export class SourceError extends Error {}
+export class SourceError extends ReportError {}
 
 /** Picks the mapper by what the record really is (its element and namespace), not by the site type alone. */
 export function mapRecord(siteType: string, host: string | undefined, meta: XmlElement): MappedRecord {
@@ -44,7 +45,7 @@ export function mapRecord(siteType: string, host: string | undefined, meta: XmlE
     const unimarc = siteType === 'koha-unimarc' || looksUnimarc(record);
     return unimarc ? mapUnimarc(record, { host }) : mapMarc21(record, { host });
   }
-  throw new Error(`Records in <${meta.name}>${meta.ns ? ` (${meta.ns})` : ''} cannot be read: expected MARCXML or oai_dc`);
+  throw new HarvestError('Records in <{{element}}> cannot be read: expected MARCXML or oai_dc', { element: meta.ns ? `${meta.name} xmlns="${meta.ns}"` : meta.name });
 }
 
 /** UNIMARC (Koha servers put it in the MARC21 envelope): a 200 title field and no 245. */
@@ -65,17 +66,17 @@ export async function* readOaiList(args: ReadArgs, signal: AbortSignal, onRetry?
     for await (const p of client.listRecords({ metadataPrefix: args.metadataPrefix, set: args.set, from: args.from }, { onRetry })) {
       const items = p.records.map((r): HarvestItem => {
         if (r.deleted) return { identifier: r.identifier, deleted: true };
-        if (!r.metadata) return { identifier: r.identifier, error: 'The record has no metadata' };
+        if (!r.metadata) return { identifier: r.identifier, error: reportMessage('The record has no metadata') };
         try {
           return { identifier: r.identifier, record: mapRecord(args.siteType, host, r.metadata) };
         } catch (e) {
-          return { identifier: r.identifier, error: (e as Error).message };
+          return { identifier: r.identifier, error: reportMessage('The record could not be read: {{reason}}', { reason: reasonOf(e) }) };
         }
       });
       yield { items, responseDate: p.responseDate, completeListSize: p.completeListSize };
     }
   } catch (e) {
-    if (e instanceof HarvestFetchError || e instanceof OaiError) throw new SourceError(e.message);
+    if (e instanceof HarvestFetchError || e instanceof OaiError) throw new SourceError(e.template, e.values);
     throw e;
   }
 }

@@ -13,14 +13,16 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { JobHandler } from '../jobs/worker.ts';
 import type { MailService } from '../mail/service.ts';
 import { HttpError } from '../http/errors.ts';
+import { messageLanguage, translateMessage, type MessageLanguage } from '../http/messages.ts';
 import { runOut, type RunRow, type SiteRow, type SiteStore } from './sites.ts';
-import { OaiClient, oaiDate, OaiError } from './oai-client.ts';
+import { OaiClient, oaiDate } from './oai-client.ts';
 import { fetchWithRetry, HarvestFetchError, type FetchOptions } from './fetch.ts';
 import type { AggregationRef } from './record.ts';
 import { amusewikiTextUrl } from './mappers/fields.ts';
 import { scanCalibreTree } from './calibre.ts';
-import { readOaiList, SourceError, type HarvestItem } from './oai-reader.ts';
+import { readOaiList, type HarvestItem } from './oai-reader.ts';
 import type { HarvestThreadData, HarvestThreadMessage } from './thread-main.ts';
+import { HarvestError, reasonOf, renderReport, ReportError, reportMessage, storeReport, type ReportMessage } from './report.ts';
 
 export const HARVEST_JOB = 'harvest';
 const MAX_REPORTED_ERRORS = 100;
@@ -51,13 +53,14 @@ const iso = () => new Date().toISOString();
 
 class RunReport {
   counts = { pages: 0, records: 0, total: null as number | null, new: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0 };
-  errors: { identifier: string; message: string }[] = [];
+  /** Messages as templates with values: put in the reader's language when read (an empty identifier reads "(no identifier)"). */
+  errors: { identifier: string; message: ReportMessage }[] = [];
   /** Translations whose original was not stored yet (it may come on a later page). */
   translations: { childEntryId: number; originalIdentifier: string }[] = [];
 
-  fail(identifier: string, message: string) {
+  fail(identifier: string, message: ReportMessage) {
     this.counts.failed++;
-    if (this.errors.length < MAX_REPORTED_ERRORS) this.errors.push({ identifier: identifier || '(no identifier)', message });
+    if (this.errors.length < MAX_REPORTED_ERRORS) this.errors.push({ identifier, message });
   }
 }
 
@@ -87,14 +90,14 @@ export class HarvestService {
       entryOfDs: s.prepare('SELECT entry_id FROM data_sources WHERE id = ?').pluck(),
       identifiersOf: s.prepare('SELECT id, identifier FROM data_sources WHERE site_id = ?'),
       hasFile: s.prepare('SELECT count(*) FROM data_source_files WHERE data_source_id = ? AND ext IN (\'.muse\', \'.zip\')').pluck(),
-      library: s.prepare('SELECT name, email_internal FROM libraries WHERE id = ?'),
+      library: s.prepare('SELECT name, email_internal, languages FROM libraries WHERE id = ?'),
     };
   }
 
   // ---------- queue and reports ----------
 
   /** Queues a run (202 for the caller); 409 when one is already queued or running. */
-  start(siteId: number, force = false): HarvestRun {
+  start(siteId: number, force = false, lang: MessageLanguage = 'en'): HarvestRun {
     const site = this.harvestable(siteId);
     const runId = this.db.sqlite.transaction(() => {
       const id = this.q.insertRun.get(site.id, 'queued', force ? 1 : 0, null, iso()) as number | undefined;
@@ -103,17 +106,18 @@ export class HarvestService {
       return id;
     })();
     if (runId === undefined) throw new HttpError(409, 'A harvest of this site is already queued or running');
-    return this.run(runId)!;
+    return this.run(runId, lang)!;
   }
 
-  run(runId: number): HarvestRun | null {
+  run(runId: number, lang: MessageLanguage = 'en'): HarvestRun | null {
     const r = this.q.run.get(runId) as RunRow | undefined;
-    return r ? runOut(r) : null;
+    return r ? runOut(r, lang) : null;
   }
 
-  runs(siteId: number, limit = 50): HarvestRun[] {
+  /** The newest runs, their reports in `lang`. */
+  runs(siteId: number, limit = 50, lang: MessageLanguage = 'en'): HarvestRun[] {
     this.sites.get(siteId);
-    return (this.q.runs.all(siteId, limit) as RunRow[]).map(runOut);
+    return (this.q.runs.all(siteId, limit) as RunRow[]).map((r) => runOut(r, lang));
   }
 
   private harvestable(siteId: number): SiteRow {
@@ -153,7 +157,7 @@ export class HarvestService {
   }
 
   private closeStaleRuns(now: number) {
-    const msg = 'The harvest stopped without finishing (its worker or command ended); the next run starts again';
+    const msg = storeReport(reportMessage('The harvest stopped without finishing (its worker or command ended); the next run starts again'));
     this.db.sqlite.prepare(`UPDATE harvest_runs SET status = 'failed', message = ?, finished = ?
       WHERE status IN ('queued', 'running') AND (
         (job_id IS NOT NULL AND job_id IN (SELECT id FROM jobs WHERE status IN ('finished', 'failed')))
@@ -205,8 +209,8 @@ export class HarvestService {
 
   // ---------- one run ----------
 
-  private save(runId: number, report: RunReport, status: HarvestRun['status'], message: string | null = null, finished: string | null = null) {
-    this.q.progress.run({ id: runId, status, ...report.counts, errors: JSON.stringify(report.errors), message, finished, now: iso() });
+  private save(runId: number, report: RunReport, status: HarvestRun['status'], message: ReportMessage | null = null, finished: string | null = null) {
+    this.q.progress.run({ id: runId, status, ...report.counts, errors: JSON.stringify(report.errors), message: storeReport(message), finished, now: iso() });
   }
 
   async execute(runId: number, signal: AbortSignal, onPage?: PageListener): Promise<HarvestRun> {
@@ -215,7 +219,7 @@ export class HarvestService {
     const site = this.sites.row(row.site_id);
     const report = new RunReport();
     if (!site) {
-      this.save(runId, report, 'failed', 'The site no longer exists', iso());
+      this.save(runId, report, 'failed', reportMessage('The site no longer exists'), iso());
       return this.run(runId)!;
     }
     const started = iso();
@@ -243,13 +247,15 @@ export class HarvestService {
       this.db.sqlite.prepare(`UPDATE sites SET last_harvested = ?, harvest_from = coalesce(?, harvest_from), consecutive_failures = 0,
         failure_mailed = 0, last_full_harvest = CASE WHEN ? THEN ? ELSE last_full_harvest END WHERE id = ?`).run(started, from, force ? 1 : 0, started, site.id);
     } catch (e) {
+      let message: ReportMessage;
       if (signal.aborted && !(e instanceof HarvestFetchError)) {
-        this.save(runId, report, 'failed', `Stopped: ${(signal.reason as Error)?.message ?? 'the run was interrupted'}`, iso());
+        message = signal.reason ? reportMessage('Stopped: {{reason}}', { reason: reasonOf(signal.reason) }) : reportMessage('Stopped: the run was interrupted');
       } else {
-        const message = e instanceof HarvestFetchError || e instanceof OaiError || e instanceof HarvestError || e instanceof SourceError ? e.message : `Unexpected error: ${(e as Error).message}`;
-        this.save(runId, report, 'failed', message, iso());
+        // Errors of the source and of the harvest carry their message; anything else is a bug of ours.
+        message = e instanceof ReportError ? reportMessage(e.template, e.values) : reportMessage('Unexpected error: {{detail}}', { detail: reasonOf(e) });
       }
-      await this.noteFailure(site, this.run(runId)!.message ?? '');
+      this.save(runId, report, 'failed', message, iso());
+      await this.noteFailure(site, message);
     }
     const done = this.run(runId)!;
     this.opts.log?.('harvest finished', { site: site.id, run: runId, status: done.status, records: done.records, message: done.message });
@@ -257,25 +263,27 @@ export class HarvestService {
   }
 
   /** Counts a failed run; at the threshold the library's internal address is told once (until a success). */
-  private async noteFailure(site: SiteRow, message: string) {
+  private async noteFailure(site: SiteRow, message: ReportMessage) {
     this.db.sqlite.prepare('UPDATE sites SET consecutive_failures = consecutive_failures + 1 WHERE id = ?').run(site.id);
     const now = this.sites.row(site.id)!;
     if (now.consecutive_failures < HARVEST_FAILING_AFTER || now.failure_mailed) return;
-    const lib = this.q.library.get(site.library_id) as { name: string; email_internal: string | null } | undefined;
+    const lib = this.q.library.get(site.library_id) as { name: string; email_internal: string | null; languages: string | null } | undefined;
     this.db.sqlite.prepare('UPDATE sites SET failure_mailed = 1 WHERE id = ?').run(site.id);
     if (!lib?.email_internal) return;
+    // In the first of the library's languages (free text such as "hr, en") that the product speaks, else English.
+    const lang = messageLanguage(lib.languages ?? undefined);
+    const values = { site: site.title, library: lib.name, address: site.url ?? site.tree_path ?? '', times: now.consecutive_failures, minutes: site.harvest_interval_minutes };
     await this.mail.send({
       kind: 'harvest-failing',
       to: [lib.email_internal],
-      subject: `Harvesting "${site.title}" keeps failing`,
+      subject: translateMessage(lang, 'Harvesting "{{site}}" keeps failing', values),
       text: [
-        `The union catalogue could not harvest the site "${site.title}" of ${lib.name} (${site.url ?? site.tree_path ?? ''})`,
-        `${now.consecutive_failures} times in a row. The last error was:`,
+        translateMessage(lang, 'The union catalogue could not harvest the site "{{site}}" of {{library}} ({{address}}) {{times}} times in a row. The last error was:', values),
         '',
-        `  ${message}`,
+        `  ${renderReport(lang, message)}`,
         '',
-        `It is tried again every ${site.harvest_interval_minutes} minutes; the records harvested before stay in the catalogue.`,
-        'The runs and their reports are in your library\'s admin screen. This message is sent once until a harvest succeeds again.',
+        translateMessage(lang, 'It is tried again every {{minutes}} minutes; the records harvested before stay in the catalogue.', values),
+        translateMessage(lang, 'The runs and their reports are in your library\'s admin screen. This message is sent once until a harvest succeeds again.'),
       ].join('\n'),
     });
   }
@@ -344,7 +352,7 @@ export class HarvestService {
     const good: { item: HarvestItem; record: IngestRecord }[] = [];
     for (const item of items) {
       if (!item.identifier) {
-        report.fail('', 'The record has no identifier');
+        report.fail('', reportMessage('The record has no identifier'));
         continue;
       }
       if (item.deleted) {
@@ -354,11 +362,11 @@ export class HarvestService {
       }
       seen?.add(item.identifier);
       if (item.error || !item.record) {
-        report.fail(item.identifier, item.error ?? 'The record could not be read');
+        report.fail(item.identifier, item.error ?? reportMessage('The record could not be read'));
         continue;
       }
       if (!item.record.title.trim()) {
-        report.fail(item.identifier, 'The record has no title');
+        report.fail(item.identifier, reportMessage('The record has no title'));
         continue;
       }
       const { aggregations: _a, ...fields } = item.record;
@@ -403,7 +411,7 @@ export class HarvestService {
         }
       } catch (e) {
         if (signal.aborted) throw e;
-        report.fail(item.identifier, `The metadata was stored but not its files: ${(e as Error).message}`);
+        report.fail(item.identifier, reportMessage('The metadata was stored but not its files: {{reason}}', { reason: reasonOf(e) }));
       }
     }
     if (textChanged.size) this.ingest.reindex(textChanged);
@@ -459,11 +467,11 @@ export class HarvestService {
     if (!base) return undefined;
     if (!changed && (this.q.hasFile.get(dsId) as number) === 2) return undefined;
     const siteHost = new URL(site.url!).host;
-    if (new URL(base).host !== siteHost) throw new HarvestError(`The text is on ${new URL(base).host}, not on the site's host ${siteHost}`);
+    if (new URL(base).host !== siteHost) throw new HarvestError('The text is on {{host}}, not on the site\'s host {{siteHost}}', { host: new URL(base).host, siteHost });
     const max = this.opts.maxFileBytes ?? 200 * 1024 * 1024;
     const muse = await fetchWithRetry(`${base}.muse`, { ...this.opts.fetch, signal, maxBytes: max });
     const zip = await fetchWithRetry(`${base}.zip`, { ...this.opts.fetch, signal, maxBytes: max });
-    if (zip.body.subarray(0, 2).toString('latin1') !== 'PK') throw new HarvestError(`${base}.zip is not a zip file`);
+    if (zip.body.subarray(0, 2).toString('latin1') !== 'PK') throw new HarvestError('{{file}} is not a zip file', { file: `${base}.zip` });
     this.files.put(dsId, '.muse', muse.body);
     this.files.put(dsId, '.zip', zip.body);
     return muse.body.toString('utf8');
@@ -475,7 +483,7 @@ export class HarvestService {
     let text: string | null = null;
     for (const f of files) {
       const size = fs.statSync(f.path).size;
-      if (size > max) throw new HarvestError(`${path.basename(f.path)} is larger than ${Math.round(max / 1024 / 1024)} MB`);
+      if (size > max) throw new HarvestError('{{file}} is larger than {{max}} MB', { file: path.basename(f.path), max: Math.round(max / 1024 / 1024) });
       const bytes = fs.readFileSync(f.path);
       this.files.put(dsId, f.ext, bytes);
       if (f.ext === '.txt') text = bytes.toString('utf8');
@@ -487,11 +495,11 @@ export class HarvestService {
 
   private async harvestCalibre(site: SiteRow, report: RunReport, seen: Set<string>, signal: AbortSignal, page: () => void) {
     const root = this.sites.treeDir(site);
-    if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new HarvestError(`The Calibre folder ${site.tree_path} does not exist on the server`);
+    if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new HarvestError('The Calibre folder {{folder}} does not exist on the server', { folder: site.tree_path ?? '' });
     let buffer: HarvestItem[] = [];
     let inPage = 0;
     for await (const book of scanCalibreTree(root, { signal })) {
-      if (book.error || !book.record) buffer.push({ identifier: book.identifier, error: book.error ?? 'The book has no readable metadata.opf' });
+      if (book.error || !book.record) buffer.push({ identifier: book.identifier, error: book.error ?? reportMessage('The book has no readable metadata.opf') });
       else buffer.push({ identifier: book.identifier, record: book.record, files: book.files });
       report.counts.records++;
       if (++inPage === CALIBRE_PAGE) {
@@ -509,4 +517,3 @@ export class HarvestService {
   }
 }
 
-export class HarvestError extends Error {}

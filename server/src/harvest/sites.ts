@@ -6,6 +6,8 @@ import { HARVEST_FAILING_AFTER, HARVEST_INTERVAL_DEFAULT, type HarvestRun, type 
 import type { Db } from '../db/index.ts';
 import type { SitesTable } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
+import { translateMessage, type MessageLanguage } from '../http/messages.ts';
+import { readReport, renderReport, type ReportMessage } from './report.ts';
 
 export type SiteRow = Omit<SitesTable, 'id'> & { id: number };
 /** A site body as the routes validated it (or as a script writes it: missing optional fields are null). */
@@ -19,11 +21,17 @@ interface RunRow {
   errors: string; message: string | null;
 }
 
-export function runOut(r: RunRow): HarvestRun {
+/** A run as the admin screens show it: its report in `lang` (stored as templates with values). */
+export function runOut(r: RunRow, lang: MessageLanguage = 'en'): HarvestRun {
+  // Old rows hold plain English text (and '(no identifier)'): shown as they are.
+  const errors = (JSON.parse(r.errors) as { identifier: string; message: ReportMessage | string }[]).map((e) => ({
+    identifier: e.identifier || translateMessage(lang, '(no identifier)'),
+    message: renderReport(lang, e.message),
+  }));
   return {
     id: r.id, site_id: r.site_id, status: r.status, force: !!r.force, created: r.created, started: r.started, finished: r.finished,
     pages: r.pages, records: r.records, total: r.total, new: r.new, updated: r.updated, unchanged: r.unchanged, deleted: r.deleted,
-    failed: r.failed, errors: JSON.parse(r.errors) as HarvestRun['errors'], message: r.message,
+    failed: r.failed, errors, message: r.message === null ? null : renderReport(lang, readReport(r.message)),
   };
 }
 
@@ -35,28 +43,29 @@ export class SiteStore {
   }
 
   /** The site, or 404 (also when it belongs to another library than the one in the path). */
-  get(siteId: number, libraryId?: number): Site {
+  get(siteId: number, libraryId?: number, lang: MessageLanguage = 'en'): Site {
     const row = this.row(siteId);
     if (!row || (libraryId !== undefined && row.library_id !== libraryId)) throw new HttpError(404, 'No such site');
-    return this.out(row);
+    return this.out(row, lang);
   }
 
-  list(libraryId: number): Site[] {
+  /** `lang`: the language of the latest run's report. */
+  list(libraryId: number, lang: MessageLanguage = 'en'): Site[] {
     this.assertLibrary(libraryId);
     const rows = this.db.sqlite.prepare('SELECT * FROM sites WHERE library_id = ? ORDER BY id').all(libraryId) as SiteRow[];
-    return rows.map((r) => this.out(r));
+    return rows.map((r) => this.out(r, lang));
   }
 
-  create(libraryId: number, b: SiteBody, asSuperuser: boolean): Site {
+  create(libraryId: number, b: SiteBody, asSuperuser: boolean, lang: MessageLanguage = 'en'): Site {
     this.assertLibrary(libraryId);
     const v = this.values(b, asSuperuser, null);
     const id = Number(this.db.sqlite.prepare(`INSERT INTO sites (library_id, title, site_type, url, oai_set, oai_metadata_format, active,
         harvest_interval_minutes, tree_path, csv_type) VALUES (@library_id, @title, @site_type, @url, @oai_set, @oai_metadata_format, @active,
         @harvest_interval_minutes, @tree_path, @csv_type)`).run({ ...v, library_id: libraryId }).lastInsertRowid);
-    return this.get(id);
+    return this.get(id, undefined, lang);
   }
 
-  update(libraryId: number, siteId: number, b: SiteBody, asSuperuser: boolean): Site {
+  update(libraryId: number, siteId: number, b: SiteBody, asSuperuser: boolean, lang: MessageLanguage = 'en'): Site {
     const old = this.row(siteId);
     if (!old || old.library_id !== libraryId) throw new HttpError(404, 'No such site');
     const v = this.values(b, asSuperuser, old);
@@ -66,7 +75,7 @@ export class SiteStore {
         oai_metadata_format = @oai_metadata_format, active = @active, harvest_interval_minutes = @harvest_interval_minutes,
         tree_path = @tree_path, csv_type = @csv_type, last_modified = ${NOW}${sourceChanged ? ', harvest_from = NULL, oai_granularity = NULL, oai_deleted_record = NULL, last_full_harvest = NULL' : ''}
         WHERE id = @id`).run({ ...v, id: siteId });
-    return this.get(siteId);
+    return this.get(siteId, undefined, lang);
   }
 
   private assertLibrary(libraryId: number) {
@@ -106,7 +115,7 @@ export class SiteStore {
     return path.resolve(this.calibreRoot, this.checkTreePath(site.tree_path ?? ''));
   }
 
-  private out(r: SiteRow): Site {
+  private out(r: SiteRow, lang: MessageLanguage): Site {
     const count = this.db.sqlite.prepare('SELECT count(*) FROM data_sources WHERE site_id = ?').pluck().get(r.id) as number;
     const last = this.db.sqlite.prepare('SELECT * FROM harvest_runs WHERE site_id = ? ORDER BY id DESC LIMIT 1').get(r.id) as RunRow | undefined;
     return {
@@ -114,7 +123,7 @@ export class SiteStore {
       oai_metadata_format: r.oai_metadata_format, active: !!r.active, harvest_interval_minutes: r.harvest_interval_minutes,
       tree_path: r.tree_path, csv_type: r.csv_type, data_sources: count, last_harvested: r.last_harvested,
       consecutive_failures: r.consecutive_failures, failing: r.consecutive_failures >= HARVEST_FAILING_AFTER,
-      last_run: last ? runOut(last) : null,
+      last_run: last ? runOut(last, lang) : null,
     };
   }
 }

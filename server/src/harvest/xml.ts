@@ -2,6 +2,7 @@
 // declare a DOCTYPE are refused: OAI-PMH, MARCXML, Dublin Core and OPF never need one, and refusing it
 // shuts out entity-expansion bombs and external entities before any expansion can happen.
 import { SaxesParser } from 'saxes';
+import { ReportError } from './report.ts';
 
 export interface XmlElement {
   /** Local name (no prefix). */
@@ -14,7 +15,7 @@ export interface XmlElement {
   text: string;
 }
 
-export class XmlError extends Error {}
+export class XmlError extends ReportError {}
 
 /** Most elements in one document: a guard against pathological inputs, far above a page of 1,000 MARC records. */
 const MAX_ELEMENTS = 5_000_000;
@@ -58,10 +59,10 @@ export function parseXml(input: string): XmlElement {
   }
   if (failure) {
     const msg = (failure as Error).message;
-    throw failure instanceof XmlError ? failure : new XmlError(`The answer is not well-formed XML: ${msg}`);
+    throw failure instanceof XmlError ? failure : new XmlError('The document is not well-formed XML: {{detail}}', { detail: msg });
   }
   const top = root.children[0];
-  if (!top) throw new XmlError('The answer is empty');
+  if (!top) throw new XmlError('The document is empty');
   return top;
 }
 

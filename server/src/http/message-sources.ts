@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const ERROR_CLASSES = 'HttpError|Refusal|MessageError|AccountError|QuerySyntaxError|SpreadsheetError|UploadRefused|notFound';
+// Harvest run reports (harvest/report.ts): ReportError and its subclasses, read back in the reader's language.
+const HARVEST_ERRORS = 'ReportError|HarvestError|HarvestFetchError|OaiError|XmlError|SourceError';
+const ERROR_CLASSES = `HttpError|Refusal|MessageError|AccountError|QuerySyntaxError|SpreadsheetError|UploadRefused|notFound|${HARVEST_ERRORS}`;
 const PATTERNS = [
   // new HttpError(404, 'No such entry'), new Refusal('...'), notFound('...')
   new RegExp(`(?:new\\s+)?(?:${ERROR_CLASSES})\\(\\s*(?:\\d+\\s*,\\s*)?(?:[\\w.?: ]+\\s*\\?\\s*)?'((?:[^'\\\\]|\\\\.)+)'`, 'g'),
@@ -16,9 +18,11 @@ const PATTERNS = [
   // bad('Nothing to do'), and a field's refusal: fieldRefusal('isbn', 'at most {{max}}', ...)
   /\bbad\(\s*'((?:[^'\\]|\\.)+)'/g,
   /\bfieldRefusal\((?:'[^']*'|[^,()'`]+),\s*'((?:[^'\\]|\\.)+)'/g,
+  // a harvest run's report: reportMessage('The record has no title')
+  /\breportMessage\(\s*'((?:[^'\\]|\\.)+)'/g,
 ];
 /** An error built from a template literal: its text cannot be looked up (use a template with values). */
-const LITERAL_TEMPLATE = new RegExp(`(?:new\\s+(?:${ERROR_CLASSES})|\\bbad|\\bfieldRefusal)\\(\\s*(?:[^,()'\`]+,\\s*)?\`[^\`]*\\$\\{`, 'g');
+const LITERAL_TEMPLATE = new RegExp(`(?:new\\s+(?:${ERROR_CLASSES})|\\bbad|\\bfieldRefusal|\\breportMessage)\\(\\s*(?:[^,()'\`]+,\\s*)?\`[^\`]*\\$\\{`, 'g');
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
   for (const name of fs.readdirSync(dir)) {
