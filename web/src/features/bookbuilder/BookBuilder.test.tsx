@@ -249,6 +249,24 @@ describe('Book Builder screen', () => {
     expect(screen.getByRole('spinbutton', { name: /Paper thickness in mm/ })).toHaveValue(0.1);
   });
 
+  it('Imposition: once built, shows the first sheets of this book with its own page numbers', async () => {
+    withSession([TWO[0]]);
+    bookApi({ texts: [TWO[0]] });
+    useBookBuilder.setState({ produced: { pages: 10, book_pages: 10, sheets: null } });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Imposition' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Imposition Schema' }), '2up');
+    expect(screen.getByText('The first sheets of this book (10 pages, as last built):')).toBeInTheDocument();
+    // 10 pages in one signature filled to 12 with blanks before the last page, which stays last
+    expect(screen.getByRole('img', { name: 'Sheet 1, front: 10, 1' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Sheet 1, back: 2, blank' })).toBeInTheDocument();
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Please select the signature size' }), '4');
+    expect(screen.getByRole('img', { name: 'Sheet 1, front: 4, 1' })).toBeInTheDocument();
+    // the generic example stays next to it
+    expect(screen.getByText('Example: a book of 8 pages.')).toBeInTheDocument();
+  });
+
   it('builds, polls once a second (Queued, Working), then embeds the PDF; Reset hides while a status exists', async () => {
     withSession([TWO[0]]);
     const api = bookApi({

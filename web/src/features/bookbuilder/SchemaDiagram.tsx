@@ -80,6 +80,21 @@ function Side({ order, index }: { order: PageOrder; index: number }) {
   );
 }
 
+/** The first sheets (front and back) of the book as last built, with its real page numbers. */
+export function BookSheets({ order, pages }: { order: PageOrder; pages: number }) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <p className="text-sm text-stone-700">{t('The first sheets of this book ({{pages}} pages, as last built):', { pages })}</p>
+      <div className="mt-2 flex flex-wrap gap-4">
+        {order.sides.slice(0, 4).map((_, i) => (
+          <Side key={i} order={order} index={i} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
 export function SchemaDiagram({ schema }: { schema: ImpositionSchema }) {
   const { t } = useTranslation();
   const order = exampleOrder(schema);

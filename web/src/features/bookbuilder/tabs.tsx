@@ -19,10 +19,10 @@ import {
   signatureFor,
   type CollectionFlag,
 } from '../../../../packages/shared/src/bookbuilder-constants.ts';
-import { pageOrder } from '../../../../packages/imposition/src/order.ts';
+import { pageOrder, type PageOrder } from '../../../../packages/imposition/src/order.ts';
 import { isImpositionSchema } from '../../../../packages/imposition/src/schemas.ts';
 import { CheckField, NumberField, SelectField, TextField, type Option } from './fields';
-import { SchemaDiagram } from './SchemaDiagram';
+import { BookSheets, SchemaDiagram } from './SchemaDiagram';
 import { TextList } from './TextList';
 import { needsVirtualHeader, useBookBuilder } from './store';
 
@@ -211,22 +211,34 @@ function signatureOptions(values: string[], t: (k: string, o?: Record<string, un
   }));
 }
 
-/** What the last build's page count gives with the chosen schema: sheets, blank pages, signatures. */
-function Arithmetic() {
-  const { t } = useTranslation();
+/** The page order of the book as last built under the chosen schema, or null (no build, no schema). */
+function useBookOrder(): { pages: number; order: PageOrder } | null {
   const d = useBookBuilder((s) => s.collection_data);
   const pages = useBookBuilder((s) => s.produced?.book_pages ?? null);
   const schema = d.imposition_schema;
   if (!pages || !isImpositionSchema(schema)) return null;
   const sig = signatureFor(schema, d);
   try {
-    const o = pageOrder(pages, {
+    const order = pageOrder(pages, {
       schema,
       signature: sig === null || sig === '0' ? undefined : sig === '40-80' ? 'optimized' : Number(sig),
       fillSignature: FILL_SIGNATURE_SCHEMAS.includes(schema) ? d.fill_signature : false,
       coverLast: FILL_SIGNATURE_SCHEMAS.includes(schema) ? d.fill_signature : false,
     });
-    return (
+    return { pages, order };
+  } catch {
+    return null;
+  }
+}
+
+/** What the last build's page count gives with the chosen schema: sheets, blank pages, signatures, and its first sheets. */
+function Arithmetic() {
+  const { t } = useTranslation();
+  const book = useBookOrder();
+  if (!book) return null;
+  const { pages, order: o } = book;
+  return (
+    <>
       <p className="rounded bg-amber-50 p-2 text-sm">
         {t('With the {{pages}} pages of the last build: {{sheets}} sheets of paper, {{blanks}} blank pages, {{signatures}} signatures.', {
           pages,
@@ -235,10 +247,9 @@ function Arithmetic() {
           signatures: o.signatures.length,
         })}
       </p>
-    );
-  } catch {
-    return null;
-  }
+      <BookSheets order={o} pages={pages} />
+    </>
+  );
 }
 
 export function ImpositionTab() {
