@@ -251,3 +251,30 @@ describe('GET /search with filters naming hidden things', () => {
     expect((await ask(`query=creator:${agent('Emma Goldman')}`)).pretty_query).toBe(`Emma Goldman (creator:${agent('Emma Goldman')})`);
   });
 });
+
+describe('relevance past the exact-ranking limit', () => {
+  const ids = (r: SearchResponse) => r.matches.map((m) => m.entry_id);
+  afterAll(() => {
+    t.services.search.exactRankLimit = 20_000;
+  });
+
+  it('puts the matches in titles and authors first, newest first in each tier, and ranks them exactly when they are few', async () => {
+    const q = 'essay OR footnote'; // the texts' word is in the newest entry: it must still come after
+    const strong = ids(await search(`query=${encodeURIComponent('title:essay OR author:essay OR title:footnote OR author:footnote')}&sort_by=datestamp&page_size=100`));
+    const all = ids(await search(`query=${encodeURIComponent(q)}&sort_by=datestamp&page_size=100`));
+    const weak = all.filter((id) => !strong.includes(id));
+    expect(strong.length, 'the fixture has title/author matches').toBeGreaterThan(1);
+    expect(weak.length, 'and matches found only in descriptions or texts').toBeGreaterThan(0);
+    const exact = ids(await search(`query=${encodeURIComponent(q)}&page_size=100`));
+
+    // Too many for bm25, and too many title/author matches as well: two tiers, each newest first.
+    t.services.search.exactRankLimit = 1;
+    expect(ids(await search(`query=${encodeURIComponent(q)}&page_size=100`))).toEqual([...strong, ...weak]);
+    // Few enough title/author matches: those ranked by bm25 (as without the limit), the rest newest first.
+    t.services.search.exactRankLimit = strong.length;
+    const tiered = ids(await search(`query=${encodeURIComponent(q)}&page_size=100`));
+    expect(tiered.slice(strong.length)).toEqual(weak);
+    expect(new Set(tiered.slice(0, strong.length))).toEqual(new Set(strong));
+    expect(tiered.slice(0, strong.length)).toEqual(exact.filter((id) => strong.includes(id)));
+  });
+});

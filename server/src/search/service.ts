@@ -12,7 +12,7 @@ import type { AgentService } from '../agents/service.ts';
 import type { IndexDoc } from './doc.ts';
 import type { ExclusionStore, ViewerExclusions } from '../curation/exclusions.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
-import { FTS_WEIGHTS, isPureText, toFtsMatch } from './fts.ts';
+import { FTS_RANK, inTitleOrAuthors, isPureText, parseIdList, toFtsMatch } from './fts.ts';
 import { MemoryIndex } from './memory-index.ts';
 import { buildPager } from './pager.ts';
 import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './parser.ts';
@@ -20,6 +20,7 @@ import { Vocabulary } from './vocabulary.ts';
 import { SuggestIndex } from './suggest.ts';
 import { cutSnippet, snippetQuery } from './snippet.ts';
 import { firstInOrder } from './top.ts';
+import { countFacet, scanEntries } from './scan.ts';
 
 export interface SearchParams {
   query: string;
@@ -39,6 +40,8 @@ export const FEW_MATCHES = 3;
 const REPLACE_RATIO = 5;
 /** Relevance pages ending within this many ranks are selected (a bounded heap); deeper ones sort every match. */
 const TOP_SELECT_LIMIT = 2000;
+/** Up to this many matches of one text expression are ranked by bm25 (about 60 ms); see `fts`. */
+const EXACT_RANK_LIMIT = 20_000;
 
 type Related = NonNullable<Match['related']>;
 
@@ -52,6 +55,8 @@ export class SearchService {
   private q;
   private families: { seq: number; originalOf: Map<number, number>; translationsOf: Map<number, number[]> } | null = null;
   private countCache: { key: string; value: { counts: Map<string, number>; total: number } } | null = null;
+  /** See `fts` (a test lowers it). */
+  exactRankLimit = EXACT_RANK_LIMIT;
 
   constructor(
     private db: Db, private libraries: LibraryService, private agents: AgentService,
@@ -62,8 +67,8 @@ export class SearchService {
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
       since: s.prepare('SELECT entry_id, doc FROM search_docs WHERE seq > ? ORDER BY seq').raw(),
       docs: s.prepare('SELECT entry_id, doc FROM search_docs WHERE entry_id IN (SELECT value FROM json_each(?))').raw(),
-      fts: s.prepare(`SELECT rowid, bm25(entry_fts, ${FTS_WEIGHTS.join(', ')}) FROM entry_fts WHERE entry_fts MATCH ?`).raw(),
-      ftsIds: s.prepare('SELECT rowid FROM entry_fts WHERE entry_fts MATCH ?').pluck(),
+      ftsIdList: s.prepare('SELECT group_concat(rowid) FROM entry_fts WHERE entry_fts MATCH ?').pluck(),
+      ftsRanks: s.prepare(`SELECT group_concat(rowid || ' ' || rank, ' ') FROM entry_fts WHERE entry_fts MATCH ? AND rank MATCH '${FTS_RANK}'`).pluck(),
       // Which of a page's entries match inside a full text: one rowid lookup each.
       inFullText: s.prepare(`SELECT value FROM json_each(?) WHERE EXISTS
         (SELECT 1 FROM entry_fts WHERE entry_fts MATCH ? AND rowid = json_each.value)`).pluck(),
@@ -219,67 +224,20 @@ export class SearchService {
     }
     if (active.length > 30) throw new Error('too many filters');
 
-    // 3. One pass: visibility (the viewer's exclusions included), filter failures, facet counts.
+    // 3. One pass: visibility (the viewer's exclusions included), filter failures; then facet counts.
     const { visibleLibs, libVisible, hidden } = this.scope(viewer);
 
     const counts = FACET_NAMES.map((f) => new Int32Array(index.dicts[f].size + 1));
-    const cols = FACET_NAMES.map((f) => index.columns[f]);
-    const libCol = index.columns.library;
-    const activeCols = active.map((a) => index.columns[a.name]);
-    const results: number[] = [];
-    const present = index.present;
-    const cap = index.capacity;
-
-    // Entries failing exactly one filter count only for that filter's facet.
-    const partial: number[][] = FACET_NAMES.map(() => []);
-    for (let id = 0; id < cap; id++) {
-      if (!present[id] || (candidates && !candidates[id])) continue;
-      if (hidden && hidden(id)) continue;
-      // Visible when at least one holding library is visible to the viewer.
-      let vis = false;
-      {
-        const s = libCol.start[id];
-        const n = libCol.len[id];
-        const pool = libCol.pool;
-        for (let i = 0; i < n; i++) if (libVisible[pool[s + i]]) { vis = true; break; }
-      }
-      if (!vis) continue;
-      let failed = 0;
-      let failedIndex = -1;
-      for (let j = 0; j < active.length; j++) {
-        const col = activeCols[j];
-        const s = col.start[id];
-        const n = col.len[id];
-        const codes = active[j].codes;
-        let ok = false;
-        for (let i = 0; i < n; i++) if (codes[col.pool[s + i]]) { ok = true; break; }
-        if (!ok) {
-          failed++;
-          failedIndex = j;
-          if (failed > 1) break;
-        }
-      }
-      if (failed === 0) results.push(id);
-      else if (failed === 1 && active[failedIndex].facetIndex >= 0) partial[active[failedIndex].facetIndex].push(id);
-    }
+    const { results, partial } = scanEntries({
+      capacity: index.capacity, present: index.present, candidates, hidden, library: index.columns.library, libVisible,
+      active: active.map((a) => ({ column: index.columns[a.name], codes: a.codes, facetIndex: a.facetIndex })), facets: FACET_NAMES.length,
+    });
     // Facet counts, one tight loop per column (each facet over the other active filters).
-    for (let k = 0; k < FACET_NAMES.length; k++) {
-      const { start, len, pool } = cols[k];
-      const cnt = counts[k];
-      const onlyVisible = FACET_NAMES[k] === 'library';
-      for (const list of [results, partial[k]]) {
-        for (let r = 0; r < list.length; r++) {
-          const id = list[r];
-          const s = start[id];
-          const e = s + len[id];
-          if (onlyVisible) {
-            for (let i = s; i < e; i++) if (libVisible[pool[i]]) cnt[pool[i]]++;
-          } else {
-            for (let i = s; i < e; i++) cnt[pool[i]]++;
-          }
-        }
-      }
-    }
+    FACET_NAMES.forEach((name, k) => {
+      const only = name === 'library' ? libVisible : null;
+      countFacet(index.columns[name], results, counts[k], only);
+      countFacet(index.columns[name], partial[k], counts[k], only);
+    });
 
     // 4. Sort and page.
     const ordered = this.order(results, sortBy, textual ? scores : null);
@@ -491,30 +449,50 @@ export class SearchService {
     }
   }
 
+  /**
+   * The rows matching an FTS5 expression; with `scores`, adds each one's relevance (higher = better).
+   * bm25 costs about 3 µs a row: up to `exactRankLimit` matches are ranked exactly. Past that (a short
+   * wildcard, a common word at a million entries) the matches in titles and authors come first, ranked
+   * exactly when they are few enough, and the rest after them; ties go to the newest (see `order`).
+   */
   private fts(match: string, scores: Float64Array | null): Uint8Array {
     const bits = new Uint8Array(this.index.capacity);
     const n = bits.length;
-    if (scores) {
-      for (const [rowid, rank] of this.q.fts.iterate(match) as Iterable<[number, number]>) {
-        if (rowid >= n) continue; // not yet synced
-        bits[rowid] = 1;
-        scores[rowid] -= rank;
-      }
-    } else {
-      for (const rowid of this.q.ftsIds.iterate(match) as Iterable<number>) if (rowid < n) bits[rowid] = 1;
+    const ids = parseIdList(this.q.ftsIdList.get(match) as string | null);
+    for (let i = 0; i < ids.length; i++) if (ids[i] < n) bits[ids[i]] = 1; // a larger id is not yet synced
+    if (!scores) return bits;
+    if (ids.length <= this.exactRankLimit) {
+      this.addRanks(match, scores);
+      return bits;
     }
+    const strongMatch = inTitleOrAuthors(match);
+    const strong = parseIdList(this.q.ftsIdList.get(strongMatch) as string | null);
+    if (strong.length <= this.exactRankLimit) this.addRanks(strongMatch, scores);
+    else for (let i = 0; i < strong.length; i++) if (strong[i] < n) scores[strong[i]] += 1;
     return bits;
   }
 
+  /** Adds -bm25 (positive: FTS5's bm25 is negative for every match) of each row matching `match`. */
+  private addRanks(match: string, scores: Float64Array): void {
+    const list = this.q.ftsRanks.get(match) as string | null;
+    if (!list) return;
+    const parts = list.split(' ');
+    const n = scores.length;
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const id = Number(parts[i]);
+      if (id < n) scores[id] -= Number(parts[i + 1]);
+    }
+  }
+
   /** Returns a function giving the ids of one page in the requested order. */
-  private order(results: number[], sortBy: SortBy, scores: Float64Array | null) {
+  private order(results: Int32Array, sortBy: SortBy, scores: Float64Array | null) {
     const index = this.index;
     const dk = index.dateKey;
     if (sortBy === 'relevance' && scores) {
       const before = (a: number, b: number) => scores[b] - scores[a] || dk[b] - dk[a] || b - a;
       // Pages near the start (nearly every request) select their ranks instead of sorting every match.
       return (offset: number, size: number) => {
-        if (offset + size > TOP_SELECT_LIMIT) return results.sort(before).slice(offset, offset + size);
+        if (offset + size > TOP_SELECT_LIMIT) return Array.from(results.sort(before).subarray(offset, offset + size));
         return firstInOrder(results, offset + size, before).slice(offset);
       };
     }
@@ -526,10 +504,10 @@ export class SearchService {
       if (byTitle) results.sort((a, b) => (tk[a] < tk[b] ? -1 : tk[a] > tk[b] ? 1 : a - b));
       else results.sort((a, b) => dk[b] - dk[a] || b - a);
       if (reverse) results.reverse();
-      return (offset: number, size: number) => results.slice(offset, offset + size);
+      return (offset: number, size: number) => Array.from(results.subarray(offset, offset + size));
     }
     const member = new Uint8Array(index.capacity);
-    for (const id of results) member[id] = 1;
+    for (let i = 0; i < results.length; i++) member[results[i]] = 1;
     const global = byTitle ? index.titleOrder() : index.dateOrder();
     return (offset: number, size: number) => {
       const out: number[] = [];
@@ -618,7 +596,7 @@ export class SearchService {
     // A word's doclist is sought per row; a wildcard's terms would be merged again for each row, so
     // its matches are listed once instead.
     const ids = new Set(q.prefix
-      ? (this.q.ftsIds.all(q.match) as number[])
+      ? parseIdList(this.q.ftsIdList.get(q.match) as string | null)
       : (this.q.inFullText.all(JSON.stringify(matches.map((m) => m.entry_id)), q.match) as number[]));
     const wanted = matches.filter((m) => ids.has(m.entry_id));
     if (wanted.length === 0) return;

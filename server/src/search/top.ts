@@ -3,9 +3,9 @@
  * them all: a bounded heap whose root is the last one kept. A relevance page of a query matching
  * hundreds of thousands of entries needs only its first few dozen ranks.
  */
-export function firstInOrder(ids: readonly number[], k: number, before: (a: number, b: number) => number): number[] {
+export function firstInOrder(ids: ArrayLike<number>, k: number, before: (a: number, b: number) => number): number[] {
   if (k <= 0) return [];
-  if (ids.length <= k) return [...ids].sort(before);
+  if (ids.length <= k) return Array.from(ids).sort(before);
   // heap[0] is the worst of the kept ones: a max-heap under `before`.
   const heap: number[] = [];
   const worse = (i: number, j: number) => before(heap[i], heap[j]) > 0;
@@ -22,7 +22,8 @@ export function firstInOrder(ids: readonly number[], k: number, before: (a: numb
       i = top;
     }
   };
-  for (const id of ids) {
+  for (let n = 0; n < ids.length; n++) {
+    const id = ids[n];
     if (heap.length < k) {
       heap.push(id);
       for (let i = heap.length - 1; i > 0; ) {
