@@ -105,6 +105,22 @@ describe('impose', () => {
     expect(pages[0].draws[1].x).toBeCloseTo(paperSizePt('a4')![0], 3);
   });
 
+  it('creep without crop marks: outer sheets of a saddle-stitched signature move their pages by depth × thickness', async () => {
+    const input = await numberedPdf(16, [420, 595]);
+    const plain = await inspectPdf((await impose(input, { schema: '2up', signature: 16 })).pdf);
+    const crept = await inspectPdf((await impose(input, { schema: '2up', signature: 16, creepMm: 0.2 })).pdf);
+    const t = (0.2 * 72) / 25.4;
+    const dx = (side: number) => crept[side].draws.map((d, i) => Math.round(((d.x - plain[side].draws[i].x) / t) * 100) / 100);
+    // sheet 1 of 4 (pages 16 and 1, then 2 and 15) is 3 sheets from the middle; the middle sheet (8, 9) stays
+    expect(crept[0].draws.map((d) => d.page)).toEqual([16, 1]);
+    expect(dx(0)).toEqual([-3, 3]);
+    expect(crept[1].draws.map((d) => d.page)).toEqual([2, 15]);
+    // every page of an outer sheet moves away from the fold by the same amount
+    expect(dx(1)).toEqual([-3, 3]);
+    expect(dx(6)).toEqual([0, 0]);
+    await expect(impose(input, { schema: '2up', creepMm: 2 })).rejects.toThrow(/creep paper thickness must be between 0 and 1 mm/);
+  });
+
   it('2down lays the pages on their side; 4up and 1x8x2 put 4 and 8 pages on a side', async () => {
     const input = await numberedPdf(16, [100, 200]);
     const down = await inspectPdf((await impose(input, { schema: '2down' })).pdf);

@@ -29,8 +29,11 @@ import {
   type PDFOperator,
   type PDFPage,
 } from 'pdf-lib';
-import { pageOrder, validateImposeOptions, type ImposeOptions, type PageOrder } from './order.ts';
-import { cropLayout, CROP_DEFAULTS, type CropPageLayout } from './cropmarks.ts';
+import { logicalSequence, pageOrder, validateImposeOptions, type ImposeOptions, type PageOrder } from './order.ts';
+import { cropLayout, creepUnits, CROP_DEFAULTS, type CropPageLayout } from './cropmarks.ts';
+
+/** Saddle-stitched schemas: nested sheets, so the inner ones creep. */
+const CREEP_SCHEMAS: readonly string[] = ['2up', 'duplex2up', '2down', '4up'];
 import { ImpositionError } from './signature.ts';
 import { mmToPt, paperSizePt, round3 } from './paper.ts';
 
@@ -247,6 +250,17 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
   out.setCreator('union-catalogue imposition');
   out.setModificationDate(new Date());
 
+  // Creep without crop marks (beyond the reference): each page moves by its sheet's depth in the
+  // signature times the paper thickness, as on crop paper (odd logical pages +x, even ones -x).
+  const creepPt = new Map<number, number>();
+  if (!crop && options.creepMm && CREEP_SCHEMAS.includes(order.schema) && order.signatures.length) {
+    const units = creepUnits(order.signatures);
+    const seq = logicalSequence(srcPages.length, order.paddedPages, !!options.coverLast && !order.ignored.includes('coverLast'));
+    seq.forEach((p, i) => {
+      if (p !== null) creepPt.set(p, (i % 2 === 0 ? 1 : -1) * units[i] * mmToPt(options.creepMm!));
+    });
+  }
+
   const markForms = new Map<string, PDFRef>();
   for (const side of order.sides) {
     const page = out.addPage([sheetW, sheetH]);
@@ -258,7 +272,10 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
       if (!crop) {
         if (srcPage === null) return;
         page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...slotMatrix(rotate, x, y)));
-        drawFitted(page, embedded[srcPage - 1], 0, 0, W, H);
+        const dx = creepPt.get(srcPage) ?? 0;
+        // a shifted page stays inside its slot
+        if (dx) page.pushOperators(rectangle(0, 0, W, H), clip(), endPath());
+        drawFitted(page, embedded[srcPage - 1], dx, 0, W, H);
         page.pushOperators(popGraphicsState());
         return;
       }

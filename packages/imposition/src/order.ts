@@ -23,6 +23,11 @@ export interface ImposeOptions {
   cropPaper?: string | { widthMm: number; heightMm: number };
   /** 0..1 mm (spec UI: 0..0.3, default 0.1): shifts pages outward per sheet depth (creep compensation) */
   cropPaperThicknessMm?: number;
+  /**
+   * Without crop marks, beyond the reference: paper thickness in mm (0..1) for creep (shingling)
+   * compensation of saddle-stitched signatures (2up, duplex2up, 2down, 4up); 0 or absent = none.
+   */
+  creepMm?: number;
   /** 1x1 only: pages per sheet used to round the page count (reference `pages_per_sheet`), default 1 */
   pagesPerSheet?: number;
 }
@@ -69,7 +74,7 @@ export interface PageOrder {
 }
 
 /** The logical page sequence of length `padded` for `pages` pages: blanks at the end, or before the last page with cover. */
-function logicalSequence(pages: number, padded: number, cover: boolean): (number | null)[] {
+export function logicalSequence(pages: number, padded: number, cover: boolean): (number | null)[] {
   const seq: (number | null)[] = new Array(padded).fill(null);
   for (let i = 0; i < pages; i++) seq[i] = i + 1;
   if (cover && padded > pages && pages > 0) {
@@ -194,6 +199,10 @@ export function validateImposeOptions(options: ImposeOptions): void {
     if (typeof t !== 'number' || !Number.isFinite(t) || t < 0 || t > 1) {
       throw new ImpositionError(`crop paper thickness must be between 0 and 1 mm, got ${String(t)}`);
     }
+  }
+  const c = options.creepMm;
+  if (c !== undefined && (typeof c !== 'number' || !Number.isFinite(c) || c < 0 || c > 1)) {
+    throw new ImpositionError(`creep paper thickness must be between 0 and 1 mm, got ${String(c)}`);
   }
 }
 

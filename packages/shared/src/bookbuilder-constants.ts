@@ -104,6 +104,7 @@ export const COLLECTION_DEFAULTS = {
   cropmarks: false,
   crop_papersize: 'a4',
   crop_paper_thickness: 0.1,
+  creep: 0,
   division_factor: 12,
   binding_correction: 0,
   opening: 'any',

@@ -142,6 +142,12 @@ describe('the build payload (spec §7)', () => {
     });
   });
 
+  it('reads creep compensation (beyond the reference) as a thickness in mm, within 0 to 0.3', () => {
+    expect(buildPayloadSchema.parse({ imposition_schema: '2up', creep: '0.15mm' })).toMatchObject({ creep: 0.15, cropmarks: false });
+    expect(buildPayloadSchema.parse({})).toMatchObject({ creep: 0 });
+    expect(buildPayloadSchema.safeParse({ creep: '0.5mm' }).success).toBe(false);
+  });
+
   it('absent means off, single spacing, no crop marks; the division without a text block', () => {
     const d = buildPayloadSchema.parse({ papersize: 'a5', division: '12', imposition_schema: '2up', signature: '40-80' });
     expect(d).toMatchObject({ division_factor: 12, linespacing: 1, fill_signature: false, twoside: false, cropmarks: false, signature_2up: '40-80', tex_emergencystretch: 30 });

@@ -79,6 +79,11 @@ const fields = {
     mm(0, 0.3, 'Paper thickness in mm').refine((v) => isStep(v, 0.01), 'Paper thickness in mm: steps of 0.01'),
     D.crop_paper_thickness,
   ),
+  // Beyond the reference: creep compensation without crop marks (paper thickness in mm, 0 = off).
+  creep: number(
+    mm(0, 0.3, 'Creep: paper thickness in mm').refine((v) => isStep(v, 0.01), 'Creep: paper thickness in mm, steps of 0.01'),
+    D.creep,
+  ),
 
   division_factor: number(
     z.number().int().refine((v) => v === 0 || (v >= 9 && v <= 15), 'Margin factor: 9 to 15, or 0 for custom dimensions'),
@@ -297,6 +302,7 @@ const payloadObject = z.object({
   signature: anything,
   crop_papersize: paper('Crop-mark paper size'),
   crop_paper_thickness: lengthIn('mm', 'Paper thickness'),
+  creep: lengthIn('mm', 'Creep'),
   ...Object.fromEntries([...COLLECTION_FLAGS, 'twoside', 'fill_signature'].map((k) => [k, wireFlag])) as Record<CollectionFlag | 'twoside' | 'fill_signature', typeof wireFlag>,
   // Sent as they are in collection_data; checked by its schema.
   mainfont: anything,
@@ -338,6 +344,7 @@ function payloadToCollection(p: PayloadObject): Record<string, unknown> {
     d.division_factor = p.division;
   }
   if (p.tex_emergencystretch !== undefined) d.tex_emergencystretch = p.tex_emergencystretch;
+  if (p.creep !== undefined) d.creep = p.creep;
   // Absent linespacing is single spacing.
   d.linespacing = p.linespacing ?? 1;
   for (const k of [...COLLECTION_FLAGS, 'twoside', 'fill_signature'] as const) d[k] = p[k] ?? false;
@@ -423,6 +430,7 @@ export function toBuildPayload(d: CollectionData): BuildPayload {
       : d.crop_papersize;
     o.crop_paper_thickness = mmText(d.crop_paper_thickness);
   }
+  if (!d.cropmarks && d.creep > 0 && signature !== null) o.creep = mmText(d.creep);
   for (const k of VIRTUAL_HEADER_FIELDS) if (d[k] !== '') o[k] = d[k];
   return o;
 }

@@ -202,6 +202,13 @@ const cases: Record<keyof CollectionData, Check> = {
     expect(layout(await at(0))).not.toEqual(layout(await at(0.3)));
     expect(size(await at(0.3))).toEqual(size(await at(0)));
   },
+  async creep() {
+    // without crop marks (beyond the reference): the same shift of the pages of outer sheets
+    const at = (t: number) => book({ imposition_schema: '2up', signature_2up: '16', creep: t });
+    const x = (b: Book) => b.find(LINE)!.x;
+    expect(size(await at(0.3))).toEqual(size(await at(0)));
+    expect(Math.abs(x(await at(0.3)) - x(await at(0)))).toBeGreaterThan(0.25);
+  },
   async division_factor() {
     const a = await bodyStart(await book({}));
     const b = await bodyStart(await book({ division_factor: 9 }));

@@ -69,6 +69,8 @@ export function imposeOptions(d: CollectionData): ImposeOptions | null {
   // last page, which stays last (the back cover). Off: the last signature is shortened instead.
   o.fillSignature = FILL_SIGNATURE_SCHEMAS.includes(schema) ? d.fill_signature : false;
   o.coverLast = o.fillSignature;
+  // creep without crop marks (with them, the crop paper thickness does it), saddle-stitched schemas only
+  if (!d.cropmarks && d.creep > 0 && FILL_SIGNATURE_SCHEMAS.includes(schema)) o.creepMm = d.creep;
   if (d.cropmarks) {
     o.cropmarks = true;
     o.cropPaper = d.crop_papersize === CUSTOM_PAPER ? { widthMm: d.crop_papersize_width!, heightMm: d.crop_papersize_height! } : d.crop_papersize;

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { BookText, BookbuilderResponse } from '@uc/shared';
+import { toBuildPayload, type BookText, type BookbuilderResponse } from '@uc/shared';
 import { entry } from '../../test/fixtures';
 import { mockApi, renderApp, type MockedApi } from '../../test/utils';
 import { BOOKBUILDER_STORAGE_KEY, defaultCollection, useBookBuilder } from './store';
@@ -265,6 +265,15 @@ describe('Book Builder screen', () => {
     expect(screen.getByRole('img', { name: 'Sheet 1, front: 4, 1' })).toBeInTheDocument();
     // the generic example stays next to it
     expect(screen.getByText('Example: a book of 8 pages.')).toBeInTheDocument();
+    // creep compensation without crop marks: sent as a length, only while crop marks are off
+    const creep = screen.getByRole('spinbutton', { name: /Creep compensation for saddle stitching/ });
+    expect(creep).toHaveValue(0);
+    await user.clear(creep);
+    await user.type(creep, '0.2');
+    expect(toBuildPayload(useBookBuilder.getState().collection_data)).toMatchObject({ creep: '0.2mm' });
+    await user.click(screen.getByRole('checkbox', { name: 'Add crop marks to PDF' }));
+    expect(screen.queryByRole('spinbutton', { name: /Creep compensation/ })).toBeNull();
+    expect(toBuildPayload(useBookBuilder.getState().collection_data)).not.toHaveProperty('creep');
   });
 
   it('builds, polls once a second (Queued, Working), then embeds the PDF; Reset hides while a status exists', async () => {

@@ -39,7 +39,7 @@ export const FIELD_TAB: Record<string, TabId> = {
   mainfont: 'fonts', sansfont: 'fonts', monofont: 'fonts', fontsize: 'fonts',
   imposition_schema: 'imposition', signature_2up: 'imposition', signature_4up: 'imposition', fill_signature: 'imposition',
   cropmarks: 'imposition', crop_papersize: 'imposition', crop_papersize_width: 'imposition', crop_papersize_height: 'imposition',
-  crop_paper_thickness: 'imposition',
+  crop_paper_thickness: 'imposition', creep: 'imposition',
   linespacing: 'advanced', parindent: 'advanced', tex_tolerance: 'advanced', tex_emergencystretch: 'advanced',
 };
 
@@ -276,6 +276,9 @@ export function ImpositionTab() {
           {SIGNATURE_2UP_SCHEMAS.includes(schema) && <SelectField name="signature_2up" label={t('Please select the signature size')} options={signatureOptions(SIGNATURES_2UP, t)} />}
           {SIGNATURE_4UP_SCHEMAS.includes(schema) && <SelectField name="signature_4up" label={t('Please select the signature size')} options={signatureOptions(SIGNATURES_4UP, t)} />}
           {FILL_SIGNATURE_SCHEMAS.includes(schema) && <CheckField name="fill_signature" label={t('Fill with blank pages before the last page if the signature is not full.')} />}
+          {FILL_SIGNATURE_SCHEMAS.includes(schema) && !d.cropmarks && (
+            <NumberField name="creep" label={t('Creep compensation for saddle stitching: paper thickness in mm (0 = off)')} min={0} max={0.3} step={0.01} />
+          )}
           <Arithmetic />
         </div>
       </Section>
