@@ -44,6 +44,21 @@ describe('impose CLI', () => {
     expect(whole.out).toMatch(/signature 96, 24 sides/);
   });
 
+  it('passes --pages-per-sheet (1x1) and --creep through', async () => {
+    const input = join(dir, 'b10.pdf');
+    writeFileSync(input, await numberedPdf(10, [100, 150]));
+    const one = await run(['--schema', '1x1', '--pages-per-sheet', '8', input, join(dir, 'o3.pdf')]);
+    expect(one.code).toBe(0);
+    expect(await inspectPdf(new Uint8Array(readFileSync(join(dir, 'o3.pdf'))))).toHaveLength(16);
+    const plain = await run(['--schema', '2up', '--signature', '8', input, join(dir, 'o4.pdf')]);
+    const crept = await run(['--schema', '2up', '--signature', '8', '--creep', '0.2mm', input, join(dir, 'o5.pdf')]);
+    expect([plain.code, crept.code]).toEqual([0, 0]);
+    const [a, b] = await Promise.all(['o4.pdf', 'o5.pdf'].map((f) => inspectPdf(new Uint8Array(readFileSync(join(dir, f))))));
+    expect(b[0].draws[1].x - a[0].draws[1].x).toBeCloseTo((0.2 * 72) / 25.4, 3);
+    expect((await run(['--schema', '2up', '--cropmarks', '--creep', '0.1', input, join(dir, 'o6.pdf')])).code).toBe(2);
+    expect((await run(['--schema', '1x1', '--pages-per-sheet', 'x', input, join(dir, 'o6.pdf')])).code).toBe(2);
+  });
+
   it('exits 2 with a clear message for bad arguments, without writing anything', async () => {
     const input = join(dir, 'small.pdf');
     writeFileSync(input, await numberedPdf(4));

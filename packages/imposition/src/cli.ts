@@ -17,6 +17,9 @@ export const USAGE = `usage: impose --schema SCHEMA [options] IN.pdf OUT.pdf
   --crop-papersize SIZE        crop paper: a4 (default), letter, a3, b5, 210mm:11in, 88mm:115mm, W:H, ...
   --crop-paper-thickness MM    paper thickness for creep compensation, 0..1 mm (default 0.1)
   --crop-title TEXT            text printed next to the crop marks
+  --pages-per-sheet N          1x1 only: round the page count up to a multiple of N (default 1)
+  --creep MM                   without crop marks (2up, duplex2up, 2down, 4up): paper thickness for
+                               creep compensation, 0..1 mm (default 0: none)
   -h, --help                   this help
 `;
 
@@ -34,7 +37,7 @@ interface Parsed {
 }
 
 const FLAGS = new Set(['--fill-signature', '--cover-last', '--cropmarks']);
-const VALUED = new Set(['--schema', '--signature', '--crop-papersize', '--crop-paper', '--crop-paper-thickness', '--crop-title']);
+const VALUED = new Set(['--schema', '--signature', '--crop-papersize', '--crop-paper', '--crop-paper-thickness', '--crop-title', '--pages-per-sheet', '--creep']);
 
 export function parseArgs(argv: string[]): Parsed | 'help' {
   const values = new Map<string, string>();
@@ -104,6 +107,18 @@ export function parseArgs(argv: string[]): Parsed | 'help' {
     if (title !== undefined) options.cropTitle = title;
   } else if (paper !== undefined || thickness !== undefined || title !== undefined) {
     throw new UsageError('--crop-papersize, --crop-paper-thickness and --crop-title need --cropmarks');
+  }
+  const pps = values.get('--pages-per-sheet');
+  if (pps !== undefined) {
+    if (!/^\d+$/.test(pps.trim()) || Number(pps) < 1) throw new UsageError(`--pages-per-sheet must be a whole number from 1, got "${pps}"`);
+    options.pagesPerSheet = Number(pps);
+  }
+  const creep = values.get('--creep');
+  if (creep !== undefined) {
+    if (flags.has('--cropmarks')) throw new UsageError('--creep is for output without crop marks; with --cropmarks use --crop-paper-thickness');
+    const mm = measureMm(creep);
+    if (mm === null || mm > 1) throw new UsageError(`--creep must be a number of millimetres from 0 to 1, got "${creep}"`);
+    options.creepMm = mm;
   }
   // the remaining rules (signature multiple of the pages per sheet, ranges) as the library checks them
   try {
