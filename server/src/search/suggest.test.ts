@@ -26,3 +26,26 @@ describe('SuggestIndex', () => {
     expect(values(s, 'kropot')).toEqual(['Pierre Kropotkine']);
   });
 });
+
+describe('SuggestIndex.step', () => {
+  it('builds the keys in slices between requests, then answers as a cold index would; a change made meanwhile is kept', () => {
+    const warm = new SuggestIndex();
+    const cold = new SuggestIndex();
+    for (let i = 1; i <= 5000; i++) {
+      const d = doc(i, `Work number ${i} of Autor${i % 50}`, [[i % 300, `Writer ${i % 300}`]]);
+      warm.put(d);
+      cold.put(d);
+    }
+    let slices = 0;
+    while (!warm.step(0)) {
+      slices++;
+      if (slices === 3) warm.put(doc(17, 'Кропоткин и друзья', [[9999, 'Пётр Кропоткин']]));
+      expect(slices).toBeLessThan(10_000);
+    }
+    expect(slices, 'a zero-millisecond slice does one batch at a time').toBeGreaterThan(3);
+    expect(warm.step(0)).toBe(true);
+    cold.put(doc(17, 'Кропоткин и друзья', [[9999, 'Пётр Кропоткин']]));
+    for (const typed of ['work number 49', 'work number 12', 'writer 29', 'kropot', 'Кроп', 'autor7']) expect(values(warm, typed)).toEqual(values(cold, typed));
+    expect(values(warm, 'kropot')).toEqual(['Кропоткин и друзья', 'Пётр Кропоткин']);
+  });
+});

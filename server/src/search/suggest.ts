@@ -89,6 +89,31 @@ export class SuggestIndex {
     this.pending.clear();
   }
 
+  /**
+   * Does up to `ms` of the work the next request would do (writing pending keys, then sorting buckets);
+   * true when nothing is left. A server calls it between requests after start, so the first keystroke
+   * does not wait for a million titles.
+   */
+  step(ms: number): boolean {
+    const until = performance.now() + ms;
+    if (this.stale > Math.max(20000, this.keyCount / 2)) {
+      this.refresh();
+      return false;
+    }
+    let n = 0;
+    for (const ref of this.pending) {
+      this.write(ref);
+      this.pending.delete(ref);
+      if (++n % 256 === 0 && performance.now() > until) return false;
+    }
+    for (const [head, b] of this.buckets) {
+      if (b.sorted) continue;
+      this.sortedBucket(head);
+      if (performance.now() > until) return false;
+    }
+    return true;
+  }
+
   private sortedBucket(head: string): Bucket | undefined {
     const b = this.buckets.get(head);
     if (!b || b.sorted) return b;
