@@ -81,7 +81,7 @@ const fields = {
   ),
   // Beyond the reference: creep compensation without crop marks (paper thickness in mm, 0 = off).
   creep: number(
-    mm(0, 0.3, 'Creep: paper thickness in mm').refine((v) => isStep(v, 0.01), 'Creep: paper thickness in mm, steps of 0.01'),
+    mm(0, 0.3, 'Paper thickness in mm').refine((v) => isStep(v, 0.01), 'Paper thickness in mm: steps of 0.01'),
     D.creep,
   ),
 
