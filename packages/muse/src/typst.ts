@@ -514,6 +514,7 @@ export function runningHead(L: ResolvedLayout, title: string, subtitle: string, 
   const num = 'counter(page).display()';
   // KOMA's page styles: "empty" on blank pages (part pages set their own), "plain" (number in the
   // foot) on chapter openings and without running heads, "headings" elsewhere.
+  if (!needsPageStyles(L)) return `header: none, footer: context align(center, ${num}),`;
   const kind = 'let k = musePageStyle(here().page());';
   if (L.headings === 'none') return `header: none, footer: context { ${kind} if k != "empty" { align(center, ${num}) } },`;
   const [verso, recto, one] = texts[L.headings];
@@ -523,6 +524,15 @@ export function runningHead(L: ResolvedLayout, title: string, subtitle: string, 
     `header: context { ${kind} if k == "headings" { set text(size: 0.85em); if calc.even(here().page()) { grid(columns: (auto, 1fr), column-gutter: 1em, ${num}, museHead(right, ${verso})) } ` +
     `else { grid(columns: (1fr, auto), column-gutter: 1em, museHead(left, ${recto}), ${num}) } } }, ${plainFoot}`
   );
+}
+
+/**
+ * Whether pages need their KOMA style looked up: with running heads (none on chapter openings), or when
+ * breaks to a recto/verso leave blank pages (no number there). Otherwise every page shows its number in
+ * the foot, and the breaks carry no marks: the lookups cost a quarter of a 300-page book's layout.
+ */
+function needsPageStyles(L: ResolvedLayout): boolean {
+  return L.headings !== 'none' || L.twoside || L.openRight || L.openLeft;
 }
 
 /** A page break that may leave a blank page, marked so that page gets the empty page style. */
@@ -539,7 +549,9 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
   const margin = L.twoside
     ? `(inside: ${mm(m.inner)}, outside: ${mm(m.outer)}, top: ${mm(m.top)}, bottom: ${mm(m.bottom)})`
     : `(left: ${mm(m.inner)}, right: ${mm(m.outer)}, top: ${mm(m.top)}, bottom: ${mm(m.bottom)})`;
-  out.push(
+  const styled = needsPageStyles(L);
+  if (!styled) out.push('#let museBreak(to) = pagebreak(weak: true, to: to)');
+  else out.push(
     '#let museBreak(to) = { [#metadata(none)<muse-break>]; pagebreak(weak: true, to: to); [#metadata(none)<muse-resume>] }',
     // blank: between a break and where the text resumes, or holding nothing but the break's mark.
     // Computed once for all pages (Typst memoizes the call), looked up per page.
@@ -547,9 +559,9 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
       `for (a, b) in query(<muse-break>).zip(query(<muse-resume>)) { let pa = a.location().page(); let first = if a.location().position().y <= ${mm(m.top)} + 1pt { pa } else { pa + 1 }; for p in range(first, b.location().page()) { d.insert(str(p), "empty") } }; ` +
       'for o in query(<muse-opening>) { let k = str(o.location().page()); if k not in d { d.insert(k, "plain") } }; d }',
     '#let musePageStyle(p) = musePageStyles().at(str(p), default: "headings")',
-    // one line of running head: a longer one is cut at the line's end, before the page number
-    '#let museHead(al, body) = box(width: 100%, height: 1.1em, clip: true, { set par(justify: false); set text(hyphenate: false); align(al, body) })',
   );
+  // one line of running head: a longer one is cut at the line's end, before the page number
+  out.push('#let museHead(al, body) = box(width: 100%, height: 1.1em, clip: true, { set par(justify: false); set text(hyphenate: false); align(al, body) })');
   const head = runningHead(L, title, subtitle, author);
   out.push(
     `#set page(width: ${mm(L.widthMm)}, height: ${mm(L.heightMm)}, margin: ${margin}${L.twoside ? ', binding: left' : ''}, ` + head.replace(/,$/, '') + ')',
@@ -597,7 +609,7 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
       `#show heading.where(level: 1): it => { museBreak(${to}); page(header: none, footer: none, { v(20%); align(center, it) }) }`,
     );
     out.push(
-      `#show heading.where(level: 2): it => { museBreak(${to});${resetFn} [#metadata(none)<muse-opening>]; v(${(2.3 * PITCH_EM).toFixed(2)}em); ${center(F.centerchapter || F.centersection)} }`,
+      `#show heading.where(level: 2): it => { museBreak(${to});${resetFn}${styled ? ' [#metadata(none)<muse-opening>];' : ''} v(${(2.3 * PITCH_EM).toFixed(2)}em); ${center(F.centerchapter || F.centersection)} }`,
     );
   }
   for (const lvl of [3, 4, 5]) out.push(`#show heading.where(level: ${lvl}): it => ${center(F.centersection)}`);
