@@ -19,6 +19,7 @@ import Database from 'better-sqlite3';
 import {
   Client, atExit, csrfFrom, exited, killGroup, repoRoot, runMain, sleep, startMain, startServer, tail, until, type ServerHandle,
 } from '../bench/lib/child-server.ts';
+import { processAlive } from '../server/src/catalogue/files.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: number) => {
@@ -101,17 +102,9 @@ function orphanFileFolders(): string[] {
   const root = path.join(dataDir, 'files');
   if (!fs.existsSync(root)) return [];
   const owned = new Set(withDb((db) => db.prepare('SELECT DISTINCT data_source_id FROM data_source_files').pluck().all() as number[]).map(String));
-  return fs.readdirSync(root).filter((d) => !owned.has(d));
+  return fs.readdirSync(root).filter((d) => d !== '.journal' && !owned.has(d));
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function walk(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -244,7 +237,7 @@ async function scenarioImport(c: Client): Promise<Scenario> {
   check(s, orphans <= 0, `${orphans} folder(s) under DATA_DIR/files/ written by the killed import are still there after the restart ` +
     `(e.g. ${orphanList.slice(0, 3).map((d) => `files/${d}/{${fs.readdirSync(path.join(dataDir, 'files', d)).join(',')}}`)})`);
   const journals = path.join(dataDir, 'files', '.journal');
-  const leftJournals = fs.existsSync(journals) ? fs.readdirSync(journals).filter((n) => !pidAlive(Number(n.split('-').at(-2)))) : [];
+  const leftJournals = fs.existsSync(journals) ? fs.readdirSync(journals).filter((n) => !processAlive(Number(n.split('-').at(-2)))) : [];
   check(s, leftJournals.length === 0, `journals of dead processes left: ${leftJournals.join(', ')}`);
   const lost = withDb((db) => (db.prepare('SELECT path FROM data_source_files').pluck().all() as string[]).filter((p) => !fs.existsSync(path.join(dataDir, p))));
   check(s, lost.length === 0, `recorded files missing after the restart: ${lost.slice(0, 3).join(', ')}`);
@@ -442,7 +435,7 @@ function bookbuilderFiles(s: Scenario, label: string): void {
   check(s, orphanDirs.length === 0, `${label}: folder(s) under bookbuilder/ without a session: ${orphanDirs.join(', ')}`);
   const files = walk(root);
   const tmpFiles = files.filter((f) => /\.tmp-\d+$/.test(f));
-  const deadTmp = tmpFiles.filter((f) => !pidAlive(Number(/\.tmp-(\d+)$/.exec(f)![1])));
+  const deadTmp = tmpFiles.filter((f) => !processAlive(Number(/\.tmp-(\d+)$/.exec(f)![1])));
   check(s, deadTmp.length === 0, `${label}: temporary file(s) of no running process: ${deadTmp.map((f) => path.relative(dataDir, f)).join(', ')}`);
   // In a session folder: its texts, and the one output it records; an older or unrecorded PDF is orphaned.
   const strayPdfs = files.filter((f) => {

@@ -64,7 +64,7 @@ export class FileStore {
     for (const name of fs.readdirSync(dir)) {
       if (!name.startsWith(host)) continue; // another machine's process: its own host recovers it
       const pid = Number(name.slice(host.length).split('-')[0]);
-      if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+      if (!Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
       const journal = path.join(dir, name);
       const writtenBy = fs.statSync(journal).mtimeMs + 2000;
       const listed = [...new Set(fs.readFileSync(journal, 'utf8').split('\n').filter((l) => l.startsWith('files/')))];
@@ -158,7 +158,7 @@ export class FileStore {
 }
 
 /** Whether a process of this machine is running (EPERM: it is, under another user). */
-function alive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
