@@ -22,6 +22,8 @@ export interface ScanInput {
   libVisible: Uint8Array;
   active: ActiveFilter[];
   facets: number;
+  /** Where to write the results (at least `capacity` long; reused between searches to spare the GC). */
+  out?: Int32Array;
 }
 
 export interface ScanResult {
@@ -34,7 +36,7 @@ export interface ScanResult {
 /** Visible entries of the match set, split into those passing every active filter and those failing one. */
 export function scanEntries(input: ScanInput): ScanResult {
   const { capacity, present, candidates, hidden, library, libVisible, active } = input;
-  const out = new Int32Array(capacity);
+  const out = input.out && input.out.length >= capacity ? input.out : new Int32Array(capacity);
   const partial: number[][] = Array.from({ length: input.facets }, () => []);
   const lStart = library.start;
   const lLen = library.len;

@@ -278,3 +278,35 @@ describe('relevance past the exact-ranking limit', () => {
     expect(tiered.slice(0, strong.length)).toEqual(exact.filter((id) => strong.includes(id)));
   });
 });
+
+describe('the whole catalogue, counted once per index change and viewer scope', () => {
+  it('gives each viewer their own listing, and follows a change of the index', async () => {
+    const { ANONYMOUS } = await import('../http/viewer.ts');
+    const list = (viewer: typeof ANONYMOUS) => t.services.search.search({ query: '', filters: {}, page: 1, pageSize: 100 }, viewer);
+    const privateLibrary = t.services.db.sqlite.prepare("SELECT id FROM libraries WHERE name = 'Private Three'").pluck().get() as number;
+    const member = { ...ANONYMOUS, userId: 999, username: 'member', libraryIds: [privateLibrary] };
+    const anonymous = list(ANONYMOUS);
+    expect(anonymous.total_entries).toBe((await search('page_size=100')).total_entries);
+    expect(list(member).total_entries, 'a member also sees the private library').toBe(anonymous.total_entries + 1);
+    expect(list(member).facets.library.values.map((v) => v.term)).toContain('Private Three');
+    expect(list(ANONYMOUS).facets.library.values.map((v) => v.term)).not.toContain('Private Three');
+    expect(list(ANONYMOUS)).toEqual(anonymous);
+
+    // A change reaches the index (Zapata's language): the next listing counts the new value.
+    const zapata = entryId(t.services, 'Zapata and the Land');
+    const setLanguage = (from: string, to: string) => {
+      t.services.db.sqlite.prepare('UPDATE entry_languages SET language_code = ? WHERE entry_id = ? AND language_code = ?').run(to, zapata, from);
+      t.services.indexer.reindex([zapata]);
+    };
+    const languages = () => Object.fromEntries(list(ANONYMOUS).facets.language.values.map((v) => [v.id, v.count]));
+    expect(languages().es).toBe(1);
+    setLanguage('es', 'it');
+    try {
+      expect(languages().es).toBeUndefined();
+      expect(languages().it).toBe((anonymous.facets.language.values.find((v) => v.id === 'it')?.count ?? 0) + 1);
+    } finally {
+      setLanguage('it', 'es');
+    }
+    expect(languages().es).toBe(1);
+  });
+});

@@ -42,6 +42,8 @@ const REPLACE_RATIO = 5;
 const TOP_SELECT_LIMIT = 2000;
 /** Up to this many matches of one text expression are ranked by bm25 (about 60 ms); see `fts`. */
 const EXACT_RANK_LIMIT = 20_000;
+/** Viewer scopes whose whole-catalogue counts are kept (anonymous visitors share one). */
+const WHOLE_CATALOGUE_VIEWS = 8;
 
 type Related = NonNullable<Match['related']>;
 
@@ -55,6 +57,11 @@ export class SearchService {
   private q;
   private families: { seq: number; originalOf: Map<number, number>; translationsOf: Map<number, number[]> } | null = null;
   private countCache: { key: string; value: { counts: Map<string, number>; total: number } } | null = null;
+  /** Per-search arrays over every entry id, reused (a search runs to its end before the next starts). */
+  private scratch = { scores: new Float64Array(0), ids: new Int32Array(0) };
+  /** The whole catalogue's visible entries and facet counts per index version and viewer scope (newest last). */
+  private wholeCatalogue = new Map<string, { results: Int32Array; counts: Int32Array[] }>();
+  private wholeCatalogueSeq = -1;
   /** See `fts` (a test lowers it). */
   exactRankLimit = EXACT_RANK_LIMIT;
 
@@ -201,7 +208,7 @@ export class SearchService {
     let scores: Float64Array | null = null;
     let candidates: Uint8Array | null = null;
     if (ast) {
-      scores = textual && sortBy === 'relevance' ? new Float64Array(index.capacity) : null;
+      scores = textual && sortBy === 'relevance' ? this.zeroedScores(index.capacity) : null;
       candidates = this.evaluate(ast, scores, named);
       const preferred = prefer ? parseQuery(prefer) : null;
       if (preferred) {
@@ -234,19 +241,42 @@ export class SearchService {
     if (active.length > 30) throw new Error('too many filters');
 
     // 3. One pass: visibility (the viewer's exclusions included), filter failures; then facet counts.
-    const { visibleLibs, libVisible, hidden } = this.scope(viewer);
-
-    const counts = FACET_NAMES.map((f) => new Int32Array(index.dicts[f].size + 1));
-    const { results, partial } = scanEntries({
-      capacity: index.capacity, present: index.present, candidates, hidden, library: index.columns.library, libVisible,
-      active: active.map((a) => ({ column: index.columns[a.name], codes: a.codes, facetIndex: a.facetIndex })), facets: FACET_NAMES.length,
-    });
-    // Facet counts, one tight loop per column (each facet over the other active filters).
-    FACET_NAMES.forEach((name, k) => {
-      const only = name === 'library' ? libVisible : null;
-      countFacet(index.columns[name], results, counts[k], only);
-      countFacet(index.columns[name], partial[k], counts[k], only);
-    });
+    const { visibleLibs, libVisible, hidden, signature } = this.scope(viewer);
+    // The whole catalogue as a viewer sees it (the listing without query or filter, every visitor's
+    // first page) is counted once per index change.
+    const whole = candidates === null && active.length === 0
+      ? `${[...visibleLibs].sort((a, b) => a - b).join(',')}|${signature}`
+      : null;
+    if (this.wholeCatalogueSeq !== index.seq) {
+      this.wholeCatalogue.clear();
+      this.wholeCatalogueSeq = index.seq;
+    }
+    const known = whole === null ? undefined : this.wholeCatalogue.get(whole);
+    let results: Int32Array;
+    let counts: Int32Array[];
+    if (known) {
+      results = known.results;
+      counts = known.counts.map((c) => c.slice()); // `facets` zeroes hidden values in place
+    } else {
+      counts = FACET_NAMES.map((f) => new Int32Array(index.dicts[f].size + 1));
+      const scan = scanEntries({
+        capacity: index.capacity, present: index.present, candidates, hidden, library: index.columns.library, libVisible,
+        active: active.map((a) => ({ column: index.columns[a.name], codes: a.codes, facetIndex: a.facetIndex })), facets: FACET_NAMES.length,
+        out: this.scratch.ids.length >= index.capacity ? this.scratch.ids : (this.scratch.ids = new Int32Array(index.capacity)),
+      });
+      results = scan.results;
+      // Facet counts, one tight loop per column (each facet over the other active filters).
+      FACET_NAMES.forEach((name, k) => {
+        const only = name === 'library' ? libVisible : null;
+        countFacet(index.columns[name], scan.results, counts[k], only);
+        countFacet(index.columns[name], scan.partial[k], counts[k], only);
+      });
+      if (whole !== null) {
+        results = results.slice(); // out of the reused scratch array
+        if (this.wholeCatalogue.size >= WHOLE_CATALOGUE_VIEWS) this.wholeCatalogue.delete(this.wholeCatalogue.keys().next().value!);
+        this.wholeCatalogue.set(whole, { results, counts: counts.map((c) => c.slice()) });
+      }
+    }
 
     // 4. Sort and page.
     const ordered = this.order(results, sortBy, textual ? scores : null);
@@ -491,6 +521,12 @@ export class SearchService {
       const id = Number(parts[i]);
       if (id < n) scores[id] -= Number(parts[i + 1]);
     }
+  }
+
+  private zeroedScores(capacity: number): Float64Array {
+    if (this.scratch.scores.length < capacity) this.scratch.scores = new Float64Array(capacity);
+    else this.scratch.scores.fill(0, 0, capacity);
+    return this.scratch.scores.subarray(0, capacity);
   }
 
   /** Returns a function giving the ids of one page in the requested order. */
