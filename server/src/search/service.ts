@@ -79,6 +79,8 @@ export class SearchService {
       // Which of a page's entries match inside a full text: one rowid lookup each.
       inFullText: s.prepare(`SELECT value FROM json_each(?) WHERE EXISTS
         (SELECT 1 FROM entry_fts WHERE entry_fts MATCH ? AND rowid = json_each.value)`).pluck(),
+      // IS NOT NULL reads the record header only, not the text.
+      withFullText: s.prepare('SELECT id FROM data_sources WHERE id IN (SELECT value FROM json_each(?)) AND full_text IS NOT NULL').pluck(),
       fullTexts: s.prepare(`SELECT id, full_text FROM data_sources
         WHERE id IN (SELECT value FROM json_each(?)) AND full_text IS NOT NULL AND full_text != ''`).raw(),
       titles: s.prepare('SELECT id, title FROM entries WHERE id IN (SELECT value FROM json_each(?))').raw(),
@@ -638,12 +640,16 @@ export class SearchService {
   private addSnippets(matches: Match[], ast: QueryNode | null): void {
     const q = snippetQuery(ast);
     if (!q) return;
+    // Only matches with a full text are looked for (most records have none: no full-text query then).
+    const withText = new Set(this.q.withFullText.all(JSON.stringify(matches.flatMap((m) => m.data_sources.map((d) => d.data_source_id)))) as number[]);
+    const candidates = matches.filter((m) => m.data_sources.some((d) => withText.has(d.data_source_id)));
+    if (candidates.length === 0) return;
     // A word's doclist is sought per row; a wildcard's terms would be merged again for each row, so
     // its matches are listed once instead.
     const ids = new Set(q.prefix
       ? parseIdList(this.q.ftsIdList.get(q.match) as string | null)
-      : (this.q.inFullText.all(JSON.stringify(matches.map((m) => m.entry_id)), q.match) as number[]));
-    const wanted = matches.filter((m) => ids.has(m.entry_id));
+      : (this.q.inFullText.all(JSON.stringify(candidates.map((m) => m.entry_id)), q.match) as number[]));
+    const wanted = candidates.filter((m) => ids.has(m.entry_id));
     if (wanted.length === 0) return;
     // Only the data sources the match shows (those of libraries the viewer may see).
     const texts = new Map(this.q.fullTexts.all(JSON.stringify(wanted.flatMap((m) => m.data_sources.map((d) => d.data_source_id)))) as [number, string][]);
