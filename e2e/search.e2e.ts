@@ -542,6 +542,7 @@ describe.skipIf(!hasChromium)('search screen', () => {
 
     await openSearch(page);
     await submitQuery(page, query);
+    await waitForUrl(page, (u) => u.searchParams.get('query') === query, 'the query in the address');
     const box = page.getByRole('checkbox', { name: 'Include translations and originals' });
     await box.click(); // controlled by the URL: checked once the navigation is done
     await waitForUrl(page, (u) => u.searchParams.get('translations') === '1', 'translations=1');

@@ -137,9 +137,9 @@ function CoverPreview({ preview }: { preview: ReturnType<typeof useCoverPreview>
       <h2 id="cover-preview-heading" className="mb-2 text-lg font-semibold">
         {t('Preview')}
       </h2>
-      <div aria-busy={preview.busy} className={`rounded border border-stone-300 bg-stone-50 p-2 ${preview.busy ? 'opacity-70' : ''}`}>
+      <div aria-busy={preview.busy} className="rounded border border-stone-300 bg-stone-50 p-2">
         {preview.url ? (
-          <img src={preview.url} alt={t('Preview of the cover')} className="block h-auto w-full max-w-full" />
+          <img src={preview.url} alt={t('Preview of the cover')} className={`block h-auto w-full max-w-full ${preview.busy ? 'opacity-70' : ''}`} />
         ) : (
           <p className="p-4 text-sm text-stone-700">{preview.busy ? t('Drawing the preview…') : t('The preview of the cover appears here.')}</p>
         )}
