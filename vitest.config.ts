@@ -10,6 +10,8 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['server/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'bench/**/*.test.ts'],
+          // A throw-away PostgreSQL cluster for the back-end tests (skipped with a notice without PostgreSQL).
+          globalSetup: ['server/src/test/pg-global-setup.ts'],
           testTimeout: 30000,
           hookTimeout: 60000,
         },

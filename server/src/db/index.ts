@@ -1,9 +1,12 @@
-// Opens the database (SQLite file under DATA_DIR) and runs the migrations of every module.
+// Opens the database (a SQLite file under DATA_DIR, or PostgreSQL at DATABASE_URL) and runs the
+// migrations of every module.
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.ts';
+import { sqliteConnection, type SqlConnection } from './connection.ts';
+import { dialectOf, isPostgresUrl, openPostgres, preparePostgres } from './pg-open.ts';
 import { catalogueMigrations } from '../catalogue/migrations.ts';
 import { accountMigrations } from '../accounts/migrations.ts';
 import { mailMigrations } from '../mail/migrations.ts';
@@ -18,6 +21,7 @@ import { publishMigrations } from '../publish/migrations.ts';
 import { httpMigrations } from '../http/migrations.ts';
 
 export type { Database } from './schema.ts';
+export type { SqlConnection, Dialect } from './connection.ts';
 
 /** Each module contributes its migrations here; names sort by date so the order is global. */
 const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations, mailMigrations, agentMigrations, reportMigrations, jobsMigrations, bookbuilderMigrations, libraryAdminMigrations, curationMigrations, harvestMigrations, publishMigrations, httpMigrations];
@@ -30,14 +34,17 @@ class StaticProvider implements MigrationProvider {
 
 export interface Db {
   kysely: Kysely<Database>;
-  /** The raw connection, for hot paths (search, bulk import) that need prepared statements. */
-  sqlite: BetterSqlite3.Database;
+  /** The synchronous connection (better-sqlite3's API on both back ends; the name predates PostgreSQL). */
+  sqlite: SqlConnection;
   close(): Promise<void>;
 }
 
-export function openDatabase(file: string): Db {
+/** `target`: a SQLite file (or ':memory:'), or a postgres:// URL. */
+export function openDatabase(target: string): Db {
+  if (isPostgresUrl(target)) return openPostgres(target);
+  const file = target;
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new BetterSqlite3(file);
+  const sqlite = sqliteConnection(new BetterSqlite3(file));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -54,6 +61,7 @@ export function openDatabase(file: string): Db {
 }
 
 export async function migrate(db: Db): Promise<void> {
+  if (dialectOf(db.kysely) === 'postgres') await preparePostgres(db.kysely);
   const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider() });
   const { error, results } = await migrator.migrateToLatest();
   for (const r of results ?? []) {

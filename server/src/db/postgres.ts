@@ -1,0 +1,517 @@
+// PostgreSQL behind the better-sqlite3 API the services use (SqlConnection): one libpq connection in this
+// thread, synchronous like SQLite (docs/architecture.md, "Database back ends"). What it translates:
+// - placeholders: `?`, `?NNN`, `@name`, `:name`, `$name` become $1..$n; arguments bind as better-sqlite3 binds them;
+// - values: integers, bigint, numeric and floats come back as numbers, booleans as 1/0, bytea as Buffer
+//   (what SQLite gives); text, JSON and dates as strings;
+// - run(): {changes, lastInsertRowid}, the id from a RETURNING added to INSERTs into tables with an
+//   identity column (or an integer primary key);
+// - transaction(fn): BEGIN/COMMIT, nested ones as savepoints; .immediate/.exclusive also take one
+//   database-wide advisory lock, as SQLite's write lock serialises such transactions.
+// Statements are prepared once per connection and SQL text (a Map lookup afterwards).
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SqlConnection } from './connection.ts';
+
+const require = createRequire(import.meta.url);
+
+/** The part of libpq's binding (npm `libpq`, the one pg-native wraps) used here. */
+interface PQ {
+  connectSync(conninfo: string): void;
+  finish(): void;
+  exec(text: string): void;
+  execParams(text: string, params: (string | null)[]): void;
+  prepare(name: string, text: string, nParams: number): void;
+  execPrepared(name: string, params: (string | null)[]): void;
+  describePrepared(name: string): void;
+  resultStatus(): string;
+  resultErrorMessage(): string;
+  resultErrorFields(): { sqlState?: string } | null;
+  errorMessage(): string;
+  ntuples(): number;
+  nfields(): number;
+  fname(i: number): string;
+  ftype(i: number): number;
+  getvalue(row: number, col: number): string;
+  getisnull(row: number, col: number): boolean;
+  cmdTuples(): string;
+}
+
+/** Loads libpq (an optional dependency: it compiles against Debian's libpq-dev); a clear error when absent. */
+function loadLibpq(): new () => PQ {
+  try {
+    return require('libpq');
+  } catch (e) {
+    throw new Error(`PostgreSQL needs the npm package "libpq" (built against libpq-dev: apt-get install libpq-dev; npm rebuild libpq): ${(e as Error).message}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Placeholders
+
+/** A parameter of the translated SQL: a positional argument (0-based) or a named one. */
+export type Slot = { index: number } | { name: string };
+
+export interface Translated {
+  text: string;
+  /** slots[k] feeds $k+1. */
+  slots: Slot[];
+}
+
+const identStart = /[A-Za-z_]/;
+const identChar = /[A-Za-z0-9_]/;
+
+/**
+ * Rewrites better-sqlite3's placeholders into PostgreSQL's $n, leaving string literals, quoted
+ * identifiers, comments, dollar-quoted bodies and `::` casts alone. `?` always means a parameter
+ * (use jsonb_exists() for jsonb's `?` operator); `@` and `:` before a name are parameters unless part
+ * of an operator (`@@`, `<@`, `::`).
+ */
+export function translatePlaceholders(sql: string): Translated {
+  let out = '';
+  const slots: Slot[] = [];
+  const named = new Map<string, number>();
+  const numbered = new Map<number, number>();
+  let anonymous = 0;
+  const slotFor = (slot: Slot, key: Map<string | number, number> | null, k: string | number) => {
+    if (key) {
+      const seen = key.get(k);
+      if (seen !== undefined) return `$${seen}`;
+    }
+    slots.push(slot);
+    key?.set(k, slots.length);
+    return `$${slots.length}`;
+  };
+  let i = 0;
+  const n = sql.length;
+  const readName = (from: number) => {
+    let j = from;
+    while (j < n && identChar.test(sql[j]!)) j++;
+    return j;
+  };
+  while (i < n) {
+    const c = sql[i]!;
+    const next = sql[i + 1];
+    if (c === "'" || c === '"' || c === '`') {
+      let j = i + 1;
+      for (;;) {
+        if (j >= n) break;
+        if (sql[j] === c) {
+          if (sql[j + 1] === c) { j += 2; continue; }
+          break;
+        }
+        j++;
+      }
+      out += sql.slice(i, j + 1);
+      i = j + 1;
+    } else if (c === '-' && next === '-') {
+      const j = sql.indexOf('\n', i);
+      const end = j < 0 ? n : j;
+      out += sql.slice(i, end);
+      i = end;
+    } else if (c === '/' && next === '*') {
+      const j = sql.indexOf('*/', i + 2);
+      const end = j < 0 ? n : j + 2;
+      out += sql.slice(i, end);
+      i = end;
+    } else if (c === '?') {
+      const j = readDigits(sql, i + 1);
+      if (j > i + 1) {
+        const num = Number(sql.slice(i + 1, j));
+        out += slotFor({ index: num - 1 }, numbered as Map<string | number, number>, num);
+        i = j;
+      } else {
+        out += slotFor({ index: anonymous++ }, null, 0);
+        i++;
+      }
+    } else if (c === '$') {
+      const prev = sql[i - 1];
+      if (prev !== undefined && identChar.test(prev)) { out += c; i++; continue; } // part of an identifier
+      if (next !== undefined && /[0-9]/.test(next)) {
+        // Native $N: taken as the N-th positional argument.
+        const j = readDigits(sql, i + 1);
+        const num = Number(sql.slice(i + 1, j));
+        out += slotFor({ index: num - 1 }, numbered as Map<string | number, number>, num);
+        i = j;
+        continue;
+      }
+      const j = next !== undefined && identStart.test(next) ? readName(i + 1) : i + 1;
+      if (sql[j] === '$') {
+        // Dollar quoting: $tag$ ... $tag$ (or $$ ... $$).
+        const tag = sql.slice(i, j + 1);
+        const close = sql.indexOf(tag, j + 1);
+        const end = close < 0 ? n : close + tag.length;
+        out += sql.slice(i, end);
+        i = end;
+      } else if (j > i + 1) {
+        const name = sql.slice(i + 1, j);
+        out += slotFor({ name }, named as Map<string | number, number>, name);
+        i = j;
+      } else {
+        out += c;
+        i++;
+      }
+    } else if ((c === '@' || c === ':') && next !== undefined && identStart.test(next)) {
+      const prev = sql[i - 1];
+      if (prev !== undefined && (identChar.test(prev) || prev === ':' || prev === '@' || prev === '<')) {
+        out += c;
+        i++;
+        continue;
+      }
+      const j = readName(i + 1);
+      const name = sql.slice(i + 1, j);
+      out += slotFor({ name }, named as Map<string | number, number>, name);
+      i = j;
+    } else if (c === ':' && next === ':') {
+      out += '::';
+      i += 2;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return { text: out, slots };
+}
+
+function readDigits(s: string, from: number): number {
+  let j = from;
+  while (j < s.length && s.charCodeAt(j) >= 48 && s.charCodeAt(j) <= 57) j++;
+  return j;
+}
+
+/** One argument as libpq's text format (null = SQL NULL), refusing what better-sqlite3 refuses. */
+export function toPgText(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return Number.isNaN(v) ? null : String(v);
+  if (typeof v === 'bigint') return String(v);
+  if (typeof v === 'boolean') return v ? '1' : '0';
+  if (v instanceof Uint8Array) return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
+  throw new TypeError('PostgreSQL can only bind numbers, strings, bigints, booleans, buffers, and null');
+}
+
+/** better-sqlite3's argument conventions: arrays spread, one plain object holds the named parameters. */
+export function bindArguments(slots: Slot[], args: unknown[]): (string | null)[] {
+  const positional: unknown[] = [];
+  let names: Record<string, unknown> | null = null;
+  const take = (a: unknown) => {
+    if (Array.isArray(a)) for (const x of a) take(x);
+    else if (a !== null && typeof a === 'object' && !(a instanceof Uint8Array) && !(a instanceof Date)) names = a as Record<string, unknown>;
+    else positional.push(a);
+  };
+  for (const a of args) take(a);
+  return slots.map((slot) => {
+    if ('name' in slot) {
+      if (!names || !(slot.name in names)) throw new RangeError(`Missing named parameter "${slot.name}"`);
+      return toPgText(names[slot.name]);
+    }
+    if (slot.index >= positional.length) throw new RangeError('Too few parameter values were provided');
+    return toPgText(positional[slot.index]);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values
+
+const toNumber = (v: string) => Number(v);
+const PARSERS: Record<number, (v: string) => unknown> = {
+  16: (v) => (v === 't' ? 1 : 0), // bool: SQLite has none, its comparisons give 1/0
+  17: (v) => Buffer.from(v.slice(2), 'hex'), // bytea (hex output)
+  20: toNumber, // int8: SQLite's integers are 64-bit, better-sqlite3 gives numbers
+  21: toNumber,
+  23: toNumber,
+  26: toNumber,
+  700: toNumber,
+  701: toNumber,
+  1700: toNumber, // numeric: sum()/avg() of integers
+};
+
+/** The value parser for a column type (also given to node-postgres, so Kysely sees the same values). */
+export function pgTypeParser(oid: number): (v: string) => unknown {
+  return PARSERS[oid] ?? ((v: string) => v);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The connection
+
+interface Prepared {
+  name: string;
+  translated: Translated;
+  fields: string[];
+  parsers: ((v: string) => unknown)[];
+  /** For run(): the INSERT with `RETURNING <id>` appended, when its table has one. */
+  returning?: Prepared | null;
+}
+
+type RunResult = BetterSqlite3.RunResult;
+
+export class PgError extends Error {
+  code: string;
+  constructor(message: string, code: string) {
+    super(message);
+    this.name = 'PgError';
+    this.code = code;
+  }
+}
+
+/** Same lock key in every process: immediate transactions are serialised like SQLite's writers. */
+const WRITE_LOCK = 7_205_001;
+
+export class PgConnection implements SqlConnection {
+  readonly dialect = 'postgres' as const;
+  open = true;
+  /** The URL without its password. */
+  readonly name: string;
+  private pq: PQ;
+  private statements = new Map<string, Prepared>();
+  private idColumns = new Map<string, string | null>();
+  private depth = 0;
+  private lastRowid: number = 0;
+
+  constructor(url: string) {
+    const Libpq = loadLibpq();
+    this.name = url.replace(/:[^:@/]*@/, ':***@');
+    this.pq = new Libpq();
+    this.pq.connectSync(url);
+    this.exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'");
+  }
+
+  get inTransaction(): boolean {
+    return this.depth > 0;
+  }
+
+  private check(what: string): void {
+    const status = this.pq.resultStatus();
+    if (status === 'PGRES_COMMAND_OK' || status === 'PGRES_TUPLES_OK' || status === 'PGRES_EMPTY_QUERY') return;
+    const message = (this.pq.resultErrorMessage() || this.pq.errorMessage() || status).trim();
+    const code = this.pq.resultErrorFields()?.sqlState ?? 'PG_ERROR';
+    throw new PgError(`${message} (in: ${what.slice(0, 200)})`, code);
+  }
+
+  exec(source: string): this {
+    this.pq.exec(source);
+    this.check(source);
+    return this;
+  }
+
+  /** Runs a statement with text parameters and returns its rows as arrays of parsed values. */
+  query(text: string, params: (string | null)[] = []): unknown[][] {
+    this.pq.execParams(text, params);
+    this.check(text);
+    return this.readRows(null, true) as unknown[][];
+  }
+
+  private readRows(prepared: Prepared | null, raw: boolean, pluck = false): unknown[] {
+    const pq = this.pq;
+    const rows = pq.ntuples();
+    const nf = pq.nfields();
+    const parsers = prepared?.parsers ?? Array.from({ length: nf }, (_, f) => pgTypeParser(pq.ftype(f)));
+    const fields = prepared?.fields ?? Array.from({ length: nf }, (_, f) => pq.fname(f));
+    const out = new Array(rows);
+    const value = (r: number, f: number) => {
+      const v = pq.getvalue(r, f);
+      return v === '' && pq.getisnull(r, f) ? null : parsers[f]!(v);
+    };
+    for (let r = 0; r < rows; r++) {
+      if (pluck) out[r] = nf ? value(r, 0) : undefined;
+      else if (raw) {
+        const row = new Array(nf);
+        for (let f = 0; f < nf; f++) row[f] = value(r, f);
+        out[r] = row;
+      } else {
+        const row: Record<string, unknown> = {};
+        for (let f = 0; f < nf; f++) row[fields[f]!] = value(r, f);
+        out[r] = row;
+      }
+    }
+    return out;
+  }
+
+  /** Prepares (once per SQL text) and describes a statement: errors surface here, as with SQLite. */
+  prepared(source: string): Prepared {
+    const cached = this.statements.get(source);
+    if (cached) return cached;
+    const translated = translatePlaceholders(source);
+    const name = `s${this.statements.size + 1}`;
+    this.pq.prepare(name, translated.text, translated.slots.length);
+    this.check(source);
+    this.pq.describePrepared(name);
+    this.check(source);
+    const nf = this.pq.nfields();
+    const p: Prepared = {
+      name,
+      translated,
+      fields: Array.from({ length: nf }, (_, f) => this.pq.fname(f)),
+      parsers: Array.from({ length: nf }, (_, f) => pgTypeParser(this.pq.ftype(f))),
+    };
+    this.statements.set(source, p);
+    return p;
+  }
+
+  /** Executes a prepared statement (prepared before a schema change, a `SELECT *` fails: reopen after migrating). */
+  execute(p: Prepared, args: unknown[]): void {
+    const params = bindArguments(p.translated.slots, args);
+    this.pq.execPrepared(p.name, params);
+    this.check(p.translated.text);
+  }
+
+  /** The INSERT of `p` returning its table's id (identity column, else integer primary key), or null. */
+  returningFor(source: string, p: Prepared): Prepared | null {
+    if (p.returning !== undefined) return p.returning;
+    const m = /^\s*INSERT\s+INTO\s+("?)([A-Za-z_][\w]*)\1/i.exec(p.translated.text);
+    let ret: Prepared | null = null;
+    if (m && !/\bRETURNING\b/i.test(p.translated.text)) {
+      const table = m[2]!;
+      let col = this.idColumns.get(table);
+      if (col === undefined) {
+        const rows = this.query(`SELECT a.attname, a.attidentity <> '' OR coalesce(pg_get_expr(d.adbin, d.adrelid), '') LIKE 'nextval(%' AS generated
+          FROM pg_attribute a
+          LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+          LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary AND i.indnatts = 1 AND i.indkey[0] = a.attnum
+          WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped
+            AND (a.attidentity <> '' OR coalesce(pg_get_expr(d.adbin, d.adrelid), '') LIKE 'nextval(%' OR (i.indrelid IS NOT NULL AND a.atttypid IN (20, 21, 23)))
+          ORDER BY 2 DESC, a.attnum LIMIT 1`, [table.toLowerCase()]);
+        col = rows.length ? (rows[0]![0] as string) : null;
+        this.idColumns.set(table, col);
+      }
+      if (col) ret = this.prepared(`${source.replace(/[\s;]+$/, '')} RETURNING "${col}"`);
+    }
+    p.returning = ret;
+    return ret;
+  }
+
+  run(source: string, p: Prepared, args: unknown[]): RunResult {
+    const ret = this.returningFor(source, p);
+    this.execute(ret ?? p, args);
+    const changes = Number(this.pq.cmdTuples()) || 0;
+    if (ret && this.pq.ntuples() > 0) this.lastRowid = Number(this.pq.getvalue(this.pq.ntuples() - 1, 0));
+    return { changes, lastInsertRowid: this.lastRowid };
+  }
+
+  rows(p: Prepared, args: unknown[], mode: 'object' | 'raw' | 'pluck'): unknown[] {
+    this.execute(p, args);
+    return this.readRows(p, mode === 'raw', mode === 'pluck');
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  prepare(source: string): any {
+    return new PgStatement(this, source, this.prepared(source));
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  transaction<F extends (...params: any[]) => any>(fn: F): BetterSqlite3.Transaction<F> {
+    const wrap = (lock: boolean) => (...args: unknown[]): ReturnType<F> => {
+      const outer = this.depth === 0;
+      const savepoint = `uc_sp${this.depth}`;
+      this.exec(outer ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
+      this.depth++;
+      let result: ReturnType<F>;
+      try {
+        if (outer && lock) this.exec(`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+        result = fn(...args);
+        if (result && typeof (result as { then?: unknown }).then === 'function') throw new TypeError('Transaction function cannot return a promise');
+      } catch (e) {
+        this.depth--;
+        try {
+          this.exec(outer ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+        } catch { /* the connection is gone: the first error tells more */ }
+        throw e;
+      }
+      this.depth--;
+      this.exec(outer ? 'COMMIT' : `RELEASE ${savepoint}`);
+      return result;
+    };
+    const t = wrap(false) as unknown as BetterSqlite3.Transaction<F>;
+    t.default = t;
+    t.deferred = t;
+    t.immediate = wrap(true) as BetterSqlite3.Transaction<F>['immediate'];
+    t.exclusive = t.immediate;
+    return t;
+  }
+
+  pragma(source: string): unknown {
+    throw new Error(`PRAGMA ${source} has no PostgreSQL form (docs/architecture.md, "Database back ends")`);
+  }
+
+  close(): this {
+    if (this.open) this.pq.finish();
+    this.open = false;
+    return this;
+  }
+}
+
+class PgStatement {
+  readonly reader: boolean;
+  readonly readonly: boolean;
+  busy = false;
+  private mode: 'object' | 'raw' | 'pluck' = 'object';
+  private bound: unknown[] | null = null;
+
+  constructor(private conn: PgConnection, readonly source: string, private p: Prepared) {
+    this.reader = p.fields.length > 0;
+    this.readonly = /^\s*(SELECT|WITH|VALUES|SHOW|EXPLAIN)\b/i.test(p.translated.text) && this.reader;
+  }
+
+  get database(): PgConnection {
+    return this.conn;
+  }
+
+  private args(params: unknown[]): unknown[] {
+    return this.bound ?? params;
+  }
+
+  run(...params: unknown[]): RunResult {
+    return this.conn.run(this.source, this.p, this.args(params));
+  }
+
+  get(...params: unknown[]): unknown {
+    this.mustRead();
+    return this.conn.rows(this.p, this.args(params), this.mode)[0];
+  }
+
+  all(...params: unknown[]): unknown[] {
+    this.mustRead();
+    return this.conn.rows(this.p, this.args(params), this.mode);
+  }
+
+  /** All rows are fetched first (no server-side cursor yet): page large scans. */
+  *iterate(...params: unknown[]): IterableIterator<unknown> {
+    this.mustRead();
+    yield* this.conn.rows(this.p, this.args(params), this.mode);
+  }
+
+  pluck(toggle = true): this {
+    this.mustRead();
+    this.mode = toggle ? 'pluck' : 'object';
+    return this;
+  }
+
+  raw(toggle = true): this {
+    this.mustRead();
+    this.mode = toggle ? 'raw' : 'object';
+    return this;
+  }
+
+  expand(): this {
+    throw new Error('expand() is not supported on PostgreSQL');
+  }
+
+  safeIntegers(): this {
+    throw new Error('safeIntegers() is not supported on PostgreSQL');
+  }
+
+  bind(...params: unknown[]): this {
+    if (this.bound) throw new TypeError('The bind() method can only be invoked once per statement object');
+    bindArguments(this.p.translated.slots, params);
+    this.bound = params;
+    return this;
+  }
+
+  columns(): BetterSqlite3.ColumnDefinition[] {
+    this.mustRead();
+    return this.p.fields.map((name) => ({ name, column: null, table: null, database: null, type: null }));
+  }
+
+  private mustRead(): void {
+    if (!this.reader) throw new TypeError('This statement does not return data. Use run() instead');
+  }
+}

@@ -1,0 +1,48 @@
+// "Each back end" for tests: SQLite always, PostgreSQL when the run has a cluster (pg-global-setup.ts).
+// Every PostgreSQL test database is a fresh one, dropped again by dropTestDatabases().
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { PgConnection } from '../db/postgres.ts';
+import type { Dialect } from '../db/connection.ts';
+
+export const PG_URL = process.env.UC_TEST_PG_URL ?? '';
+export const BACKENDS: Dialect[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+export const ALL_BACKENDS: Dialect[] = ['sqlite', 'postgres'];
+
+const created: { dialect: Dialect; target: string }[] = [];
+
+/** A new empty database: a SQLite file in a temporary folder, or a PostgreSQL database on the test cluster. */
+export function testDatabaseTarget(dialect: Dialect): string {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-db-'));
+    created.push({ dialect, target: dir });
+    return path.join(dir, 'db.sqlite');
+  }
+  if (!PG_URL) throw new Error('no PostgreSQL for this run (UC_TEST_PG_URL)');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new PgConnection(PG_URL);
+  try {
+    admin.exec(`CREATE DATABASE ${name}`);
+  } finally {
+    admin.close();
+  }
+  created.push({ dialect, target: name });
+  return PG_URL.replace(/\/[^/]*$/, `/${name}`);
+}
+
+/** Removes what testDatabaseTarget() made (connections to it must be closed). */
+export function dropTestDatabases(): void {
+  for (const { dialect, target } of created.splice(0)) {
+    if (dialect === 'sqlite') fs.rmSync(target, { recursive: true, force: true });
+    else {
+      const admin = new PgConnection(PG_URL);
+      try {
+        admin.exec(`DROP DATABASE IF EXISTS ${target} WITH (FORCE)`);
+      } finally {
+        admin.close();
+      }
+    }
+  }
+}
