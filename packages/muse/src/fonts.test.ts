@@ -1,7 +1,7 @@
 // The font list is what the compiler can really use; DejaVu (fonts-dejavu-core) is always there.
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { availableFonts, fontFor, fontSpecimenPdf, missingGlyphs, readFontFile, typstHasFont, typstToSvg, fontSpecimenTypst } from './index.ts';
+import { availableFonts, fontFor, fontSpecimenPdf, lettersMissing, missingGlyphs, readFontFile, textLetters, typstHasFont, typstToSvg, fontSpecimenTypst } from './index.ts';
 
 const dejavu = '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf';
 
@@ -45,5 +45,16 @@ describe('fonts', () => {
     expect(fontFor('漢')).toMatch(/^Noto Sans CJK .*fonts-noto-cjk/);
     expect(fontFor('😀')).toMatch(/^Noto Color Emoji/);
     expect(fontFor('क')).toMatch(/^Noto Sans Devanagari/);
+  });
+
+  it('tells the letters of a text a family lacks, from its files or (built-in families) from the compiler', () => {
+    // letters of scripts only: punctuation, digits and symbols are any font's fallback business
+    expect([...textLetters('Zoë — «1, 2» ж 日本。→ ß')].sort()).toEqual(['Z', 'o', 'ß', 'ë', 'ж', '日', '本'].sort());
+    const letters = textLetters('Łódź, Ἀθῆναι, Москва, 東京');
+    expect(lettersMissing('DejaVu Serif', letters)).toEqual(['東', '京']);
+    // Libertinus is built into the compiler: no file to read, the compiler draws its .notdef for what it lacks
+    expect(lettersMissing('Libertinus Serif', letters)).toEqual(['東', '京']);
+    expect(lettersMissing('Libertinus Serif', textLetters('abc'))).toEqual([]);
+    expect(lettersMissing('No Such Family', letters)).toEqual([]);
   });
 });

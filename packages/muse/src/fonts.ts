@@ -3,7 +3,7 @@
 // asking the compiler itself, so a family offered to users always resolves.
 import { closeSync, existsSync, openSync, readSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { FONT_DIRS, compileTypst, typstWarnings } from './pdf.ts';
+import { FONT_DIRS, compileTypst, typstToSvg, typstWarnings } from './pdf.ts';
 import { typstString } from './typst.ts';
 
 export type FontType = 'serif' | 'sans' | 'mono';
@@ -25,7 +25,7 @@ const EMBEDDED: { name: string; type: FontType }[] = [
 
 const SKIP = /math|emoji|symbol|dingbat|icons?\b/i;
 
-interface FaceInfo { family: string; style: string; mono: boolean; sans: boolean }
+interface FaceInfo { family: string; style: string; mono: boolean; sans: boolean; /** Offset of the cmap table in the file. */ cmap?: number }
 
 function u16(b: Buffer, o: number) {
   return b.readUInt16BE(o);
@@ -90,27 +90,30 @@ function readFace(b: Buffer, base: number): FaceInfo | null {
   const os2 = tables.get('OS/2');
   // PANOSE: family kind 2 (Latin text) with serif style 11-13 (sans) or 14 (flared).
   const panoseSans = os2 !== undefined && b[os2 + 32] === 2 && b[os2 + 33] >= 11 && b[os2 + 33] <= 14;
-  return { family: family.trim(), style: style.trim(), mono, sans: panoseSans || /\bsans\b/i.test(family) };
+  return { family: family.trim(), style: style.trim(), mono, sans: panoseSans || /\bsans\b/i.test(family), cmap: tables.get('cmap') };
 }
 
 /** The faces of one font file (several for a .ttc collection); unreadable files give none. */
 export function readFontFile(file: string): FaceInfo[] {
   try {
-    const b = readFileSync(file);
-    if (b.toString('latin1', 0, 4) === 'ttcf') {
-      const n = b.readUInt32BE(8);
-      const faces: FaceInfo[] = [];
-      for (let i = 0; i < n && i < 64; i++) {
-        const f = readFace(b, b.readUInt32BE(12 + i * 4));
-        if (f) faces.push(f);
-      }
-      return faces;
-    }
-    const f = readFace(b, 0);
-    return f ? [f] : [];
+    return fileFaces(readFileSync(file)).map(({ cmap: _, ...face }) => face);
   } catch {
     return [];
   }
+}
+
+function fileFaces(b: Buffer): FaceInfo[] {
+  if (b.toString('latin1', 0, 4) === 'ttcf') {
+    const n = b.readUInt32BE(8);
+    const faces: FaceInfo[] = [];
+    for (let i = 0; i < n && i < 64; i++) {
+      const f = readFace(b, b.readUInt32BE(12 + i * 4));
+      if (f) faces.push(f);
+    }
+    return faces;
+  }
+  const f = readFace(b, 0);
+  return f ? [f] : [];
 }
 
 function fontFiles(dir: string, out: string[] = [], depth = 0): string[] {
@@ -374,4 +377,69 @@ export function missingGlyphsMessage(text: string): string | null {
     'No installed font has some characters of this text, which would print as empty boxes: ' +
     groups.map((g) => `"${g.chars}" (as in "${g.sample}"): install ${g.font}`).join('; ')
   );
+}
+
+
+// ---- Which families have the letters of a text (the Book Builder offers those) ----
+
+/** Letters of a script (not the punctuation, digits and symbols scripts share, nor combining marks). */
+const SCRIPT_LETTER = /(?![\p{Script=Common}\p{Script=Inherited}])\p{L}/u;
+
+/** The distinct letters of a text (added to `into`): what a family must have to set it in one font. */
+export function textLetters(text: string, into = new Set<string>()): Set<string> {
+  for (const ch of new Set(text)) if (!into.has(ch) && (ch > '\x7f' ? SCRIPT_LETTER.test(ch) : /[A-Za-z]/.test(ch))) into.add(ch);
+  return into;
+}
+
+let families: Map<string, Ranges> | null = null;
+
+/** The code points each family's font files cover (all its faces together), read once per process. */
+function familyCoverage(): Map<string, Ranges> {
+  if (families) return families;
+  const byFamily = new Map<string, Ranges>();
+  const seen = new Set<string>();
+  for (const dir of FONT_DIRS) {
+    for (const file of fontFiles(dir)) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      try {
+        const b = readFileSync(file);
+        for (const face of fileFaces(b)) {
+          if (face.cmap === undefined) continue;
+          const rs = byFamily.get(face.family) ?? [];
+          for (const r of cmapRanges(b.subarray(face.cmap))) rs.push(r);
+          byFamily.set(face.family, rs);
+        }
+      } catch {
+        // an unreadable file covers nothing
+      }
+    }
+  }
+  families = new Map([...byFamily].map(([name, rs]) => [name, mergeRanges(rs)]));
+  return families;
+}
+
+/** A code point no font has (the last private-use one of plane 16): it shows which glyph is .notdef. */
+const NO_GLYPH = '\u{10fffd}';
+
+/**
+ * The letters a family built into the compiler (no font file to read) lacks, asked of the compiler: set
+ * without fallback, one letter per line, a letter it lacks is drawn with the same glyph as NO_GLYPH.
+ */
+function compilerMissing(family: string, letters: string[]): string[] {
+  const src = `#set page(width: auto, height: auto)\n#set text(font: ${typstString(family)}, fallback: false)\n${[NO_GLYPH, ...letters].join(' \\\n')}`;
+  const glyphs = [...typstToSvg(src).matchAll(/<use[^>]*href="#([^"]+)"/g)].map((m) => m[1]);
+  // a letter drawn with several glyphs would shift the order: then nothing can be told
+  if (glyphs.length !== letters.length + 1) return [];
+  return letters.filter((_, i) => glyphs[i + 1] === glyphs[0]);
+}
+
+/** The letters (of `textLetters`) the family has no glyph for, in the given order; [] for an unknown family. */
+export function lettersMissing(family: string, letters: Iterable<string>): string[] {
+  const list = [...letters];
+  if (!list.length) return [];
+  const rs = familyCoverage().get(family);
+  if (rs) return list.filter((ch) => !covered(ch.codePointAt(0)!, rs));
+  const f = availableFonts().find((x) => x.name === family);
+  return f?.embedded ? compilerMissing(family, list) : [];
 }

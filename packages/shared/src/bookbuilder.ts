@@ -477,6 +477,11 @@ export const bookFontSchema = z.object({
   preview_pdf: z.string(),
   preview_png: z.string(),
   preview_svg: z.string(),
+  /** Our additions, for the session's texts: shipped with the app (DejaVu, always offered); has every letter of the texts; the first letters it lacks; offered (bundled or has them all). */
+  bundled: z.boolean(),
+  covers_texts: z.boolean(),
+  missing: z.string(),
+  offered: z.boolean(),
 });
 export type BookFont = z.infer<typeof bookFontSchema>;
 

@@ -18,7 +18,7 @@ import { bookTypst } from './build.ts';
 const texts = path.join(repoRoot, 'demo', 'texts');
 const museEntry = (id: number, title: string, file: string, lang: string, library = 1) => ({
   type: 'entry', id, title, subtitle: null, authors: ['Demo Author'], languages: [lang], year: 2026, aggregation_id: null, translation_of: null, fulltext: null,
-  data_sources: [{ library_id: library, identifier: `muse-${id}`, year_edition: 2026, downloads: [], muse_file: path.join(texts, file) }],
+  data_sources: [{ library_id: library, identifier: `muse-${id}`, year_edition: 2026, downloads: [], muse_file: path.isAbsolute(file) ? file : path.join(texts, file) }],
 });
 
 let t: TestApp;
@@ -33,6 +33,7 @@ beforeAll(async () => {
     museEntry(102, 'How to Use the Union Catalogue', 'how-to-use-the-catalogue.muse', 'en'),
     museEntry(103, 'Lettera a chi apre una biblioteca', 'lettera-a-chi-apre-una-biblioteca.muse', 'it'),
     museEntry(104, 'Hidden Muse Text', 'small-shelves-long-memories.muse', 'en', 3),
+    museEntry(106, 'Japanese Text', path.join(import.meta.dirname, 'fixtures', 'japanese.muse'), 'ja'),
     // One text held by two libraries: two data sources of one entry.
     {
       ...museEntry(105, 'Twice Held Text', 'keeping-paper-alive.muse', 'en'),
@@ -43,7 +44,7 @@ beforeAll(async () => {
   const byIdentifier = t.services.db.sqlite.prepare('SELECT id FROM data_sources WHERE identifier = ?').pluck();
   ids['Twice Held Text 1'] = byIdentifier.get('muse-105-1') as number;
   ids['Twice Held Text 2'] = byIdentifier.get('muse-105-2') as number;
-  for (const k of ['Keeping Paper Alive', 'How to Use the Union Catalogue', 'Lettera a chi apre una biblioteca', 'Hidden Muse Text', 'Mutual Aid']) ids[k] = dsId(k);
+  for (const k of ['Keeping Paper Alive', 'How to Use the Union Catalogue', 'Lettera a chi apre una biblioteca', 'Hidden Muse Text', 'Mutual Aid', 'Japanese Text']) ids[k] = dsId(k);
   // A GET hands out the CSRF cookie when the app checks it; send it back on every POST.
   const res = await t.app.inject('/collector/api/general');
   const cookie = res.cookies.find((c) => c.name === 'csrftoken');
@@ -306,6 +307,35 @@ describe('fonts and headings', () => {
     const pdf = await t.app.inject(mono.preview_pdf);
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     expect((await t.app.inject('/collector/api/bookbuilder/fonts/No-Such-Font.svg')).statusCode).toBe(404);
+  });
+
+  it('offers, for a session, DejaVu and the families that have every letter of its texts', async () => {
+    const offered = (fonts: BookbuilderResponse['fonts']) => fonts!.filter((f) => f.offered).map((f) => f.name);
+    const latin = (await ok({ action: 'add', add: ids['Keeping Paper Alive'] })).session_id!;
+    const ja = (await ok({ action: 'add', add: ids['Japanese Text'] })).session_id!;
+    const forLatin = (await ok({ action: 'get_fonts', session_id: latin })).fonts!;
+    const forJa = (await ok({ action: 'get_fonts', session_id: ja })).fonts!;
+    const cjk = forJa.filter((f) => /CJK/.test(f.name)).map((f) => f.name);
+
+    // Latin text: the Latin serifs (the compiler's Libertinus at least) are offered beside DejaVu
+    expect(offered(forLatin)).toEqual(expect.arrayContaining(['DejaVu Serif', 'DejaVu Sans', 'DejaVu Sans Mono', 'Libertinus Serif', 'New Computer Modern']));
+    expect(forLatin.find((f) => f.name === 'Libertinus Serif')).toMatchObject({ offered: true, covers_texts: true, missing: '', bundled: false });
+    // Japanese text: DejaVu still (bundled, marked as lacking the letters), the CJK families, no Latin-only serif
+    expect(offered(forJa).sort()).toEqual(['DejaVu Sans', 'DejaVu Sans Mono', 'DejaVu Serif', ...cjk].sort());
+    expect(forJa.find((f) => f.name === 'DejaVu Serif')).toMatchObject({ offered: true, bundled: true, covers_texts: false, missing: expect.stringContaining('町') });
+    const libertinus = forJa.find((f) => f.name === 'Libertinus Serif')!;
+    expect(libertinus).toMatchObject({ offered: false, covers_texts: false });
+    expect([...libertinus.missing]).toEqual(expect.arrayContaining(['町', '図', '書']));
+    expect([...libertinus.missing].length).toBe(12);
+    for (const name of cjk) expect(forJa.find((f) => f.name === name)).toMatchObject({ offered: true, covers_texts: true, missing: '' });
+    // a build refuses what the list does not offer, naming the letters
+    const builds = () => t.services.db.sqlite.prepare("SELECT count(*) FROM jobs WHERE kind = 'book_build'").pluck().get() as number;
+    const before = builds();
+    const refused = await call({ action: 'build', session_id: ja, collection_data: { mainfont: 'Libertinus Serif' } });
+    expect(refused).toMatchObject({ status: 200, json: { error: expect.stringMatching(/collection_data\.mainfont: the font "Libertinus Serif" lacks letters of these texts \(町.*\)/) } });
+    expect(builds()).toBe(before);
+    // without a session nothing is measured: every family is offered
+    expect((await ok({ action: 'get_fonts' })).fonts!.every((f) => f.offered && f.covers_texts)).toBe(true);
   });
 
   it('lists the heading styles with descriptions', async () => {

@@ -1,11 +1,11 @@
-// The fonts offered by the Book Builder: every family the Typst compiler resolves (DejaVu from
-// fonts-dejavu-core, whatever else is installed, the compiler's embedded fonts), with a PDF, an SVG
-// and a PNG specimen (spec §3 Font: preview_pdf, preview_png; SVG is our extra) rendered by the server
-// on first request and cached under DATA_DIR/cache/fonts/.
+// The fonts offered by the Book Builder: every family the Typst compiler resolves (the bundled DejaVu,
+// whatever else is installed, the compiler's embedded fonts), each marked with whether it has the
+// letters of the session's texts, with a PDF, an SVG and a PNG specimen (spec §3 Font: preview_pdf,
+// preview_png; SVG is our extra) rendered by the server on first request and cached under DATA_DIR/cache/fonts/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
-import { availableFonts, fontSpecimenPdf, fontSpecimenTypst, typstToSvg, type FontFamily } from '@uc/muse';
+import { availableFonts, fontSpecimenPdf, fontSpecimenTypst, lettersMissing, typstToSvg, type FontFamily } from '@uc/muse';
 import type { BookFont } from '@uc/shared';
 
 const API = '/collector/api';
@@ -20,6 +20,12 @@ const PNG_WIDTH = 1200;
 export function svgToPng(svg: string, width = PNG_WIDTH): Buffer {
   return new Resvg(svg, { fitTo: { mode: 'width', value: width }, background: 'white', font: { loadSystemFonts: false } }).render().asPng();
 }
+
+/** The bundled families (the defaults), offered whatever the texts: the compiler falls back for letters they lack. */
+export const isBundledFont = (name: string) => name.startsWith('DejaVu ');
+
+/** How many of the letters a family lacks are named in the list. */
+const MISSING_SHOWN = 12;
 
 export function fontSlug(name: string): string {
   return name.replace(/ /g, '-');
@@ -39,10 +45,15 @@ export class FontCatalog {
     return this.all().map((f) => f.name);
   }
 
-  list(): BookFont[] {
+  /**
+   * Every family, marked against `letters` (those of the session's texts; none without a session):
+   * `offered` when bundled or when it has every letter, `missing` naming the first letters it lacks.
+   */
+  list(letters: Set<string> = new Set()): BookFont[] {
     return this.all().map((f) => {
       const slug = encodeURIComponent(fontSlug(f.name));
       const styles = f.styles.length ? ` (${f.styles.slice(0, 6).join(', ')}${f.styles.length > 6 ? '…' : ''})` : '';
+      const missing = lettersMissing(f.name, letters);
       return {
         name: f.name,
         desc: `${f.name}${styles}`,
@@ -50,6 +61,10 @@ export class FontCatalog {
         preview_pdf: `${API}/bookbuilder/fonts/${slug}.pdf`,
         preview_png: `${API}/bookbuilder/fonts/${slug}.png`,
         preview_svg: `${API}/bookbuilder/fonts/${slug}.svg`,
+        bundled: isBundledFont(f.name),
+        covers_texts: missing.length === 0,
+        missing: missing.slice(0, MISSING_SHOWN).join(''),
+        offered: missing.length === 0 || isBundledFont(f.name),
       };
     });
   }

@@ -26,7 +26,7 @@ export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog)
       case 'reorder':
         return books.reorder(b.session_id, b.move_id, b.to_id);
       case 'get_fonts':
-        return { fonts: fonts.list() };
+        return { fonts: fonts.list(books.textLetters(b.session_id)) };
       case 'get_headings':
         return { headings: HEADINGS.map((h) => ({ name: h.name, desc: h.desc })) };
       case 'build':

@@ -10,7 +10,8 @@ import {
   type BookbuilderResponse,
   type CollectionData,
 } from '@uc/shared';
-import { availableFonts } from '@uc/muse';
+import { availableFonts, lettersMissing, textLetters } from '@uc/muse';
+import { isBundledFont } from './fonts.ts';
 import type { Db } from '../db/index.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { FileStore } from '../catalogue/files.ts';
@@ -67,6 +68,31 @@ export class BookBuilderService {
       setPosition: s.prepare('UPDATE book_session_texts SET position = ? WHERE id = ?'),
       dsAuthors: s.prepare('SELECT authors FROM data_sources WHERE id = ?').pluck(),
     };
+  }
+
+  /** The letters of a session's texts, by session, with the text ids and sizes they were read for. */
+  private letterCache = new Map<string, { key: string; letters: Set<string> }>();
+
+  /** The distinct letters of the session's texts (their Muse sources): what a font must have to set them (get_fonts). */
+  textLetters(sessionId: string | null | undefined): Set<string> {
+    const s = this.session(sessionId);
+    if (!s) return new Set();
+    const rows = this.q.texts.all(s.id) as TextRow[];
+    const key = rows.map((r) => `${r.id}:${r.size}`).join(',');
+    const hit = this.letterCache.get(s.id);
+    if (hit?.key === key) return hit.letters;
+    const letters = new Set<string>();
+    for (const r of rows) {
+      try {
+        textLetters(fs.readFileSync(this.textPaths(s.id, r.id).muse, 'utf8'), letters);
+      } catch {
+        // a copy removed meanwhile has no letters
+      }
+    }
+    // a few sessions' letters only: the cache must not grow with every visitor
+    if (this.letterCache.size >= 32) this.letterCache.delete(this.letterCache.keys().next().value!);
+    this.letterCache.set(s.id, { key, letters });
+    return letters;
   }
 
   private textPaths(sessionId: string, textId: number) {
@@ -196,6 +222,16 @@ export class BookBuilderService {
     const keys: ('mainfont' | 'monofont' | 'sansfont')[] = data.sansfontsections ? ['mainfont', 'monofont', 'sansfont'] : ['mainfont', 'monofont'];
     for (const key of keys) {
       if (!fonts.has(data[key])) throw new HttpError(400, 'the font "{{font}}" is not available on this server', { field: `collection_data.${key}`, values: { font: data[key] } });
+    }
+    // the families get_fonts offers for these texts: DejaVu (bundled) or one with every letter
+    for (const key of keys) {
+      const missing = isBundledFont(data[key]) ? [] : lettersMissing(data[key], this.textLetters(s.id));
+      if (missing.length) {
+        throw new HttpError(400, 'the font "{{font}}" lacks letters of these texts ({{letters}}): choose one the Fonts tab offers', {
+          field: `collection_data.${key}`,
+          values: { font: data[key], letters: missing.slice(0, 12).join('') },
+        });
+      }
     }
     // code and examples are set in the mono font: a proportional one would lose their columns
     if (this.fontType(data.monofont) !== 'mono') {

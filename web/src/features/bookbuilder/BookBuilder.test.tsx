@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { toBuildPayload, type BookText, type BookbuilderResponse } from '@uc/shared';
+import { toBuildPayload, type BookFont, type BookText, type BookbuilderResponse } from '@uc/shared';
 import { entry } from '../../test/fixtures';
 import { mockApi, renderApp, type MockedApi } from '../../test/utils';
 import { BOOKBUILDER_STORAGE_KEY, defaultCollection, useBookBuilder } from './store';
@@ -12,15 +12,20 @@ const SID = 'sessionsessionsession1';
 const text = (id: number, title: string): BookText => ({ id, sid: SID, attributes: { entry_id: id * 10, data_source_id: id * 100, title, authors: ['An Author'], size: 1234 } });
 const TWO = [text(1, 'First Text'), text(2, 'Second Text')];
 const THREE = [...TWO, text(3, 'Third Text')];
-const FONTS = [
-  { name: 'DejaVu Sans', desc: 'DejaVu Sans', type: 'sans', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans.pdf', preview_png: '/collector/api/bookbuilder/fonts/DejaVu-Sans.png', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans.svg' },
-  { name: 'DejaVu Sans Mono', desc: 'DejaVu Sans Mono', type: 'mono', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.pdf', preview_png: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.png', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Sans-Mono.svg' },
-  { name: 'DejaVu Serif', desc: 'DejaVu Serif', type: 'serif', preview_pdf: '/collector/api/bookbuilder/fonts/DejaVu-Serif.pdf', preview_png: '/collector/api/bookbuilder/fonts/DejaVu-Serif.png', preview_svg: '/collector/api/bookbuilder/fonts/DejaVu-Serif.svg' },
-];
+const font = (name: string, type: BookFont['type'], extra: Partial<BookFont> = {}): BookFont => {
+  const slug = name.replace(/ /g, '-');
+  return {
+    name, desc: name, type, preview_pdf: `/collector/api/bookbuilder/fonts/${slug}.pdf`, preview_png: `/collector/api/bookbuilder/fonts/${slug}.png`, preview_svg: `/collector/api/bookbuilder/fonts/${slug}.svg`,
+    bundled: name.startsWith('DejaVu'), covers_texts: true, missing: '', offered: true, ...extra,
+  };
+};
+const FONTS = [font('DejaVu Sans', 'sans'), font('DejaVu Sans Mono', 'mono'), font('DejaVu Serif', 'serif')];
 
 type Body = Record<string, unknown> & { action: string };
 const bodies = (api: MockedApi) =>
   api.fetch.mock.calls.filter((c) => String(c[0]).includes('/bookbuilder') && c[1]?.method === 'POST').map((c) => JSON.parse(String(c[1]!.body)) as Body);
+/** The calls that change the session (the font list is asked again after each). */
+const edits = (api: MockedApi) => bodies(api).filter((b) => !b.action.startsWith('get_'));
 
 /** A fake server: list answers the given texts; check_job answers the statuses in turn. */
 function bookApi(opts: { texts?: BookText[]; jobs?: BookbuilderResponse[]; onBuild?: (b: Body) => BookbuilderResponse; extra?: (b: Body) => BookbuilderResponse | undefined } = {}) {
@@ -184,6 +189,56 @@ describe('Book Builder screen', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Use sans fonts for section titles' }));
     await user.click(screen.getByRole('tab', { name: 'Fonts' }));
     expect(screen.getByRole('combobox', { name: 'Sans Font' })).toHaveValue('DejaVu Sans');
+  });
+
+  it("Fonts: for the session's texts, families lacking their letters are set apart with the letters, and cannot be chosen", async () => {
+    const JA = text(7, 'Japanese Text');
+    withSession([TWO[0], JA]);
+    // the fake server marks the fonts against the texts of the session, as the real one does
+    const api = bookApi({
+      texts: [TWO[0], JA],
+      extra: (b) => {
+        if (b.action !== 'get_fonts') return undefined;
+        const ja = useBookBuilder.getState().text_list.some((x) => x.id === JA.id);
+        const lack = (extra: Partial<BookFont>) => (ja ? extra : {});
+        return {
+          fonts: [
+            font('DejaVu Sans Mono', 'mono', lack({ covers_texts: false, missing: '町図書' })),
+            font('DejaVu Serif', 'serif', lack({ covers_texts: false, missing: '町図書' })),
+            font('Libertinus Serif', 'serif', lack({ covers_texts: false, missing: '町図書', offered: false })),
+            font('Linux Libertine Mono O', 'mono', lack({ covers_texts: false, missing: '町図', offered: false })),
+            font('Noto Serif CJK JP', 'serif'),
+          ],
+        };
+      },
+    });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: 'Fonts' }));
+    const main = await screen.findByRole('combobox', { name: 'Main Font' });
+    await waitFor(() => expect(within(main).getAllByRole('option')).toHaveLength(5));
+    const options = within(main).getAllByRole('option') as HTMLOptionElement[];
+    expect(options.filter((o) => !o.disabled).map((o) => o.textContent)).toEqual(['DejaVu Sans Mono', 'DejaVu Serif', 'Noto Serif CJK JP']);
+    const apart = within(main).getByRole('group', { name: 'Without some letters of your texts' });
+    expect(within(apart).getAllByRole('option').map((o) => [o.textContent, (o as HTMLOptionElement).disabled])).toEqual([['Libertinus Serif (no 町図書)', true], ['Linux Libertine Mono O (no 町図)', true]]);
+    const mono = screen.getByRole('combobox', { name: 'Mono Font' });
+    expect(within(within(mono).getByRole('group')).getByRole('option')).toHaveTextContent('Linux Libertine Mono O (no 町図)');
+    // the bundled default is offered all the same, saying which letters another font sets
+    expect(main).toHaveAccessibleDescription('DejaVu Serif has no 町図書: these letters are set in another installed font.');
+    await user.selectOptions(main, 'Noto Serif CJK JP');
+    expect(main).not.toHaveAccessibleDescription();
+    expect(bodies(api).filter((b) => b.action === 'get_fonts').at(-1)).toMatchObject({ session_id: SID });
+
+    // a family chosen before the Japanese text came is named as the problem
+    useBookBuilder.getState().setField('mainfont', 'Libertinus Serif');
+    expect(await screen.findByText('This font lacks letters of your texts: choose one of those offered')).toBeInTheDocument();
+
+    // without the Japanese text the list is asked again and every family is offered
+    await user.click(tab('Overview'));
+    await user.click(screen.getByRole('button', { name: 'Remove: Japanese Text' }));
+    await user.click(tab('Fonts'));
+    await waitFor(() => expect(within(screen.getByRole('combobox', { name: 'Main Font' })).queryByRole('group')).toBeNull());
+    expect(screen.queryByText('This font lacks letters of your texts: choose one of those offered')).toBeNull();
   });
 
   it('a list the server does not give shows the reason and Try again, not an endless "Loading…"', async () => {
@@ -368,7 +423,7 @@ describe('Book Builder screen', () => {
     await waitFor(() => expect(titles()).toEqual(['First Text', 'Second Text']));
     await user.click(screen.getByRole('button', { name: 'Remove: First Text' }));
     await waitFor(() => expect(titles()).toEqual(['Second Text']));
-    expect(bodies(api).at(-1)).toMatchObject({ action: 'remove', remove_id: 1, session_id: SID });
+    expect(edits(api).at(-1)).toMatchObject({ action: 'remove', remove_id: 1, session_id: SID });
   });
 
   it('keeps the focus on the moved text\'s own move button, never on Remove', async () => {
@@ -413,7 +468,7 @@ describe('Book Builder screen', () => {
     await waitFor(() => expect(undo).toHaveFocus());
     await user.keyboard('{Enter}');
     await waitFor(() => expect(titles()).toEqual(['First Text', 'Second Text', 'Third Text']));
-    const calls = bodies(api).slice(-2);
+    const calls = edits(api).slice(-2);
     expect(calls[0]).toEqual({ action: 'add', add: 200, session_id: SID });
     expect(calls[1]).toMatchObject({ action: 'reorder', session_id: SID, move_id: 50, to_id: 3 });
     expect(screen.queryByText('Removed “Second Text”.')).toBeNull();
@@ -430,7 +485,7 @@ describe('Book Builder screen', () => {
     expect(await screen.findByText('No text added, so far!')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Undo' }));
     expect(await screen.findByRole('link', { name: 'First Text' })).toBeInTheDocument();
-    expect(bodies(api).at(-1)).toEqual({ action: 'add', add: 100, session_id: SID });
+    expect(edits(api).at(-1)).toEqual({ action: 'add', add: 100, session_id: SID });
   });
 
   it('an expired session found on opening empties the list', async () => {

@@ -2,7 +2,7 @@
 // Build and Reset (spec §4 visibility rules), and the job status with the embedded PDF. Loaded lazily.
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { NavLink } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { collectionProblems, HEADINGS, toBuildPayload, type BookFont } from '@uc/shared';
 import { api, isApiError } from '../../api/client';
@@ -66,10 +66,14 @@ function listState(q: { isError: boolean; error: unknown; isFetching: boolean; r
 }
 
 function useServerLists() {
+  // the fonts are marked against the session's texts: asked again when they change
+  const sessionId = useBookBuilder((s) => s.session_id);
+  const textIds = useBookBuilder((s) => s.text_list.map((x) => x.id).join(','));
   const fonts = useQuery({
-    queryKey: ['bookbuilder', 'fonts'],
-    queryFn: ({ signal }) => api.bookbuilder({ action: 'get_fonts' }, signal),
+    queryKey: ['bookbuilder', 'fonts', sessionId, textIds],
+    queryFn: ({ signal }) => api.bookbuilder({ action: 'get_fonts', session_id: sessionId }, signal),
     staleTime: Infinity,
+    placeholderData: keepPreviousData,
     select: (r) => r.fonts ?? [],
   });
   const headings = useQuery({
@@ -127,6 +131,7 @@ function fontProblems(fonts: BookFont[] | undefined, d: { mainfont: string; mono
   const keys: ('mainfont' | 'monofont' | 'sansfont')[] = d.sansfontsections ? ['mainfont', 'monofont', 'sansfont'] : ['mainfont', 'monofont'];
   for (const key of keys) {
     if (d[key] && !names.has(d[key])) out[key] = 'This font is not available on the server';
+    else if (fonts.some((f) => f.name === d[key] && !f.offered)) out[key] = 'This font lacks letters of your texts: choose one of those offered';
   }
   return out;
 }

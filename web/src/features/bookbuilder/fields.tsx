@@ -91,7 +91,14 @@ export function TextField({ name, label, multiline, hint }: { name: Key; label: 
   );
 }
 
-export interface Option { value: string; label: string }
+/** A choice; options with a `group` follow the others in an <optgroup> of that label. */
+export interface Option { value: string; label: string; group?: string; disabled?: boolean }
+
+const optionOf = (o: Option) => (
+  <option key={o.value} value={o.value} disabled={o.disabled}>
+    {o.label}
+  </option>
+);
 
 export function SelectField({ name, label, options, hint, numeric }: { name: Key; label: string; options: Option[]; hint?: string; numeric?: boolean }) {
   const id = useId();
@@ -111,10 +118,11 @@ export function SelectField({ name, label, options, hint, numeric }: { name: Key
         onChange={(e) => setField(name, (numeric ? Number(e.target.value) : e.target.value) as never)}
       >
         {!known && <option value={current}>{current || '—'}</option>}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
+        {options.filter((o) => !o.group).map(optionOf)}
+        {[...new Set(options.map((o) => o.group).filter(Boolean))].map((g) => (
+          <optgroup key={g} label={g}>
+            {options.filter((o) => o.group === g).map(optionOf)}
+          </optgroup>
         ))}
       </select>
     </Wrapper>

@@ -150,8 +150,17 @@ export function LayoutTab({ headings }: { headings: BookHeading[] }) {
 export function FontsTab({ fonts }: { fonts: BookFont[] }) {
   const { t } = useTranslation();
   const d = useBookBuilder((s) => s.collection_data);
-  const all = fonts.map((f) => ({ value: f.name, label: f.name }));
-  const mono = fonts.filter((f) => f.type === 'mono').map((f) => ({ value: f.name, label: f.name }));
+  // families without some letters of the session's texts are shown apart, with the letters, and cannot be chosen
+  const lacking = t('Without some letters of your texts');
+  const option = (f: BookFont) =>
+    f.offered ? { value: f.name, label: f.name } : { value: f.name, label: t('{{name}} (no {{letters}})', { name: f.name, letters: f.missing }), group: lacking, disabled: true };
+  const all = fonts.map(option);
+  const mono = fonts.filter((f) => f.type === 'mono').map(option);
+  // a bundled family is offered even without some letters: the compiler sets those in another font
+  const fallbackHint = (name: string) => {
+    const f = fonts.find((x) => x.name === name);
+    return f && f.offered && !f.covers_texts ? t('{{name}} has no {{letters}}: these letters are set in another installed font.', { name: f.name, letters: f.missing }) : undefined;
+  };
   const chosen = [d.mainfont, d.monofont, ...(d.sansfontsections ? [d.sansfont] : [])]
     .map((name) => fonts.find((f) => f.name === name))
     .filter((f): f is BookFont => !!f);
@@ -159,15 +168,16 @@ export function FontsTab({ fonts }: { fonts: BookFont[] }) {
     <div className="flex flex-col gap-4">
       <Section title={t('Fonts')}>
         <div className={grid}>
-          <SelectField name="mainfont" label={t('Main Font')} options={all} />
-          <SelectField name="monofont" label={t('Mono Font')} options={mono} />
+          <SelectField name="mainfont" label={t('Main Font')} options={all} hint={fallbackHint(d.mainfont)} />
+          <SelectField name="monofont" label={t('Mono Font')} options={mono} hint={fallbackHint(d.monofont)} />
           {d.sansfontsections ? (
-            <SelectField name="sansfont" label={t('Sans Font')} options={all} hint={t('Used for the section titles.')} />
+            <SelectField name="sansfont" label={t('Sans Font')} options={all} hint={[t('Used for the section titles.'), fallbackHint(d.sansfont)].filter(Boolean).join(' ')} />
           ) : (
             <p className="text-sm text-stone-700 sm:col-span-2">{t('A sans font for the section titles can be chosen after turning on “Use sans fonts for section titles” in Advanced.')}</p>
           )}
           <SelectField name="fontsize" numeric label={t('Font Size')} options={FONT_SIZES.map((n) => ({ value: String(n), label: `${n}pt` }))} />
         </div>
+        {fonts.some((f) => !f.offered) && <p className="mt-2 text-sm text-stone-700">{t('Only the fonts that have every letter of your texts are offered, and DejaVu, which comes with the site.')}</p>}
       </Section>
       {chosen.length > 0 && (
         <Section title={t('Preview')}>
