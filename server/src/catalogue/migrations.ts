@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { dialectOf } from '../db/pg-open.ts';
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 
@@ -165,15 +166,26 @@ export const catalogueMigrations: Record<string, Migration> = {
         .addColumn('doc', 'text')
         .execute();
       await db.schema.createIndex('search_docs_seq').on('search_docs').column('seq').execute();
-      await sql`CREATE VIRTUAL TABLE entry_fts USING fts5(title, authors, body, fulltext,
-        content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0', prefix='2 3')`.execute(db);
+      if (dialectOf(db) === 'postgres') {
+        // PostgreSQL's full-text search instead of FTS5: one tsvector per entry, its four columns as the
+        // weights A (title), B (authors), C (body), D (fulltext), so a column filter is a weight filter
+        // (word:AB) and ts_rank weighs them like bm25's column weights (docs/architecture.md).
+        await sql.raw(`CREATE TEXT SEARCH CONFIGURATION uc_search (COPY = simple);
+          ALTER TEXT SEARCH CONFIGURATION uc_search ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part WITH unaccent, simple;
+          CREATE TABLE entry_fts (rowid bigint PRIMARY KEY, doc tsvector NOT NULL);
+          CREATE INDEX entry_fts_doc ON entry_fts USING gin (doc);`).execute(db);
+      } else {
+        await sql`CREATE VIRTUAL TABLE entry_fts USING fts5(title, authors, body, fulltext,
+          content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0', prefix='2 3')`.execute(db);
+      }
     },
   },
   '2026-11-25-0800-search-doc-libraries': {
     /** The holding libraries of an index row, apart from its document: triggers (OAI-PMH records) read them without parsing the document. */
     async up(db: Kysely<any>) {
       await db.schema.alterTable('search_docs').addColumn('libraries', 'text').execute();
-      await sql`UPDATE search_docs SET libraries = json_extract(doc, '$.values.library') WHERE doc IS NOT NULL`.execute(db);
+      const library = dialectOf(db) === 'postgres' ? sql`(doc::jsonb #> '{values,library}')::text` : sql`json_extract(doc, '$.values.library')`;
+      await sql`UPDATE search_docs SET libraries = ${library} WHERE doc IS NOT NULL`.execute(db);
     },
   },
   '2026-11-26-1200-data-source-uri': {

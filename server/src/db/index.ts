@@ -65,7 +65,7 @@ export async function migrate(db: Db): Promise<void> {
   const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider() });
   const { error, results } = await migrator.migrateToLatest();
   for (const r of results ?? []) {
-    if (r.status === 'Error') throw new Error(`migration ${r.migrationName} failed`);
+    if (r.status === 'Error') throw new Error(`migration ${r.migrationName} failed: ${(error as Error | undefined)?.message ?? 'unknown error'}`, { cause: error });
   }
   if (error) throw error;
 }

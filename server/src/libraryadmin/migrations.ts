@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { dialectOf } from '../db/pg-open.ts';
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 
@@ -6,7 +7,9 @@ const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 export const libraryAdminMigrations: Record<string, Migration> = {
   '2026-11-21-0700-libraryadmin': {
     async up(db: Kysely<any>) {
-      const cols = await sql<{ name: string }>`PRAGMA table_info(sites)`.execute(db);
+      const cols = dialectOf(db) === 'postgres'
+        ? await sql<{ name: string }>`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'sites'`.execute(db)
+        : await sql<{ name: string }>`PRAGMA table_info(sites)`.execute(db);
       if (!cols.rows.some((c) => c.name === 'csv_type')) {
         await db.schema.alterTable('sites').addColumn('csv_type', 'text').execute();
       }

@@ -1,4 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import { dialectOf } from '../db/pg-open.ts';
+import type { Dialect } from '../db/connection.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -6,8 +8,33 @@ type AnyDb = Kysely<any>;
 /** OAI-PMH datestamps have second granularity in UTC. */
 const NOW = `strftime('%Y-%m-%dT%H:%M:%SZ','now')`;
 const VISIBLE = 'l.public = 1 AND l.active = 1';
-/** Some library of the doc is visible to anonymous visitors right now. */
-const DOC_SHOWN = `EXISTS (SELECT 1 FROM json_each(NEW.libraries) j JOIN libraries l ON l.id = CAST(j.value AS INTEGER) WHERE ${VISIBLE})`;
+
+/** What differs between the back ends in this migration's SQL (PostgreSQL has strftime() from db/pg-open.ts). */
+function forms(dialect: Dialect) {
+  const pg = dialect === 'postgres';
+  /** The ids of a JSON array text as rows j(value). */
+  const eachId = (json: string) => (pg ? `jsonb_array_elements_text(${json}::jsonb) AS j(value)` : `json_each(${json}) j`);
+  return {
+    pg,
+    INT: pg ? 'bigint' : 'INTEGER',
+    eachId,
+    /** INSERT that skips rows already there: `${insertIgnore} INTO ... ${onConflictIgnore}`. */
+    insertIgnore: pg ? 'INSERT' : 'INSERT OR IGNORE',
+    onConflictIgnore: pg ? ' ON CONFLICT DO NOTHING' : '',
+    greatest: pg ? 'greatest' : 'max',
+    /** Some library of the doc is visible to anonymous visitors right now (1/0). */
+    docShown: (libraries: string) => {
+      const exists = `EXISTS (SELECT 1 FROM ${eachId(libraries)} JOIN libraries l ON l.id = CAST(j.value AS INTEGER) WHERE ${VISIBLE})`;
+      return pg ? `CAST(${exists} AS INTEGER)` : exists;
+    },
+    randomKey: pg ? `replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')` : 'lower(hex(randomblob(32)))',
+    /** A row trigger: SQLite's BEGIN ... END, or a PL/pgSQL function and its trigger. */
+    trigger: (name: string, event: string, when: string | null, body: string) => (pg
+      ? `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $fn$ BEGIN ${body} RETURN NULL; END $fn$;
+         CREATE TRIGGER ${name} AFTER ${event} FOR EACH ROW${when ? ` WHEN (${when})` : ''} EXECUTE FUNCTION ${name}();`
+      : `CREATE TRIGGER ${name} AFTER ${event}${when ? ` WHEN ${when}` : ''} BEGIN ${body} END`),
+  };
+}
 
 /** A library's visibility changed: every record it holds (or held last) gets a new datestamp, so incremental harvests see it. */
 const bumpLibrary = (exposeLive: boolean) => `
@@ -31,58 +58,55 @@ export const publishMigrations: Record<string, Migration> = {
   '2026-11-25-0900-publish-oai': {
     async up(db: AnyDb) {
       const run = (text: string) => sql.raw(text).execute(db);
+      const f = forms(dialectOf(db));
       await run(`CREATE TABLE oai_records (
-        entry_id INTEGER PRIMARY KEY,
+        entry_id ${f.INT} PRIMARY KEY,
         datestamp TEXT NOT NULL,
-        live INTEGER NOT NULL,
-        exposed INTEGER NOT NULL DEFAULT 0)`);
+        live ${f.INT} NOT NULL,
+        exposed ${f.INT} NOT NULL DEFAULT 0)`);
       await run('CREATE INDEX oai_records_datestamp ON oai_records (datestamp, entry_id) WHERE exposed = 1');
       await run(`CREATE TABLE oai_sets (
-        library_id INTEGER NOT NULL,
+        library_id ${f.INT} NOT NULL,
         datestamp TEXT NOT NULL,
-        entry_id INTEGER NOT NULL,
-        PRIMARY KEY (library_id, datestamp, entry_id)) WITHOUT ROWID`);
+        entry_id ${f.INT} NOT NULL,
+        PRIMARY KEY (library_id, datestamp, entry_id))${f.pg ? '' : ' WITHOUT ROWID'}`);
       await run('CREATE INDEX oai_sets_entry ON oai_sets (entry_id)');
-      await run('CREATE TABLE oai_exposed_libraries (library_id INTEGER PRIMARY KEY)');
-      await run(`CREATE TABLE oai_secret (id INTEGER PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL)`);
-      await run(`INSERT INTO oai_secret (id, key) VALUES (1, lower(hex(randomblob(32))))`);
+      await run(`CREATE TABLE oai_exposed_libraries (library_id ${f.INT} PRIMARY KEY)`);
+      await run(`CREATE TABLE oai_secret (id ${f.INT} PRIMARY KEY CHECK (id = 1), key TEXT NOT NULL)`);
+      await run(`INSERT INTO oai_secret (id, key) VALUES (1, ${f.randomKey})`);
 
       // What is in the index already starts its history now.
       await run(`INSERT INTO oai_exposed_libraries (library_id) SELECT id FROM libraries l WHERE ${VISIBLE}`);
       await run(`INSERT INTO oai_records (entry_id, datestamp, live, exposed)
-        SELECT d.entry_id, ${NOW}, 1, ${DOC_SHOWN.replaceAll('NEW.libraries', 'd.libraries')} FROM search_docs d WHERE d.doc IS NOT NULL`);
-      await run(`INSERT OR IGNORE INTO oai_sets (library_id, datestamp, entry_id)
+        SELECT d.entry_id, ${NOW}, 1, ${f.docShown('d.libraries')} FROM search_docs d WHERE d.doc IS NOT NULL`);
+      await run(`${f.insertIgnore} INTO oai_sets (library_id, datestamp, entry_id)
         SELECT CAST(j.value AS INTEGER), r.datestamp, r.entry_id FROM search_docs d
-        JOIN oai_records r ON r.entry_id = d.entry_id, json_each(d.libraries) j WHERE d.doc IS NOT NULL`);
+        JOIN oai_records r ON r.entry_id = d.entry_id, ${f.eachId('d.libraries')} WHERE d.doc IS NOT NULL${f.onConflictIgnore}`);
 
       // A doc written (new or rewritten): the record changed now; its sets are the doc's libraries.
       const written = `
-        INSERT INTO oai_records (entry_id, datestamp, live, exposed) VALUES (NEW.entry_id, ${NOW}, 1, ${DOC_SHOWN})
-          ON CONFLICT (entry_id) DO UPDATE SET datestamp = excluded.datestamp, live = 1, exposed = max(exposed, excluded.exposed);
+        INSERT INTO oai_records (entry_id, datestamp, live, exposed) VALUES (NEW.entry_id, ${NOW}, 1, ${f.docShown('NEW.libraries')})
+          ON CONFLICT (entry_id) DO UPDATE SET datestamp = excluded.datestamp, live = 1, exposed = ${f.greatest}(oai_records.exposed, excluded.exposed);
         DELETE FROM oai_sets WHERE entry_id = NEW.entry_id;
-        INSERT OR IGNORE INTO oai_sets (library_id, datestamp, entry_id)
-          SELECT CAST(j.value AS INTEGER), r.datestamp, r.entry_id FROM oai_records r, json_each(NEW.libraries) j
-          WHERE r.entry_id = NEW.entry_id;`;
-      await run(`CREATE TRIGGER oai_doc_inserted AFTER INSERT ON search_docs WHEN NEW.doc IS NOT NULL BEGIN ${written} END`);
-      await run(`CREATE TRIGGER oai_doc_updated AFTER UPDATE ON search_docs WHEN NEW.doc IS NOT NULL BEGIN ${written} END`);
+        ${f.insertIgnore} INTO oai_sets (library_id, datestamp, entry_id)
+          SELECT CAST(j.value AS INTEGER), r.datestamp, r.entry_id FROM oai_records r, ${f.eachId('NEW.libraries')}
+          WHERE r.entry_id = NEW.entry_id${f.onConflictIgnore};`;
+      await run(f.trigger('oai_doc_inserted', 'INSERT ON search_docs', 'NEW.doc IS NOT NULL', written));
+      await run(f.trigger('oai_doc_updated', 'UPDATE ON search_docs', 'NEW.doc IS NOT NULL', written));
       // The doc went away (merged, no holding left): the record is deleted now; it keeps its last sets.
-      await run(`CREATE TRIGGER oai_doc_dropped AFTER UPDATE ON search_docs WHEN NEW.doc IS NULL AND OLD.doc IS NOT NULL BEGIN
+      await run(f.trigger('oai_doc_dropped', 'UPDATE ON search_docs', 'NEW.doc IS NULL AND OLD.doc IS NOT NULL', `
         UPDATE oai_records SET datestamp = ${NOW}, live = 0 WHERE entry_id = NEW.entry_id;
-        UPDATE oai_sets SET datestamp = (SELECT datestamp FROM oai_records WHERE entry_id = NEW.entry_id) WHERE entry_id = NEW.entry_id;
-      END`);
+        UPDATE oai_sets SET datestamp = (SELECT datestamp FROM oai_records WHERE entry_id = NEW.entry_id) WHERE entry_id = NEW.entry_id;`));
 
       const shown = (p: string) => `(${p}.public = 1 AND ${p}.active = 1)`;
-      await run(`CREATE TRIGGER oai_library_added AFTER INSERT ON libraries WHEN ${shown('NEW')} BEGIN
-        INSERT OR IGNORE INTO oai_exposed_libraries (library_id) VALUES (NEW.id);
-      END`);
-      await run(`CREATE TRIGGER oai_library_shown AFTER UPDATE OF public, active ON libraries
-        WHEN ${shown('NEW')} AND NOT ${shown('OLD')} BEGIN
-        INSERT OR IGNORE INTO oai_exposed_libraries (library_id) VALUES (NEW.id);
-        ${bumpLibrary(true).replaceAll('$ID', 'NEW.id')}
-      END`);
-      await run(`CREATE TRIGGER oai_library_hidden AFTER UPDATE OF public, active ON libraries
-        WHEN ${shown('OLD')} AND NOT ${shown('NEW')} BEGIN ${bumpLibrary(false).replaceAll('$ID', 'NEW.id')} END`);
-      await run(`CREATE TRIGGER oai_library_deleted AFTER DELETE ON libraries BEGIN ${bumpLibrary(false).replaceAll('$ID', 'OLD.id')} END`);
+      await run(f.trigger('oai_library_added', 'INSERT ON libraries', shown('NEW'), `
+        ${f.insertIgnore} INTO oai_exposed_libraries (library_id) VALUES (NEW.id)${f.onConflictIgnore};`));
+      await run(f.trigger('oai_library_shown', 'UPDATE OF public, active ON libraries', `${shown('NEW')} AND NOT ${shown('OLD')}`, `
+        ${f.insertIgnore} INTO oai_exposed_libraries (library_id) VALUES (NEW.id)${f.onConflictIgnore};
+        ${bumpLibrary(true).replaceAll('$ID', 'NEW.id')}`));
+      await run(f.trigger('oai_library_hidden', 'UPDATE OF public, active ON libraries', `${shown('OLD')} AND NOT ${shown('NEW')}`,
+        bumpLibrary(false).replaceAll('$ID', 'NEW.id')));
+      await run(f.trigger('oai_library_deleted', 'DELETE ON libraries', null, bumpLibrary(false).replaceAll('$ID', 'OLD.id')));
     },
   },
 };
