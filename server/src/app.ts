@@ -93,13 +93,18 @@ export interface Services {
 
 /** Settings the services read (the rest of Config is for the HTTP layer). */
 type ServiceConfig = Pick<Config, 'dataDir' | 'smtpUrl' | 'mailFrom' | 'adminEmail' | 'publicUrl' | 'wikidataUrl' | 'wikidataTimeoutMs' | 'wikidataCacheSeconds'>
-  & Partial<Pick<Config, 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port' | 'calibreRoot' | 'coverTemplate'
+  & Partial<Pick<Config, 'databaseUrl' | 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port' | 'calibreRoot' | 'coverTemplate'
     | 'harvestTimeoutSeconds' | 'harvestMaxResponseMb' | 'harvestRetries' | 'harvestBackoffMs' | 'harvestAllowPrivate'>>;
+
+/** Where the database is: DATABASE_URL (PostgreSQL), else the SQLite file in DATA_DIR. */
+export function databaseTarget(config: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'databaseUrl'>>): string {
+  return config.databaseUrl || path.join(config.dataDir, 'catalogue.sqlite');
+}
 
 /** Job and Book Builder settings (defaults from config.ts when absent). */
 type JobConfig = Partial<Pick<Config, 'jobConcurrency' | 'bookBuildConcurrency' | 'bookBuildTimeoutSeconds' | 'bookSessionMaxAgeDays' | 'jobMaxAgeDays' | 'harvestScheduleSeconds'>>;
 
-export async function createServices(config: ServiceConfig & JobConfig, dbFile = path.join(config.dataDir, 'catalogue.sqlite')): Promise<Services> {
+export async function createServices(config: ServiceConfig & JobConfig, dbFile = databaseTarget(config)): Promise<Services> {
   const db = openDatabase(dbFile);
   await migrate(db);
   const libraries = new LibraryService(db);

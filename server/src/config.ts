@@ -8,6 +8,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** postgres://user:password@host:port/database: run on PostgreSQL; null = SQLite in DATA_DIR (catalogue.sqlite). */
+  databaseUrl: string | null;
   /** Load the demo catalogue into an empty database on start. */
   demo: boolean;
   demoDir: string;
@@ -78,11 +80,19 @@ function envBool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   return !['0', 'false', 'no', 'off'].includes(raw.toLowerCase());
 }
 
+function envDatabaseUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.DATABASE_URL;
+  if (!raw) return null;
+  if (!/^postgres(ql)?:\/\//i.test(raw)) throw new Error('DATABASE_URL must be a postgres:// URL (unset it to use SQLite in DATA_DIR)');
+  return raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: envInt(env, 'PORT', 8080),
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'data')),
+    databaseUrl: envDatabaseUrl(env),
     demo: envBool(env, 'DEMO', true),
     demoDir: path.resolve(env.DEMO_DIR || path.join(repoRoot, 'demo')),
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'web', 'dist')),

@@ -2,9 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.ts';
-import { buildApp, createJobWorker, createServices, type Services } from './app.ts';
+import { buildApp, createJobWorker, createServices, databaseTarget, type Services } from './app.ts';
 import { importJsonl, ImportError } from './ingest/jsonl.ts';
 import { createDemoAccounts } from './admin/demo.ts';
+import { migrate, openDatabase } from './db/index.ts';
+import { backendNotReady } from './db/backends.ts';
+import { isPostgresUrl } from './db/pg-open.ts';
 
 export async function loadDemoIfEmpty(services: Services, demoDir: string, log: (msg: string) => void): Promise<boolean> {
   const hasData = services.db.sqlite.prepare('SELECT (SELECT count(*) FROM libraries) + (SELECT count(*) FROM entries)').pluck().get() as number;
@@ -20,12 +23,21 @@ export async function loadDemoIfEmpty(services: Services, demoDir: string, log: 
 async function main() {
   const [command = 'serve', ...args] = process.argv.slice(2);
   const config = loadConfig();
+  if (command === 'migrate') {
+    // Only the schema: works on both back ends, also where a module's statements do not run yet.
+    const db = openDatabase(databaseTarget(config));
+    await migrate(db);
+    await db.close();
+    console.log('Database is up to date.');
+    return;
+  }
+  const notReady = backendNotReady(isPostgresUrl(databaseTarget(config)) ? 'postgres' : 'sqlite');
+  if (notReady) {
+    console.error(notReady);
+    process.exit(2);
+  }
   const services = await createServices(config);
   switch (command) {
-    case 'migrate':
-      console.log('Database is up to date.');
-      await services.db.close();
-      return;
     case 'import': {
       const file = args[0];
       if (!file) {
