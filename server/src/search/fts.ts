@@ -8,6 +8,39 @@ export const FTS_WEIGHTS = [10, 10, 3, 1] as const;
 /** FTS5's rank configuration for the same weights (the `rank` column, usable inside an aggregate). */
 export const FTS_RANK = `bm25(${FTS_WEIGHTS.map((w) => w.toFixed(1)).join(', ')})`;
 
+/**
+ * Each match's relevance as `rowid score` pairs in one string: the score is -bm25 (bm25 is negative) in
+ * millionths, an integer, because turning a double into text cost SQLite a quarter of the ranking.
+ */
+export const ftsRankList = (table: string) =>
+  `SELECT group_concat(rowid || ' ' || CAST(-rank * ${RANK_SCALE} AS INTEGER), ' ') FROM ${table} WHERE ${table} MATCH ? AND rank MATCH '${FTS_RANK}'`;
+const RANK_SCALE = 1_000_000;
+
+/** Adds the scores of an `ftsRankList` answer to `scores` (ids past its end are not yet synced). */
+export function addRankList(list: string | null, scores: Float64Array): void {
+  if (!list) return;
+  const n = scores.length;
+  let id = -1;
+  let v = 0;
+  let negative = false;
+  const flush = () => {
+    if (id < 0) id = v;
+    else {
+      if (id < n) scores[id] += (negative ? -v : v) / RANK_SCALE;
+      id = -1;
+    }
+    v = 0;
+    negative = false;
+  };
+  for (let i = 0; i < list.length; i++) {
+    const c = list.charCodeAt(i);
+    if (c === 32) flush();
+    else if (c === 45) negative = true;
+    else v = v * 10 + (c - 48);
+  }
+  flush();
+}
+
 /** The same expression restricted to the title and author columns (the strongly weighted ones). */
 export const inTitleOrAuthors = (match: string) => `{title authors} : (${match})`;
 

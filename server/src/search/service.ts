@@ -12,14 +12,14 @@ import type { AgentService } from '../agents/service.ts';
 import type { IndexDoc } from './doc.ts';
 import type { ExclusionStore, ViewerExclusions } from '../curation/exclusions.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
-import { FTS_RANK, inTitleOrAuthors, isPureText, parseIdList, toFtsMatch } from './fts.ts';
+import { addRankList, ftsRankList, inTitleOrAuthors, isPureText, parseIdList, toFtsMatch } from './fts.ts';
 import { MemoryIndex } from './memory-index.ts';
 import { buildPager } from './pager.ts';
 import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './parser.ts';
 import { Vocabulary } from './vocabulary.ts';
 import { SuggestIndex } from './suggest.ts';
 import { cutSnippet, snippetQuery } from './snippet.ts';
-import { firstInOrder } from './top.ts';
+import { firstByRelevance } from './top.ts';
 import { countFacet, scanEntries } from './scan.ts';
 
 export interface SearchParams {
@@ -75,7 +75,7 @@ export class SearchService {
       since: s.prepare('SELECT entry_id, doc FROM search_docs WHERE seq > ? ORDER BY seq').raw(),
       docs: s.prepare('SELECT entry_id, doc FROM search_docs WHERE entry_id IN (SELECT value FROM json_each(?))').raw(),
       ftsIdList: s.prepare('SELECT group_concat(rowid) FROM entry_fts WHERE entry_fts MATCH ?').pluck(),
-      ftsRanks: s.prepare(`SELECT group_concat(rowid || ' ' || rank, ' ') FROM entry_fts WHERE entry_fts MATCH ? AND rank MATCH '${FTS_RANK}'`).pluck(),
+      ftsRanks: s.prepare(ftsRankList('entry_fts')).pluck(),
       // Which of a page's entries match inside a full text: one rowid lookup each.
       inFullText: s.prepare(`SELECT value FROM json_each(?) WHERE EXISTS
         (SELECT 1 FROM entry_fts WHERE entry_fts MATCH ? AND rowid = json_each.value)`).pluck(),
@@ -515,14 +515,7 @@ export class SearchService {
 
   /** Adds -bm25 (positive: FTS5's bm25 is negative for every match) of each row matching `match`. */
   private addRanks(match: string, scores: Float64Array): void {
-    const list = this.q.ftsRanks.get(match) as string | null;
-    if (!list) return;
-    const parts = list.split(' ');
-    const n = scores.length;
-    for (let i = 0; i + 1 < parts.length; i += 2) {
-      const id = Number(parts[i]);
-      if (id < n) scores[id] -= Number(parts[i + 1]);
-    }
+    addRankList(this.q.ftsRanks.get(match) as string | null, scores);
   }
 
   private zeroedScores(capacity: number): Float64Array {
@@ -536,11 +529,21 @@ export class SearchService {
     const index = this.index;
     const dk = index.dateKey;
     if (sortBy === 'relevance' && scores) {
-      const before = (a: number, b: number) => scores[b] - scores[a] || dk[b] - dk[a] || b - a;
+      // Answers -1/0/1, never a difference of doubles: a double result is a heap allocation per call,
+      // which at hundreds of thousands of matches made more garbage (and scavenges) than the rest.
+      const before = (a: number, b: number) => {
+        const sa = scores[a];
+        const sb = scores[b];
+        if (sa !== sb) return sa > sb ? -1 : 1;
+        const da = dk[a];
+        const db = dk[b];
+        if (da !== db) return da > db ? -1 : 1;
+        return b - a;
+      };
       // Pages near the start (nearly every request) select their ranks instead of sorting every match.
       return (offset: number, size: number) => {
         if (offset + size > TOP_SELECT_LIMIT) return Array.from(results.sort(before).subarray(offset, offset + size));
-        return firstInOrder(results, offset + size, before).slice(offset);
+        return firstByRelevance(results, offset + size, scores, dk).slice(offset);
       };
     }
     const byTitle = sortBy === 'title_asc' || sortBy === 'title_desc';

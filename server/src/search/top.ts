@@ -1,41 +1,54 @@
 /**
- * The first `k` of `ids` in the order `before` gives (negative: a goes first), sorted, without sorting
- * them all: a bounded heap whose root is the last one kept. A relevance page of a query matching
+ * The first `k` of `ids` by relevance (score, then date, then id, each highest first), sorted, without
+ * sorting them all: a bounded heap whose root is the last one kept. A relevance page of a query matching
  * hundreds of thousands of entries needs only its first few dozen ranks.
+ *
+ * The comparisons are written out over the typed arrays, not passed in as a comparator: a comparator's
+ * double results were boxed on every call, about 25 MB of garbage (and its scavenges) for a wildcard
+ * matching 345,000 entries at a million.
  */
-export function firstInOrder(ids: ArrayLike<number>, k: number, before: (a: number, b: number) => number): number[] {
+export function firstByRelevance(ids: ArrayLike<number>, k: number, scores: Float64Array, dateKey: Float64Array): number[] {
   if (k <= 0) return [];
-  if (ids.length <= k) return Array.from(ids).sort(before);
-  // heap[0] is the worst of the kept ones: a max-heap under `before`.
-  const heap: number[] = [];
-  const worse = (i: number, j: number) => before(heap[i], heap[j]) > 0;
-  const down = (i: number) => {
-    const n = heap.length;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let top = i;
-      if (l < n && worse(l, top)) top = l;
-      if (r < n && worse(r, top)) top = r;
-      if (top === i) return;
-      [heap[i], heap[top]] = [heap[top], heap[i]];
-      i = top;
-    }
+  const n = ids.length;
+  const size = Math.min(k, n);
+  // heap[0] is the worst of the kept ones.
+  const heap = new Int32Array(size);
+  let used = 0;
+  /** True when a ranks after b. */
+  const after = (a: number, b: number): boolean => {
+    const sa = scores[a];
+    const sb = scores[b];
+    if (sa !== sb) return sa < sb;
+    const da = dateKey[a];
+    const db = dateKey[b];
+    if (da !== db) return da < db;
+    return a < b;
   };
-  for (let n = 0; n < ids.length; n++) {
-    const id = ids[n];
-    if (heap.length < k) {
-      heap.push(id);
-      for (let i = heap.length - 1; i > 0; ) {
+  for (let r = 0; r < n; r++) {
+    const id = ids[r];
+    if (used < size) {
+      let i = used++;
+      while (i > 0) {
         const p = (i - 1) >> 1;
-        if (!worse(i, p)) break;
-        [heap[i], heap[p]] = [heap[p], heap[i]];
+        if (!after(id, heap[p])) break;
+        heap[i] = heap[p];
         i = p;
       }
-    } else if (before(id, heap[0]) < 0) {
-      heap[0] = id;
-      down(0);
+      heap[i] = id;
+    } else if (after(heap[0], id)) {
+      // Sift the newcomer down from the root.
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= size) break;
+        const rr = l + 1;
+        const c = rr < size && after(heap[rr], heap[l]) ? rr : l;
+        if (!after(heap[c], id)) break;
+        heap[i] = heap[c];
+        i = c;
+      }
+      heap[i] = id;
     }
   }
-  return heap.sort(before);
+  return Array.from(heap).sort((a, b) => (after(a, b) ? 1 : after(b, a) ? -1 : 0));
 }
