@@ -1,7 +1,8 @@
 // npm run check:book -- [--png DIR --pages 1,3,5 --paper a4] FILE.muse|FILE.zip [...]
 // Builds each text as the Book Builder does with the default options, then checks the PDF the way a
 // print shop's preflight would: no character without a font, every font embedded, every page of the
-// expected size, an outline when the text has headings. One line per check; exit code 1 on a failure.
+// expected size, an outline when the text has headings, a tagged PDF whose structure tree matches its content.
+// One line per check; exit code 1 on a failure.
 // With --png, the pages listed (default 1-4) are also written as DIR/<name>-<paper>-p<N>.png (docs/screenshots).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +10,7 @@ import { compileTypstPdf, imageFormat, missingGlyphsMessage, parseMuse, readMuse
 import { defaultCollectionData, type CollectionData } from '../packages/shared/src/index.ts';
 import { bookTypst, printedText } from '../server/src/bookbuilder/build.ts';
 import { typstOptions } from '../server/src/bookbuilder/options.ts';
-import { pdfFonts, pdfOutline, pdfPagePng, pdfPageSizesMm } from '../server/src/bookbuilder/pdf-checks.ts';
+import { pdfFonts, pdfOutline, pdfPagePng, pdfPageSizesMm, pdfTags } from '../server/src/bookbuilder/pdf-checks.ts';
 
 export interface BookCheck {
   name: string;
@@ -77,6 +78,12 @@ export async function checkBook(file: string, data: CollectionData = defaultColl
     name: 'outline',
     ok: headings === 0 || outline.length >= headings,
     detail: headings === 0 ? 'no headings, no outline needed' : `${outline.length} bookmarks for ${headings} headings`,
+  });
+  const tags = await pdfTags(pdf);
+  checks.push({
+    name: 'tags',
+    ok: tags.marked && !!tags.lang && tags.elements.length > 0 && tags.problems.length === 0,
+    detail: tags.problems.length ? tags.problems.slice(0, 3).join('; ') : `${tags.marked ? 'marked' : 'not marked'}, language ${tags.lang ?? 'unset'}, ${tags.elements.length} structure elements`,
   });
   return { checks, pages, pdf };
 }

@@ -10,10 +10,12 @@ import {
   PDFDocument,
   PDFRef,
   appendBezierCurve,
+  beginMarkedContent,
   clip,
   closePath,
   concatTransformationMatrix,
   drawObject,
+  endMarkedContent,
   endPath,
   lineTo,
   moveTo,
@@ -31,6 +33,7 @@ import {
 } from 'pdf-lib';
 import { logicalSequence, pageOrder, validateImposeOptions, type ImposeOptions, type PageOrder } from './order.ts';
 import { cropLayout, creepUnits, CROP_DEFAULTS, type CropPageLayout } from './cropmarks.ts';
+import { carryTags, type PlacedPage } from './tags.ts';
 
 /** Saddle-stitched schemas: nested sheets, so the inner ones creep. */
 const CREEP_SCHEMAS: readonly string[] = ['2up', 'duplex2up', '2down', '4up'];
@@ -98,16 +101,23 @@ function slotOrigin(c: number, r: number, rows: number, w: number, h: number, ro
   return [round3(c * w), round3((rows - 1 - r) * h)];
 }
 
-/** Draws the source page into a box of w×h at (x, y), scaled down and centred if its size differs. */
-function drawFitted(page: PDFPage, emb: PDFEmbeddedPage, x: number, y: number, w: number, h: number): void {
+type Matrix = [number, number, number, number, number, number];
+
+/**
+ * Draws the source page into a box of w×h at (x, y), scaled down and centred if its size differs;
+ * answers the matrix from the page to the sheet, given the slot's.
+ */
+function drawFitted(page: PDFPage, emb: PDFEmbeddedPage, x: number, y: number, w: number, h: number, slot: Matrix): Matrix {
   const ew = emb.width;
   const eh = emb.height;
-  if (Math.abs(ew - w) <= SIZE_TOLERANCE && Math.abs(eh - h) <= SIZE_TOLERANCE) {
-    page.drawPage(emb, { x, y });
-    return;
-  }
-  const s = Math.min(1, w / ew, h / eh);
-  page.drawPage(emb, { x: x + (w - ew * s) / 2, y: y + (h - eh * s) / 2, xScale: s, yScale: s });
+  const exact = Math.abs(ew - w) <= SIZE_TOLERANCE && Math.abs(eh - h) <= SIZE_TOLERANCE;
+  const s = exact ? 1 : Math.min(1, w / ew, h / eh);
+  const ox = exact ? x : x + (w - ew * s) / 2;
+  const oy = exact ? y : y + (h - eh * s) / 2;
+  if (exact) page.drawPage(emb, { x, y });
+  else page.drawPage(emb, { x: ox, y: oy, xScale: s, yScale: s });
+  const [a, b, c, d, e, f] = slot;
+  return [a * s, b * s, c * s, d * s, a * ox + c * oy + e, b * ox + d * oy + f];
 }
 
 /** The operators of the marks of one crop page (lines, registration targets), in crop-paper coordinates. */
@@ -262,6 +272,11 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
   }
 
   const markForms = new Map<string, PDFRef>();
+  // where each book page went, for its tags (structure, outline)
+  const placed: (PlacedPage | undefined)[] = srcPages.map(() => undefined);
+  const place = (srcPage: number, sheet: PDFPage, matrix: Matrix) => {
+    placed[srcPage - 1] ??= { sheet: sheet.ref, form: embedded[srcPage - 1].ref, matrix };
+  };
   for (const side of order.sides) {
     const page = out.addPage([sheetW, sheetH]);
     side.slots.forEach((srcPage, i) => {
@@ -275,7 +290,7 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
         const dx = creepPt.get(srcPage) ?? 0;
         // a shifted page stays inside its slot
         if (dx) page.pushOperators(rectangle(0, 0, W, H), clip(), endPath());
-        drawFitted(page, embedded[srcPage - 1], dx, 0, W, H);
+        place(srcPage, page, drawFitted(page, embedded[srcPage - 1], dx, 0, W, H, slotMatrix(rotate, x, y)));
         page.pushOperators(popGraphicsState());
         return;
       }
@@ -290,19 +305,23 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
         clip(),
         endPath(),
       );
-      if (srcPage !== null) drawFitted(page, embedded[srcPage - 1], layout.x, layout.y, W, H);
+      if (srcPage !== null) place(srcPage, page, drawFitted(page, embedded[srcPage - 1], layout.x, layout.y, W, H, slotMatrix(rotate, x, y)));
       const key = JSON.stringify(layout.marks);
       let marks = markForms.get(key);
       if (!marks) {
         marks = out.context.register(out.context.formXObject(markOperators(layout), { BBox: [0, 0, cellW, cellH] }));
         markForms.set(key, marks);
       }
-      page.pushOperators(drawObject(page.node.newXObject('CropMarks', marks)));
+      // marks and labels are no part of the book: artifacts for a reader of the tags
+      page.pushOperators(beginMarkedContent('Artifact'), drawObject(page.node.newXObject('CropMarks', marks)));
       drawLabels(page, layout, font!, options.cropTitle ?? '', [W, H]);
-      page.pushOperators(popGraphicsState());
+      page.pushOperators(endMarkedContent(), popGraphicsState());
     });
   }
 
+  // the forms of the pages exist once flushed; their tags then point into them
+  await out.flush();
+  carryTags(src, out, placed);
   const bytes = await out.save({ useObjectStreams: true });
   return {
     pdf: bytes,

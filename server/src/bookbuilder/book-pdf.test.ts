@@ -9,7 +9,11 @@ import { collectionToTypst, compileTypstPdf, missingGlyphs, museToTypst, type Ty
 import { defaultCollectionData, type CollectionData } from '@uc/shared';
 import { buildBook } from './build.ts';
 import { greyPng } from './testing.ts';
-import { pdfFonts, pdfInfo, pdfOutline, pdfPageCount, pdfTextSpans, type TextSpan } from './pdf-checks.ts';
+import { pdfFonts, pdfInfo, pdfOutline, pdfPageCount, pdfTags, pdfTextSpans, type TextSpan } from './pdf-checks.ts';
+import { pageOrder } from '@uc/imposition';
+import * as mupdf from 'mupdf';
+import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import { imposeOptions } from './options.ts';
 
 const A4 = { widthMm: 210, left: 210 / 12, right: 210 - (2 * 210) / 12 };
 const A5 = { left: 148 / 12, right: 148 - (2 * 148) / 12, top: 210 / 12 };
@@ -317,5 +321,56 @@ describe('fonts', () => {
       expect(fonts.length, name).toBeGreaterThanOrEqual(2);
       expect(fonts.filter((f) => !f.embedded).map((f) => `${name}: ${f.name}`)).toEqual([]);
     }
+  });
+});
+
+describe('imposed output', () => {
+  it('keeps the book’s tags: structure tree in reading order, Lang, MarkInfo, metadata, and an outline pointing at the sheet sides', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'book-tags-'));
+    const musePath = path.join(dir, 'text.muse');
+    fs.writeFileSync(musePath, LONG_TITLE + BODY);
+    const variants: Record<string, Partial<CollectionData>> = {
+      plain: {},
+      '2up': { imposition_schema: '2up' },
+      '4up with crop marks': { imposition_schema: '4up', cropmarks: true, crop_papersize: 'a3' },
+    };
+    const built: Record<string, { pdf: Uint8Array; bookPages: number; data: CollectionData }> = {};
+    for (const [name, extra] of Object.entries(variants)) {
+      const outPath = path.join(dir, `${name}.pdf`);
+      const data = { ...defaultCollectionData(), ...extra };
+      const r = await buildBook({ texts: [{ musePath, zipPath: null }], data, outPath });
+      built[name] = { pdf: new Uint8Array(fs.readFileSync(outPath)), bookPages: r.bookPages, data };
+    }
+    const plain = await pdfTags(built.plain.pdf);
+    expect(plain).toMatchObject({ lang: 'en', marked: true, problems: [] });
+    expect(plain.elements.length).toBeGreaterThan(20);
+    for (const name of ['2up', '4up with crop marks']) {
+      const { pdf, bookPages, data } = built[name];
+      // the same elements in the same order, each mark of content found where it says, none left unowned
+      expect(await pdfTags(pdf), name).toEqual(plain);
+      expect(pdfInfo(pdf), name).toEqual(pdfInfo(built.plain.pdf));
+      // each bookmark opens the sheet side that holds its page
+      const order = pageOrder(bookPages, imposeOptions(data)!);
+      const outline = (pdf: Uint8Array) => {
+        const doc = mupdf.Document.openDocument(pdf, 'application/pdf');
+        try {
+          const flat: { title: string; page: number }[] = [];
+          const walk = (items: NonNullable<ReturnType<mupdf.Document['loadOutline']>>) => items.forEach((i) => (flat.push({ title: i.title ?? '', page: i.page ?? -1 }), walk(i.down ?? [])));
+          walk(doc.loadOutline() ?? []);
+          return flat;
+        } finally {
+          doc.destroy();
+        }
+      };
+      const bookOutline = outline(built.plain.pdf);
+      expect(bookOutline.length).toBeGreaterThan(3);
+      expect(outline(pdf), name).toEqual(bookOutline.map((o) => ({ title: o.title, page: order.sides.findIndex((s) => s.slots.includes(o.page + 1)) })));
+      expect(pdfOutline(pdf)).toEqual(pdfOutline(built.plain.pdf));
+    }
+    // the check sees a form whose marked content the parent tree no longer reaches
+    const broken = await PDFDocument.load(built['2up'].pdf);
+    const form = broken.context.enumerateIndirectObjects().map(([, o]) => o).find((o): o is PDFRawStream => o instanceof PDFRawStream && o.dict.has(PDFName.of('StructParents')))!;
+    form.dict.delete(PDFName.of('StructParents'));
+    expect((await pdfTags(await broken.save())).problems).toContainEqual(expect.stringMatching(/the parent tree does not name the element of MCID \d+/));
   });
 });
