@@ -96,7 +96,7 @@ export class AccountService {
   }
 
   addLibrary(userId: number, libraryId: number) {
-    this.db.sqlite.prepare('INSERT OR IGNORE INTO user_libraries (user_id, library_id) VALUES (?, ?)').run(userId, libraryId);
+    this.db.sqlite.prepare('INSERT INTO user_libraries (user_id, library_id) VALUES (?, ?) ON CONFLICT DO NOTHING').run(userId, libraryId);
   }
 
   userExists(username: string): boolean {

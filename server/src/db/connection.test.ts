@@ -36,6 +36,13 @@ describe.each(BACKENDS)('SqlConnection on %s', (dialect) => {
     expect(db.sqlite.prepare('DELETE FROM items WHERE name = ?').run('zzz').changes).toBe(0);
   });
 
+  it('an insert with an explicit id does not make a later insert without one reuse it', () => {
+    db.sqlite.prepare('INSERT INTO items (id, name) VALUES (?, ?)').run(41, 'given');
+    const next = db.sqlite.prepare('INSERT INTO items (name) VALUES (?)').run('next');
+    expect(next.lastInsertRowid).toBe(42);
+    expect(db.sqlite.prepare('SELECT id FROM items ORDER BY id').pluck().all()).toEqual([41, 42]);
+  });
+
   it('maps values as SQLite gives them: numbers, 1/0 for truth, null, buffers', () => {
     db.sqlite.prepare('INSERT INTO items (name, n, x, data) VALUES (@name, @n, @x, @data)').run({ name: 'a', n: 2 ** 40, x: 0.25, data: Buffer.from([1, 2, 255]) });
     db.sqlite.prepare('INSERT INTO items (name) VALUES (:name)').run({ name: 'b' });

@@ -4,7 +4,7 @@
 // - values: integers, bigint, numeric and floats come back as numbers, booleans as 1/0, bytea as Buffer
 //   (what SQLite gives); text, JSON and dates as strings;
 // - run(): {changes, lastInsertRowid}, the id from a RETURNING added to INSERTs into tables with an
-//   identity column (or an integer primary key);
+//   identity column (or an integer primary key); an explicit id moves the identity sequence past it;
 // - transaction(fn): BEGIN/COMMIT, nested ones as savepoints; .immediate/.exclusive also take one
 //   database-wide advisory lock, as SQLite's write lock serialises such transactions.
 // Statements are prepared once per connection and SQL text (a Map lookup afterwards).
@@ -240,6 +240,8 @@ interface Prepared {
   parsers: ((v: string) => unknown)[];
   /** For run(): the INSERT with `RETURNING <id>` appended, when its table has one. */
   returning?: Prepared | null;
+  /** For run(): the INSERT names its table's generated id column (see afterExplicitId). */
+  explicitId?: string | null;
 }
 
 type RunResult = BetterSqlite3.RunResult;
@@ -263,7 +265,7 @@ export class PgConnection implements SqlConnection {
   readonly name: string;
   private pq: PQ;
   private statements = new Map<string, Prepared>();
-  private idColumns = new Map<string, string | null>();
+  private idColumns = new Map<string, { col: string; generated: boolean } | null>();
   private depth = 0;
   private lastRowid: number = 0;
 
@@ -357,23 +359,29 @@ export class PgConnection implements SqlConnection {
   /** The INSERT of `p` returning its table's id (identity column, else integer primary key), or null. */
   returningFor(source: string, p: Prepared): Prepared | null {
     if (p.returning !== undefined) return p.returning;
-    const m = /^\s*INSERT\s+INTO\s+("?)([A-Za-z_][\w]*)\1/i.exec(p.translated.text);
+    const m = /^\s*INSERT\s+INTO\s+("?)([A-Za-z_][\w]*)\1\s*(?:\(([^)]*)\))?/i.exec(p.translated.text);
     let ret: Prepared | null = null;
+    p.explicitId = null;
     if (m && !/\bRETURNING\b/i.test(p.translated.text)) {
-      const table = m[2]!;
-      let col = this.idColumns.get(table);
-      if (col === undefined) {
+      const table = m[2]!.toLowerCase();
+      let id = this.idColumns.get(table);
+      if (id === undefined) {
         const rows = this.query(`SELECT a.attname, a.attidentity <> '' OR coalesce(pg_get_expr(d.adbin, d.adrelid), '') LIKE 'nextval(%' AS generated
           FROM pg_attribute a
           LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
           LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary AND i.indnatts = 1 AND i.indkey[0] = a.attnum
           WHERE a.attrelid = to_regclass($1) AND a.attnum > 0 AND NOT a.attisdropped
             AND (a.attidentity <> '' OR coalesce(pg_get_expr(d.adbin, d.adrelid), '') LIKE 'nextval(%' OR (i.indrelid IS NOT NULL AND a.atttypid IN (20, 21, 23)))
-          ORDER BY 2 DESC, a.attnum LIMIT 1`, [table.toLowerCase()]);
-        col = rows.length ? (rows[0]![0] as string) : null;
-        this.idColumns.set(table, col);
+          ORDER BY 2 DESC, a.attnum LIMIT 1`, [table]);
+        id = rows.length ? { col: rows[0]![0] as string, generated: rows[0]![1] === 1 } : null;
+        this.idColumns.set(table, id);
       }
-      if (col) ret = this.prepared(`${source.replace(/[\s;]+$/, '')} RETURNING "${col}"`);
+      if (id) {
+        ret = this.prepared(`${source.replace(/[\s;]+$/, '')} RETURNING "${id.col}"`);
+        const cols = (m[3] ?? '').split(',').map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
+        if (id.generated && cols.includes(id.col)) p.explicitId = `SELECT setval(s, greatest((SELECT max("${id.col}") FROM "${table}"), coalesce(pg_sequence_last_value(s), 0), 1))
+          FROM (SELECT pg_get_serial_sequence('"${table}"', '${id.col}')::regclass AS s) x`;
+      }
     }
     p.returning = ret;
     return ret;
@@ -384,6 +392,9 @@ export class PgConnection implements SqlConnection {
     this.execute(ret ?? p, args);
     const changes = Number(this.pq.cmdTuples()) || 0;
     if (ret && this.pq.ntuples() > 0) this.lastRowid = Number(this.pq.getvalue(this.pq.ntuples() - 1, 0));
+    // An id given explicitly does not move the identity sequence: move it past the largest id, so the
+    // next insert without one gets a new id, as SQLite's AUTOINCREMENT gives.
+    if (p.explicitId && changes > 0) this.exec(p.explicitId);
     return { changes, lastInsertRowid: this.lastRowid };
   }
 

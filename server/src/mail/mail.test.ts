@@ -1,24 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
 import { startSmtp, type TestSmtp } from '../test/smtp.ts';
 import { addressList, isEmailAddress, MailService } from './service.ts';
 
-let dir: string;
-let db: Db;
 let smtp: TestSmtp;
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-mail-'));
-  db = openDatabase(path.join(dir, 'mail.sqlite'));
-  await migrate(db);
   smtp = await startSmtp();
 });
 afterAll(async () => {
   await smtp.close();
-  await db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  dropTestDatabases();
 });
 
 const message = {
@@ -29,7 +21,16 @@ const message = {
   text: 'First line.\nSecond line with àccents.\n',
 };
 
-describe('MailService', () => {
+describe.each(BACKENDS)('MailService on %s', (dialect) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = openDatabase(testDatabaseTarget(dialect));
+    await migrate(db);
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
   it('stores the message, sends it over SMTP and marks it sent', async () => {
     const mail = new MailService(db, { smtpUrl: smtp.url, mailFrom: 'Catalogue <noreply@example.org>' });
     const before = smtp.received.length;
@@ -83,7 +84,9 @@ describe('MailService', () => {
     expect(r.status).toBe('failed');
     expect(r.error).toMatch(/ECONNREFUSED|connect/i);
   });
+});
 
+describe('addresses', () => {
   it('checks addresses typed by visitors and splits address lists', () => {
     expect(isEmailAddress('reader@example.net')).toBe(true);
     for (const bad of ['', 'reader', 'a@b', 'a b@example.org', 'x@example.org\nBcc: y@example.org', '<a@example.org>']) {
