@@ -67,6 +67,9 @@ export function openPostgres(url: string) {
   const pool = new pg.Pool({ connectionString: url, max: 4, types: { getTypeParser: ((oid: number) => pgTypeParser(oid)) as never } });
   // Every session of the pool in UTC, as SQLite's clock is.
   pool.on('connect', (client) => { client.query("SET TIME ZONE 'UTC'").catch(() => {}); });
+  // An idle pooled connection the server ended (restart, admin): the pool drops it and opens another
+  // when needed; without a listener the event would end the process.
+  pool.on('error', () => {});
   const kysely = new Kysely<Database>({ dialect: new PortablePostgresDialect({ pool }) });
   const sqlite = new PgConnection(url);
   return {

@@ -274,7 +274,8 @@ export class PgConnection implements SqlConnection {
     this.name = url.replace(/:[^:@/]*@/, ':***@');
     this.pq = new Libpq();
     this.pq.connectSync(url);
-    this.exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'");
+    // lock_timeout as SQLite's busy_timeout (db/index.ts): a statement waits 5 s for a lock, then fails.
+    this.exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'; SET lock_timeout = '5s'");
   }
 
   get inTransaction(): boolean {

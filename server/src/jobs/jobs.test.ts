@@ -1,167 +1,179 @@
 // The durable job queue and its worker: lifecycle, limits, failures, timeouts and restart recovery.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
 import { JobQueue } from './queue.ts';
 import { JobWorker, type JobHandler } from './worker.ts';
 
-let dir: string;
-let db: Db;
-let queue: JobQueue;
-const workers: JobWorker[] = [];
+afterAll(() => dropTestDatabases());
 
-beforeEach(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-jobs-'));
-  db = openDatabase(path.join(dir, 'db.sqlite'));
-  await migrate(db);
-  queue = new JobQueue(db);
-});
+describe.each(BACKENDS)('jobs on %s', (dialect) => {
+  let target: string;
+  let db: Db;
+  let queue: JobQueue;
+  const workers: JobWorker[] = [];
 
-afterEach(async () => {
-  for (const w of workers.splice(0)) await w.stop(100);
-  await db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function worker(handlers: Record<string, JobHandler>, concurrency = 1, extra: object = {}): JobWorker {
-  const w = new JobWorker(queue, handlers, { concurrency, pollMs: 10, heartbeatMs: 50, ...extra });
-  workers.push(w);
-  return w;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-describe('JobQueue', () => {
-  it('enqueues, claims the oldest job of a handled kind, finishes and fails', () => {
-    const a = queue.enqueue('a', { n: 1 });
-    const b = queue.enqueue('b', { n: 2 });
-    const a2 = queue.enqueue('a', { n: 3 });
-    expect(queue.get(a)).toMatchObject({ kind: 'a', status: 'inactive', payload: { n: 1 }, attempts: 0 });
-    expect(queue.position(a2)).toBe(1);
-    expect(queue.position(b)).toBe(0);
-    const got = queue.claim('w1', ['b']);
-    expect(got).toMatchObject({ id: b, status: 'active', attempts: 1, worker: 'w1' });
-    expect(queue.position(b)).toBeNull();
-    queue.finish(b, { pages: 3 });
-    expect(queue.get(b)).toMatchObject({ status: 'finished', result: { pages: 3 } });
-    expect(queue.claim('w1', ['a'])?.id).toBe(a);
-    queue.fail(a, 'broken');
-    expect(queue.get(a)).toMatchObject({ status: 'failed', error: 'broken' });
-    expect(queue.claim('w1', [])).toBeNull();
-    expect(queue.counts()).toEqual({ inactive: 1, active: 0, finished: 1, failed: 1 });
-    expect(queue.get(9999)).toBeNull();
-  });
-
-  it('two queues on one database never claim the same job', async () => {
-    const other = openDatabase(path.join(dir, 'db.sqlite'));
-    const q2 = new JobQueue(other);
-    for (let i = 0; i < 20; i++) queue.enqueue('k', { i });
-    const seen: number[] = [];
-    for (let i = 0; i < 20; i++) seen.push((i % 2 ? queue : q2).claim(`w${i % 2}`, ['k'])!.id);
-    expect(new Set(seen).size).toBe(20);
-    await other.close();
-  });
-
-  it('purges old finished jobs only', async () => {
-    const a = queue.enqueue('a', {});
-    queue.claim('w', ['a']);
-    queue.finish(a, null);
-    queue.enqueue('a', {});
-    await sleep(5);
-    expect(queue.purge(1)).toBe(1);
-    expect(queue.counts().inactive).toBe(1);
-  });
-});
-
-describe('JobWorker', () => {
-  it('runs jobs to finished or failed, with the failure reason kept', async () => {
-    const w = worker({
-      ok: { run: async (p) => ({ doubled: (p as { n: number }).n * 2 }) },
-      bad: { run: async () => { throw new Error('Typst said no'); } },
-    });
-    const ok = queue.enqueue('ok', { n: 21 });
-    const bad = queue.enqueue('bad', {});
-    w.start();
-    await w.idle();
-    expect(queue.get(ok)).toMatchObject({ status: 'finished', result: { doubled: 42 } });
-    expect(queue.get(bad)).toMatchObject({ status: 'failed', error: 'Typst said no' });
-  });
-
-  it('runs at most `concurrency` jobs at once, and at most the kind limit of one kind', async () => {
-    let now = 0;
-    let peak = 0;
-    let peakBuild = 0;
-    let nowBuild = 0;
-    const slow = (kind: 'build' | 'csv'): JobHandler => ({
-      concurrency: kind === 'build' ? 1 : undefined,
-      run: async () => {
-        now++;
-        if (kind === 'build') nowBuild++;
-        peak = Math.max(peak, now);
-        peakBuild = Math.max(peakBuild, nowBuild);
-        await sleep(30);
-        now--;
-        if (kind === 'build') nowBuild--;
-      },
-    });
-    const w = worker({ build: slow('build'), csv: slow('csv') }, 2);
-    for (let i = 0; i < 4; i++) queue.enqueue('build', {});
-    for (let i = 0; i < 4; i++) queue.enqueue('csv', {});
-    w.start();
-    await w.idle();
-    expect(peak).toBe(2);
-    expect(peakBuild).toBe(1);
-    expect(queue.counts().finished).toBe(8);
-  });
-
-  it('fails a job that runs past its time limit', async () => {
-    const w = worker({
-      hang: { timeoutMs: 50, run: (_p, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))) },
-    });
-    const id = queue.enqueue('hang', {});
-    w.start();
-    await w.idle();
-    expect(queue.get(id)).toMatchObject({ status: 'failed', error: 'Timed out after 0 s' });
-  });
-
-  it('puts back jobs left active by a crashed worker when it starts, and gives up after max attempts', async () => {
-    const survivor = queue.enqueue('k', { v: 'survivor' });
-    const doomed = queue.enqueue('k', { v: 'doomed' }, { maxAttempts: 1 });
-    // A worker claims both, then "crashes": no finish, no heartbeat.
-    expect(queue.claim('crashed-worker', ['k'])?.id).toBe(survivor);
-    expect(queue.claim('crashed-worker', ['k'])?.id).toBe(doomed);
-    expect(queue.counts().active).toBe(2);
-    await sleep(5);
-
-    const ran: string[] = [];
-    const w = worker({ k: { run: async (p) => { ran.push((p as { v: string }).v); } } }, 1, { staleMs: 0 });
-    w.start();
-    await w.idle();
-    expect(ran).toEqual(['survivor']);
-    expect(queue.get(survivor)).toMatchObject({ status: 'finished', attempts: 2 });
-    expect(queue.get(doomed)).toMatchObject({ status: 'failed', error: expect.stringContaining('Interrupted 1 times') });
-  });
-
-  it('does not take over jobs of a live worker (fresh heartbeat)', async () => {
-    const id = queue.enqueue('k', {});
-    queue.claim('other-live-worker', ['k']);
-    const w = worker({ k: { run: async () => undefined } }, 1, { staleMs: 60_000 });
-    w.start();
-    await sleep(100);
-    expect(queue.get(id)?.status).toBe('active');
-  });
-
-  it('survives a restart: a queued job is run by the next worker', async () => {
-    const id = queue.enqueue('k', { x: 1 });
-    await db.close();
-    db = openDatabase(path.join(dir, 'db.sqlite'));
+  beforeEach(async () => {
+    target = testDatabaseTarget(dialect);
+    db = openDatabase(target);
     await migrate(db);
     queue = new JobQueue(db);
-    const w = worker({ k: { run: async () => 'done' } });
-    w.start();
-    await w.idle();
-    expect(queue.get(id)).toMatchObject({ status: 'finished', result: 'done' });
+  });
+
+  afterEach(async () => {
+    for (const w of workers.splice(0)) await w.stop(100);
+    await db.close();
+  });
+
+  function worker(handlers: Record<string, JobHandler>, concurrency = 1, extra: object = {}): JobWorker {
+    const w = new JobWorker(queue, handlers, { concurrency, pollMs: 10, heartbeatMs: 50, ...extra });
+    workers.push(w);
+    return w;
+  }
+
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  describe('JobQueue', () => {
+    it('enqueues, claims the oldest job of a handled kind, finishes and fails', () => {
+      const a = queue.enqueue('a', { n: 1 });
+      const b = queue.enqueue('b', { n: 2 });
+      const a2 = queue.enqueue('a', { n: 3 });
+      expect(queue.get(a)).toMatchObject({ kind: 'a', status: 'inactive', payload: { n: 1 }, attempts: 0 });
+      expect(queue.position(a2)).toBe(1);
+      expect(queue.position(b)).toBe(0);
+      const got = queue.claim('w1', ['b']);
+      expect(got).toMatchObject({ id: b, status: 'active', attempts: 1, worker: 'w1' });
+      expect(queue.position(b)).toBeNull();
+      queue.finish(b, { pages: 3 });
+      expect(queue.get(b)).toMatchObject({ status: 'finished', result: { pages: 3 } });
+      expect(queue.claim('w1', ['a'])?.id).toBe(a);
+      queue.fail(a, 'broken');
+      expect(queue.get(a)).toMatchObject({ status: 'failed', error: 'broken' });
+      expect(queue.claim('w1', [])).toBeNull();
+      expect(queue.counts()).toEqual({ inactive: 1, active: 0, finished: 1, failed: 1 });
+      expect(queue.get(9999)).toBeNull();
+    });
+
+    it('two queues on one database never claim the same job', async () => {
+      const other = openDatabase(target);
+      const q2 = new JobQueue(other);
+      for (let i = 0; i < 20; i++) queue.enqueue('k', { i });
+      const seen: number[] = [];
+      for (let i = 0; i < 20; i++) seen.push((i % 2 ? queue : q2).claim(`w${i % 2}`, ['k'])!.id);
+      expect(new Set(seen).size).toBe(20);
+      await other.close();
+    });
+
+    it.skipIf(dialect !== 'postgres')('a claim takes the next job instead of waiting for another process\'s claim to commit', async () => {
+      const other = openDatabase(target);
+      const q2 = new JobQueue(other);
+      const first = queue.enqueue('k', {});
+      const second = queue.enqueue('k', {});
+      const ids = db.sqlite.transaction(() => [queue.claim('w1', ['k'])!.id, q2.claim('w2', ['k'])!.id])();
+      expect(ids).toEqual([first, second]);
+      expect(queue.get(first)?.worker).toBe('w1');
+      await other.close();
+    });
+
+    it('purges old finished jobs only', async () => {
+      const a = queue.enqueue('a', {});
+      queue.claim('w', ['a']);
+      queue.finish(a, null);
+      queue.enqueue('a', {});
+      await sleep(5);
+      expect(queue.purge(1)).toBe(1);
+      expect(queue.counts().inactive).toBe(1);
+    });
+  });
+
+  describe('JobWorker', () => {
+    it('runs jobs to finished or failed, with the failure reason kept', async () => {
+      const w = worker({
+        ok: { run: async (p) => ({ doubled: (p as { n: number }).n * 2 }) },
+        bad: { run: async () => { throw new Error('Typst said no'); } },
+      });
+      const ok = queue.enqueue('ok', { n: 21 });
+      const bad = queue.enqueue('bad', {});
+      w.start();
+      await w.idle();
+      expect(queue.get(ok)).toMatchObject({ status: 'finished', result: { doubled: 42 } });
+      expect(queue.get(bad)).toMatchObject({ status: 'failed', error: 'Typst said no' });
+    });
+
+    it('runs at most `concurrency` jobs at once, and at most the kind limit of one kind', async () => {
+      let now = 0;
+      let peak = 0;
+      let peakBuild = 0;
+      let nowBuild = 0;
+      const slow = (kind: 'build' | 'csv'): JobHandler => ({
+        concurrency: kind === 'build' ? 1 : undefined,
+        run: async () => {
+          now++;
+          if (kind === 'build') nowBuild++;
+          peak = Math.max(peak, now);
+          peakBuild = Math.max(peakBuild, nowBuild);
+          await sleep(30);
+          now--;
+          if (kind === 'build') nowBuild--;
+        },
+      });
+      const w = worker({ build: slow('build'), csv: slow('csv') }, 2);
+      for (let i = 0; i < 4; i++) queue.enqueue('build', {});
+      for (let i = 0; i < 4; i++) queue.enqueue('csv', {});
+      w.start();
+      await w.idle();
+      expect(peak).toBe(2);
+      expect(peakBuild).toBe(1);
+      expect(queue.counts().finished).toBe(8);
+    });
+
+    it('fails a job that runs past its time limit', async () => {
+      const w = worker({
+        hang: { timeoutMs: 50, run: (_p, ctx) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))) },
+      });
+      const id = queue.enqueue('hang', {});
+      w.start();
+      await w.idle();
+      expect(queue.get(id)).toMatchObject({ status: 'failed', error: 'Timed out after 0 s' });
+    });
+
+    it('puts back jobs left active by a crashed worker when it starts, and gives up after max attempts', async () => {
+      const survivor = queue.enqueue('k', { v: 'survivor' });
+      const doomed = queue.enqueue('k', { v: 'doomed' }, { maxAttempts: 1 });
+      // A worker claims both, then "crashes": no finish, no heartbeat.
+      expect(queue.claim('crashed-worker', ['k'])?.id).toBe(survivor);
+      expect(queue.claim('crashed-worker', ['k'])?.id).toBe(doomed);
+      expect(queue.counts().active).toBe(2);
+      await sleep(5);
+
+      const ran: string[] = [];
+      const w = worker({ k: { run: async (p) => { ran.push((p as { v: string }).v); } } }, 1, { staleMs: 0 });
+      w.start();
+      await w.idle();
+      expect(ran).toEqual(['survivor']);
+      expect(queue.get(survivor)).toMatchObject({ status: 'finished', attempts: 2 });
+      expect(queue.get(doomed)).toMatchObject({ status: 'failed', error: expect.stringContaining('Interrupted 1 times') });
+    });
+
+    it('does not take over jobs of a live worker (fresh heartbeat)', async () => {
+      const id = queue.enqueue('k', {});
+      queue.claim('other-live-worker', ['k']);
+      const w = worker({ k: { run: async () => undefined } }, 1, { staleMs: 60_000 });
+      w.start();
+      await sleep(100);
+      expect(queue.get(id)?.status).toBe('active');
+    });
+
+    it('survives a restart: a queued job is run by the next worker', async () => {
+      const id = queue.enqueue('k', { x: 1 });
+      await db.close();
+      db = openDatabase(target);
+      await migrate(db);
+      queue = new JobQueue(db);
+      const w = worker({ k: { run: async () => 'done' } });
+      w.start();
+      await w.idle();
+      expect(queue.get(id)).toMatchObject({ status: 'finished', result: 'done' });
+    });
   });
 });

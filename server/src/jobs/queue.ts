@@ -2,6 +2,7 @@
 // of worker processes can share it. Statuses: inactive (queued) → active → finished | failed.
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/index.ts';
+import { jsonValues, skipLocked } from '../db/dialect.ts';
 
 export type JobState = 'inactive' | 'active' | 'finished' | 'failed';
 
@@ -60,8 +61,11 @@ export class JobQueue {
     this.q = {
       insert: s.prepare('INSERT INTO jobs (kind, payload, max_attempts, created) VALUES (?, ?, ?, ?) RETURNING id').pluck(),
       get: s.prepare('SELECT * FROM jobs WHERE id = ?'),
+      // status is checked again outside the subquery: on PostgreSQL a claim that waited for another
+      // one's row re-reads that row only.
       claim: s.prepare(`UPDATE jobs SET status = 'active', attempts = attempts + 1, worker = ?, started = ?, heartbeat = ?, error = NULL
-        WHERE id = (SELECT id FROM jobs WHERE status = 'inactive' AND kind IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT 1)
+        WHERE id = (SELECT id FROM jobs WHERE status = 'inactive' AND kind IN (${jsonValues(s.dialect, '?')}) ORDER BY id LIMIT 1${skipLocked(s.dialect)})
+          AND status = 'inactive'
         RETURNING *`),
       heartbeat: s.prepare(`UPDATE jobs SET heartbeat = ? WHERE id = ? AND worker = ? AND status = 'active'`),
       finish: s.prepare(`UPDATE jobs SET status = 'finished', result = ?, finished = ?, heartbeat = NULL WHERE id = ? AND status = 'active'`),
