@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from './index.ts';
 import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { PgConnection } from './postgres.ts';
 
 afterAll(() => dropTestDatabases());
 
@@ -87,5 +88,19 @@ describe.each(BACKENDS)('SqlConnection on %s', (dialect) => {
   it('refuses a statement with a syntax error or an unknown table when it is prepared', () => {
     expect(() => db.sqlite.prepare('SELEC 1')).toThrow();
     expect(() => db.sqlite.prepare('SELECT * FROM nowhere')).toThrow(/nowhere/);
+  });
+});
+
+describe.skipIf(!BACKENDS.includes('postgres'))('PgConnection', () => {
+  it('keeps a bounded number of statements prepared, and prepares an evicted one again when it is used', () => {
+    const conn = new PgConnection(testDatabaseTarget('postgres'), { maxStatements: 3 });
+    try {
+      const first = conn.prepare('SELECT 1 AS n');
+      for (let i = 2; i <= 6; i++) expect(conn.prepare(`SELECT ${i} AS n`).get()).toEqual({ n: i });
+      expect(conn.prepare('SELECT count(*) FROM pg_prepared_statements').pluck().get()).toBeLessThanOrEqual(3);
+      expect(first.get()).toEqual({ n: 1 });
+    } finally {
+      conn.close();
+    }
   });
 });

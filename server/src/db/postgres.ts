@@ -7,7 +7,8 @@
 //   identity column (or an integer primary key); an explicit id moves the identity sequence past it;
 // - transaction(fn): BEGIN/COMMIT, nested ones as savepoints; .immediate/.exclusive also take one
 //   database-wide advisory lock, as SQLite's write lock serialises such transactions.
-// Statements are prepared once per connection and SQL text (a Map lookup afterwards).
+// Statements are prepared once per connection and SQL text (a Map lookup afterwards; the 2,000 most
+// recently used stay prepared on the server).
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqlConnection } from './connection.ts';
@@ -235,11 +236,12 @@ export function pgTypeParser(oid: number): (v: string) => unknown {
 
 interface Prepared {
   name: string;
+  source: string;
   translated: Translated;
   fields: string[];
   parsers: ((v: string) => unknown)[];
-  /** For run(): the INSERT with `RETURNING <id>` appended, when its table has one. */
-  returning?: Prepared | null;
+  /** For run(): the SQL of the INSERT with `RETURNING <id>` appended, when its table has one. */
+  returning?: string | null;
   /** For run(): the INSERT names its table's generated id column (see afterExplicitId). */
   explicitId?: string | null;
 }
@@ -264,12 +266,16 @@ export class PgConnection implements SqlConnection {
   /** The URL without its password. */
   readonly name: string;
   private pq: PQ;
+  /** Prepared statements by SQL text, least recently used first (SQL built with values would grow it without end). */
   private statements = new Map<string, Prepared>();
+  private statementSeq = 0;
+  private maxStatements: number;
   private idColumns = new Map<string, { col: string; generated: boolean } | null>();
   private depth = 0;
   private lastRowid: number = 0;
 
-  constructor(url: string) {
+  constructor(url: string, opts: { maxStatements?: number } = {}) {
+    this.maxStatements = opts.maxStatements ?? 2000;
     const Libpq = loadLibpq();
     this.name = url.replace(/:[^:@/]*@/, ':***@');
     this.pq = new Libpq();
@@ -332,22 +338,41 @@ export class PgConnection implements SqlConnection {
   /** Prepares (once per SQL text) and describes a statement: errors surface here, as with SQLite. */
   prepared(source: string): Prepared {
     const cached = this.statements.get(source);
-    if (cached) return cached;
+    if (cached) {
+      this.statements.delete(source);
+      this.statements.set(source, cached);
+      return cached;
+    }
     const translated = translatePlaceholders(source);
-    const name = `s${this.statements.size + 1}`;
-    this.pq.prepare(name, translated.text, translated.slots.length);
-    this.check(source);
+    const name = this.prepareOnServer(translated);
     this.pq.describePrepared(name);
     this.check(source);
     const nf = this.pq.nfields();
     const p: Prepared = {
       name,
+      source,
       translated,
       fields: Array.from({ length: nf }, (_, f) => this.pq.fname(f)),
       parsers: Array.from({ length: nf }, (_, f) => pgTypeParser(this.pq.ftype(f))),
     };
-    this.statements.set(source, p);
+    this.remember(p);
     return p;
+  }
+
+  private prepareOnServer(translated: Translated): string {
+    const name = `s${++this.statementSeq}`;
+    this.pq.prepare(name, translated.text, translated.slots.length);
+    this.check(translated.text);
+    return name;
+  }
+
+  private remember(p: Prepared): void {
+    this.statements.set(p.source, p);
+    while (this.statements.size > this.maxStatements) {
+      const [source, old] = this.statements.entries().next().value as [string, Prepared];
+      this.statements.delete(source);
+      this.exec(`DEALLOCATE ${old.name}`);
+    }
   }
 
   /** Executes a prepared statement (prepared before a schema change, a `SELECT *` fails: reopen after migrating). */
@@ -358,10 +383,10 @@ export class PgConnection implements SqlConnection {
   }
 
   /** The INSERT of `p` returning its table's id (identity column, else integer primary key), or null. */
-  returningFor(source: string, p: Prepared): Prepared | null {
+  returningFor(source: string, p: Prepared): string | null {
     if (p.returning !== undefined) return p.returning;
     const m = /^\s*INSERT\s+INTO\s+("?)([A-Za-z_][\w]*)\1\s*(?:\(([^)]*)\))?/i.exec(p.translated.text);
-    let ret: Prepared | null = null;
+    let ret: string | null = null;
     p.explicitId = null;
     if (m && !/\bRETURNING\b/i.test(p.translated.text)) {
       const table = m[2]!.toLowerCase();
@@ -378,7 +403,7 @@ export class PgConnection implements SqlConnection {
         this.idColumns.set(table, id);
       }
       if (id) {
-        ret = this.prepared(`${source.replace(/[\s;]+$/, '')} RETURNING "${id.col}"`);
+        ret = `${source.replace(/[\s;]+$/, '')} RETURNING "${id.col}"`;
         const cols = (m[3] ?? '').split(',').map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
         if (id.generated && cols.includes(id.col)) p.explicitId = `SELECT setval(s, greatest((SELECT max("${id.col}") FROM "${table}"), coalesce(pg_sequence_last_value(s), 0), 1))
           FROM (SELECT pg_get_serial_sequence('"${table}"', '${id.col}')::regclass AS s) x`;
@@ -388,9 +413,11 @@ export class PgConnection implements SqlConnection {
     return ret;
   }
 
-  run(source: string, p: Prepared, args: unknown[]): RunResult {
+  /** Statements are looked up by SQL text at each run: one evicted from the cache is prepared again. */
+  run(source: string, args: unknown[]): RunResult {
+    const p = this.prepared(source);
     const ret = this.returningFor(source, p);
-    this.execute(ret ?? p, args);
+    this.execute(ret ? this.prepared(ret) : p, args);
     const changes = Number(this.pq.cmdTuples()) || 0;
     if (ret && this.pq.ntuples() > 0) this.lastRowid = Number(this.pq.getvalue(this.pq.ntuples() - 1, 0));
     // An id given explicitly does not move the identity sequence: move it past the largest id, so the
@@ -399,7 +426,8 @@ export class PgConnection implements SqlConnection {
     return { changes, lastInsertRowid: this.lastRowid };
   }
 
-  rows(p: Prepared, args: unknown[], mode: 'object' | 'raw' | 'pluck'): unknown[] {
+  rows(source: string, args: unknown[], mode: 'object' | 'raw' | 'pluck'): unknown[] {
+    const p = this.prepared(source);
     this.execute(p, args);
     return this.readRows(p, mode === 'raw', mode === 'pluck');
   }
@@ -472,23 +500,23 @@ class PgStatement {
   }
 
   run(...params: unknown[]): RunResult {
-    return this.conn.run(this.source, this.p, this.args(params));
+    return this.conn.run(this.source, this.args(params));
   }
 
   get(...params: unknown[]): unknown {
     this.mustRead();
-    return this.conn.rows(this.p, this.args(params), this.mode)[0];
+    return this.conn.rows(this.source, this.args(params), this.mode)[0];
   }
 
   all(...params: unknown[]): unknown[] {
     this.mustRead();
-    return this.conn.rows(this.p, this.args(params), this.mode);
+    return this.conn.rows(this.source, this.args(params), this.mode);
   }
 
   /** All rows are fetched first (no server-side cursor yet): page large scans. */
   *iterate(...params: unknown[]): IterableIterator<unknown> {
     this.mustRead();
-    yield* this.conn.rows(this.p, this.args(params), this.mode);
+    yield* this.conn.rows(this.source, this.args(params), this.mode);
   }
 
   pluck(toggle = true): this {
