@@ -3,90 +3,20 @@
 // transaction; any problem (up to 20 are listed) rolls everything back, so a failed import changes nothing.
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
-import { z } from 'zod';
 import { zipSync } from 'fflate';
-import { LIBRARY_TYPES, REGIONS, SITE_TYPES } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import { ensureSite, upsertLibrary } from '../libraries/service.ts';
 import type { PagesService } from '../pages/service.ts';
 import type { FileStore } from '../catalogue/files.ts';
 import type { IngestRecord, IngestService, LinkRequest } from './service.ts';
+import type { Indexer } from '../search/indexer.ts';
+import type { EntryLine, Line } from './format.ts';
+import { readCheckedLines } from './reader.ts';
 
-const str = (max: number) => z.string().max(max);
-const optStr = (max: number) => z.string().max(max).nullable().optional();
-const year = z.number().int().min(-3000).max(3000).nullable().optional();
-
-const settingsLine = z.object({
-  type: z.literal('settings'),
-  site_name: optStr(200), site_logo: optStr(500), description: optStr(5000), contact_email: optStr(200),
-});
-
-const libraryLine = z.object({
-  type: z.literal('library'),
-  id: z.number().int().min(1),
-  name: str(255).min(1),
-  country: optStr(64), city: optStr(64),
-  latitude: z.number().min(-90).max(90).nullable().optional(),
-  longitude: z.number().min(-180).max(180).nullable().optional(),
-  library_type: z.enum(LIBRARY_TYPES).optional(),
-  public: z.boolean().optional(),
-  active: z.boolean().optional(),
-  languages: z.array(str(8)).max(50).optional(),
-  url: optStr(255), logo_url: optStr(255), email_public: optStr(255), email_internal: optStr(255),
-  opening_hours: optStr(5000), description: optStr(20000), short_desc: optStr(2000), pgp_public_key: optStr(20000),
-  address_line_1: optStr(255), address_line_2: optStr(255), address_zip: optStr(16), address_state: optStr(64),
-  year_established: z.string().regex(/^\d{4}(-\d{2}-\d{2})?$/).nullable().optional(),
-  region: z.enum(REGIONS).nullable().optional(),
-  // 'koha' is the import format's older name of koha-marc21.
-  site_type: z.enum([...SITE_TYPES, 'koha']).optional().transform((t) => (t === 'koha' ? 'koha-marc21' : t)),
-  site_url: optStr(255),
-});
-
-const dataSourceItem = z.object({
-  library_id: z.number().int().min(1),
-  identifier: str(2048).min(1),
-  year_edition: year,
-  year_first_edition: year,
-  publisher: optStr(1000), isbn: optStr(1000), description: optStr(50000), shelf_location_code: optStr(1000),
-  material_description: optStr(2000), edition_statement: optStr(2000), place_date_of_publication_distribution: optStr(2000),
-  uri: optStr(2048), uri_label: optStr(2048), content_type: optStr(128),
-  downloads: z.array(str(16)).max(20).optional(),
-  datestamp: z.string().datetime().nullable().optional(),
-  muse_file: optStr(500),
-  pdf_file: optStr(500),
-});
-
-const entryLine = z.object({
-  type: z.literal('entry'),
-  id: z.number().int(),
-  title: str(2000).min(1),
-  subtitle: optStr(2000),
-  authors: z.array(str(500)).max(100),
-  languages: z.array(str(16)).max(20),
-  year: year,
-  aggregation_id: z.number().int().nullable().optional(),
-  aggregation_position: z.number().int().nullable().optional(),
-  translation_of: z.number().int().nullable().optional(),
-  data_sources: z.array(dataSourceItem).min(1).max(200),
-  fulltext: z.string().max(5_000_000).nullable().optional(),
-});
-
-const pageLine = z.object({
-  type: z.literal('page'),
-  id: z.number().int().min(1).optional(),
-  title: str(255).min(1),
-  summary: optStr(2000),
-  content: z.string().max(500000),
-  language: optStr(4),
-  location: z.enum(['footer', 'user_menu', 'draft']).optional(),
-  sorting: z.number().int().optional(),
-  published: z.boolean().optional(),
-});
-
-const line = z.discriminatedUnion('type', [settingsLine, libraryLine, entryLine, pageLine]);
-type Line = z.infer<typeof line>;
-type EntryLine = z.infer<typeof entryLine>;
+/** The import holds one transaction over everything (see below): no savepoint per batch. */
+const BULK = { inTransaction: true } as const;
+/** Entries indexed together: the full-text rows of a chunk make one FTS5 segment (fewer merges). */
+const INDEX_CHUNK = 10_000;
 
 export class ImportError extends Error {
   constructor(public problems: string[]) {
@@ -96,6 +26,7 @@ export class ImportError extends Error {
 
 export interface ImportDeps {
   db: Db;
+  indexer: Indexer;
   ingest: IngestService;
   pages: PagesService;
   files: FileStore;
@@ -103,30 +34,6 @@ export interface ImportDeps {
 
 export interface ImportSummary { libraries: number; entries: number; dataSources: number; pages: number; seconds: number }
 export interface ImportProgress { entries: number; bytes: number; totalBytes: number }
-
-async function* readLines(file: string, read: { bytes: number }): AsyncGenerator<[number, string]> {
-  const input = fs.createReadStream(file, 'utf8');
-  input.on('data', (chunk) => void (read.bytes += Buffer.byteLength(chunk as string)));
-  const rl = readline.createInterface({ input, crlfDelay: Infinity });
-  let n = 0;
-  for await (const text of rl) {
-    n++;
-    if (text.trim()) yield [n, text];
-  }
-}
-
-/** The line checked, or its problem. */
-function parseLine(n: number, text: string): Line | string {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return `line ${n}: not valid JSON`;
-  }
-  const res = line.safeParse(json);
-  if (!res.success) return `line ${n}: ${res.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; ')}`;
-  return res.data;
-}
 
 /** Images a Muse text references ([[name.png]]), to pack with it. */
 function referencedImages(muse: string): string[] {
@@ -150,6 +57,9 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   const pendingLinks: { kind: 'aggregation' | 'translation'; parent: number; child: number; position: number | null }[] = [];
   const writtenFiles: string[] = [];
   let batch: EntryLine[] = [];
+  /** Entries stored and not yet indexed; entries of lines that link (indexed after the links). */
+  let toIndex = new Set<number>();
+  const linked = new Set<number>();
 
   const flush = () => {
     const records: IngestRecord[] = [];
@@ -186,7 +96,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
         owners.push({ entry: e, ds });
       }
     }
-    const { entryIds, touched, dataSourceIds } = ingest.store(records);
+    const { entryIds, touched, dataSourceIds } = ingest.store(records, BULK);
     owners.forEach((o, i) => {
       if (!entryOfFileId.has(o.entry.id)) entryOfFileId.set(o.entry.id, entryIds[i]);
       if (o.ds.muse_file) {
@@ -207,7 +117,15 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       if (e.aggregation_id != null) pendingLinks.push({ kind: 'aggregation', parent: e.aggregation_id, child: e.id, position: e.aggregation_position ?? null });
       if (e.translation_of != null) pendingLinks.push({ kind: 'translation', parent: e.translation_of, child: e.id, position: null });
     }
-    ingest.reindex(touched);
+    // Entries whose lines link to another are indexed once, after the links; the rest in chunks.
+    owners.forEach((o, i) => {
+      if (o.entry.aggregation_id != null || o.entry.translation_of != null) linked.add(entryIds[i]);
+    });
+    for (const id of touched) if (!linked.has(id)) toIndex.add(id);
+    if (toIndex.size >= INDEX_CHUNK) {
+      ingest.reindex(toIndex, BULK);
+      toIndex = new Set();
+    }
     summary.entries += batch.length;
     summary.dataSources += records.length;
     onProgress?.({ entries: summary.entries, bytes: read.bytes, totalBytes });
@@ -233,9 +151,8 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   };
 
   const run = async () => {
-    for await (const [n, text] of readLines(file, read)) {
+    for await (const [n, rec] of readCheckedLines(file, read)) {
       if (problems.length >= 20) break;
-      const rec = parseLine(n, text);
       if (typeof rec === 'string') {
         problems.push(rec);
         continue;
@@ -288,19 +205,27 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       childEntryId: entryOfFileId.get(l.child)!,
       position: l.position,
     }));
-    ingest.reindex(ingest.link(linkRequests));
+    ingest.reindex(new Set([...toIndex, ...linked, ...ingest.link(linkRequests, BULK)]), BULK);
   };
 
-  // One transaction around everything: a failure half-way leaves the catalogue as it was.
+  // One transaction around everything: a failure half-way leaves the catalogue as it was. Statement
+  // journals (every statement that fires a trigger has one) stay in memory: on disk each such
+  // statement wrote ~16 pages to a temporary file.
+  const tempStore = db.sqlite.pragma('temp_store', { simple: true }) as number;
+  db.sqlite.pragma('temp_store = MEMORY');
   db.sqlite.exec('BEGIN IMMEDIATE');
   try {
+    const restoreIndexSettings = deps.indexer.bulkSettings();
     await run();
+    restoreIndexSettings();
     db.sqlite.exec('COMMIT');
   } catch (err) {
     db.sqlite.exec('ROLLBACK');
     ingest.forgetCaches();
     for (const f of writtenFiles) files.remove(f);
     throw err;
+  } finally {
+    db.sqlite.pragma(`temp_store = ${tempStore}`);
   }
   summary.seconds = (Date.now() - started) / 1000;
   return summary;

@@ -34,6 +34,13 @@ export interface IngestRecord {
 /** What storing a record did: a new data source, a changed one, or nothing (same as stored). */
 export type StoreOutcome = 'new' | 'updated' | 'unchanged';
 
+/**
+ * `inTransaction`: the caller holds the write transaction and rolls all of it back on failure (a bulk
+ * import), so no savepoint is opened per call: each one copies every page it touches into the
+ * sub-journal again, which made a 1,000,000-record import spend most of its time copying pages.
+ */
+export interface BulkOptions { inTransaction?: boolean }
+
 export interface LinkRequest {
   kind: 'aggregation' | 'translation';
   /** aggregation: the anthology/issue; translation: the original. */
@@ -68,9 +75,7 @@ export class IngestService {
       agentByName: s.prepare('SELECT id FROM agents WHERE name = ?').pluck(),
       insertAgent: s.prepare('INSERT INTO agents (name, normalized_name) VALUES (?, ?)'),
       insertLanguage: s.prepare('INSERT OR IGNORE INTO languages (code) VALUES (?)'),
-      clearAgents: s.prepare('DELETE FROM entry_agents WHERE entry_id = ?'),
       addAgent: s.prepare('INSERT OR IGNORE INTO entry_agents (entry_id, agent_id, position) VALUES (?, ?, ?)'),
-      clearLanguages: s.prepare('DELETE FROM entry_languages WHERE entry_id = ?'),
       addLanguage: s.prepare('INSERT OR IGNORE INTO entry_languages (entry_id, language_code, position) VALUES (?, ?, ?)'),
       insertDs: s.prepare(`INSERT INTO data_sources (site_id, identifier, entry_id, title, subtitle, authors, languages,
           year_edition, year_first_edition, description, publisher, isbn, shelf_location_code, material_description,
@@ -98,21 +103,27 @@ export class IngestService {
    * Stores records (in one transaction) and returns the entry id of each, in order, plus every entry
    * whose index row must be rebuilt. Does not reindex: call `reindex` (or use `ingestAndIndex`).
    */
-  store(records: IngestRecord[]): { entryIds: number[]; touched: Set<number>; dataSourceIds: number[]; outcomes: StoreOutcome[] } {
+  store(records: IngestRecord[], opts?: BulkOptions): { entryIds: number[]; touched: Set<number>; dataSourceIds: number[]; outcomes: StoreOutcome[] } {
     const touched = new Set<number>();
     const entryIds: number[] = [];
     const dataSourceIds: number[] = [];
     const outcomes: StoreOutcome[] = [];
     const now = new Date().toISOString();
-    this.db.sqlite.transaction(() => {
+    this.atomically(opts, () => {
       for (const r of records) {
         const { entryId, dataSourceId, outcome } = this.storeOne(r, now, touched);
         entryIds.push(entryId);
         dataSourceIds.push(dataSourceId);
         outcomes.push(outcome);
       }
-    })();
+    });
     return { entryIds, touched, dataSourceIds, outcomes };
+  }
+
+  private atomically(opts: BulkOptions | undefined, fn: () => void): void {
+    if (!opts?.inTransaction) return this.db.sqlite.transaction(fn)();
+    if (!this.db.sqlite.inTransaction) throw new Error('inTransaction: no transaction is open');
+    fn();
   }
 
   /**
@@ -169,7 +180,7 @@ export class IngestService {
     } else {
       entryId = Number(q.insertEntry.run(title, subtitle, key, datestamp).lastInsertRowid);
     }
-    if (!found) this.setAuthorsAndLanguages(entryId, authors, languages);
+    if (!found) this.addAuthorsAndLanguages(entryId, authors, languages);
     touched.add(entryId);
     if (existing?.entry_id && existing.entry_id !== entryId) touched.add(existing.entry_id);
 
@@ -209,11 +220,10 @@ export class IngestService {
     };
   }
 
-  private setAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]) {
+  /** The authors and languages of a new entry (ids are never reused: it has none yet). */
+  private addAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]) {
     const q = this.q;
-    q.clearAgents.run(entryId);
     authors.forEach((name, i) => q.addAgent.run(entryId, this.agentId(name), i));
-    q.clearLanguages.run(entryId);
     languages.forEach((code, i) => {
       if (!this.languages.has(code)) {
         q.insertLanguage.run(code);
@@ -247,9 +257,9 @@ export class IngestService {
   }
 
   /** Records "is part of" and "is a translation of" links; returns the entries to reindex. */
-  link(links: LinkRequest[]): Set<number> {
+  link(links: LinkRequest[], opts?: BulkOptions): Set<number> {
     const touched = new Set<number>();
-    this.db.sqlite.transaction(() => {
+    this.atomically(opts, () => {
       for (const l of links) {
         if (l.parentEntryId === l.childEntryId) continue;
         if (l.kind === 'aggregation') this.q.addAggregation.run(l.parentEntryId, l.childEntryId, l.position ?? null);
@@ -257,11 +267,11 @@ export class IngestService {
         touched.add(l.parentEntryId);
         touched.add(l.childEntryId);
       }
-    })();
+    });
     return touched;
   }
 
-  reindex(entryIds: Iterable<number>): number {
-    return this.indexer.reindex(entryIds);
+  reindex(entryIds: Iterable<number>, opts?: BulkOptions): number {
+    return this.indexer.reindex(entryIds, opts);
   }
 }

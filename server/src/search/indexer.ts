@@ -103,8 +103,11 @@ export class Indexer {
     return ids.length;
   }
 
-  /** Rebuilds the index rows of these entries (and of the canonical entries they were merged into). */
-  reindex(entryIds: Iterable<number>): number {
+  /**
+   * Rebuilds the index rows of these entries (and of the canonical entries they were merged into).
+   * `inTransaction`: the caller holds the write transaction (a bulk import): no savepoint per batch.
+   */
+  reindex(entryIds: Iterable<number>, opts?: { inTransaction?: boolean }): number {
     const ids = new Set(entryIds);
     const given = [...ids];
     // A curated aggregation (no record of its own) is visible through its parts: it follows their changes.
@@ -113,15 +116,50 @@ export class Indexer {
     }
     const all = [...ids];
     let written = 0;
+    if (opts?.inTransaction) {
+      if (!this.db.sqlite.inTransaction) throw new Error('inTransaction: no transaction is open');
+      // Full-text rows of the whole call go in together: every trigger statement (search_docs) makes FTS5
+      // flush what it holds, so rows written per batch of 500 made many small segments to merge later.
+      const fts = new FtsRows();
+      for (let i = 0; i < all.length; i += 500) {
+        written += this.reindexBatch(all.slice(i, i + 500), fts);
+        if (fts.rows.length >= BULK_FTS_ROWS) this.writeFts(fts);
+      }
+      this.writeFts(fts);
+      return written;
+    }
     const run = this.db.sqlite.transaction((batch: number[]) => {
-      written += this.reindexBatch(batch);
+      const fts = new FtsRows();
+      written += this.reindexBatch(batch, fts);
+      this.writeFts(fts);
     });
     // IMMEDIATE: take the write lock before reading max(seq), so two writing processes never reuse a seq.
     for (let i = 0; i < all.length; i += 500) run.immediate(all.slice(i, i + 500));
     return written;
   }
 
-  private reindexBatch(ids: number[]): number {
+  /**
+   * For a bulk load in the caller's transaction (with `inTransaction` reindexes): FTS5 holds up to
+   * 32 MiB of terms before it writes a segment (1 MiB by default: many small segments, merged again
+   * and again). Returns what puts the setting back (before the commit).
+   */
+  bulkSettings(): () => void {
+    const s = this.db.sqlite;
+    const hashsize = (s.prepare(`SELECT v FROM entry_fts_config WHERE k = 'hashsize'`).pluck().get() as number | undefined) ?? FTS5_DEFAULT_HASHSIZE;
+    // FTS5 takes integers only: a bound JavaScript number is a REAL.
+    const set = (n: number) => s.exec(`INSERT INTO entry_fts (entry_fts, rank) VALUES ('hashsize', ${Math.trunc(n)})`);
+    set(32 * 1024 * 1024);
+    return () => set(hashsize);
+  }
+
+  private writeFts(fts: FtsRows): void {
+    for (const row of fts.rows) this.q.ftsInsert.run(...row);
+    fts.rows = [];
+    fts.ids.clear();
+  }
+
+  /** Writes the search_docs rows of these entries and drops their old full-text rows; their new ones go to `fts`. */
+  private reindexBatch(ids: number[], fts: FtsRows): number {
     const q = this.q;
     const idsJson = JSON.stringify(ids);
     const entries = q.entries.all(idsJson) as EntryRow[];
@@ -147,10 +185,10 @@ export class Indexer {
 
     let seq = q.maxSeq.get() as number;
     const missing = new Set(ids);
-    // Full-text rows are written after every search_docs row of the batch: a statement that fires
-    // triggers (the OAI-PMH record state) opens a savepoint, which makes FTS5 flush its pending terms;
-    // interleaved, that flush would happen once per entry instead of once per batch.
-    const ftsRows: [number, string, string, string, string][] = [];
+    // Full-text rows are written after every search_docs row of the batch (writeFts): a statement that
+    // fires triggers (the OAI-PMH record state) opens a savepoint, which makes FTS5 flush its pending
+    // terms; interleaved, that flush would happen once per entry instead of once per batch.
+    const ftsRows: FtsRows['rows'] = [];
     const ftsGone: number[] = [];
     for (const e of canon) {
       missing.delete(e.id);
@@ -225,10 +263,26 @@ export class Indexer {
       ftsGone.push(id);
       q.putDoc.run(id, ++seq, null, null);
     }
+    // A row still waiting in `fts` (an entry of an earlier batch of this call) goes in before it is deleted.
+    if (ftsGone.some((id) => fts.ids.has(id))) this.writeFts(fts);
     for (const id of ftsGone) q.ftsDelete.run(id);
-    for (const row of ftsRows) q.ftsInsert.run(...row);
+    for (const row of ftsRows) {
+      fts.rows.push(row);
+      fts.ids.add(row[0]);
+    }
     return canon.length;
   }
+}
+
+/** FTS5's own default of its 'hashsize' setting. */
+const FTS5_DEFAULT_HASHSIZE = 1024 * 1024;
+/** At most this many full-text rows wait in a bulk reindex (memory). */
+const BULK_FTS_ROWS = 20_000;
+
+/** Full-text rows waiting to be written, and their entry ids. */
+class FtsRows {
+  rows: [number, string, string, string, string][] = [];
+  ids = new Set<number>();
 }
 
 function groupBy<T>(rows: T[], key: (r: T) => number): Map<number, T[]> {

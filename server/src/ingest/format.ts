@@ -1,0 +1,136 @@
+// The lines of the catalogue import format (docs/import-format.md), each parsed and checked on its
+// own: what can be told from one line. The import (jsonl.ts) gets them from a reader thread (reader.ts).
+import fs from 'node:fs';
+import readline from 'node:readline';
+import type { MessagePort } from 'node:worker_threads';
+import { z } from 'zod';
+import { LIBRARY_TYPES, REGIONS, SITE_TYPES } from '@uc/shared';
+
+const str = (max: number) => z.string().max(max);
+const optStr = (max: number) => z.string().max(max).nullable().optional();
+const year = z.number().int().min(-3000).max(3000).nullable().optional();
+
+const settingsLine = z.object({
+  type: z.literal('settings'),
+  site_name: optStr(200), site_logo: optStr(500), description: optStr(5000), contact_email: optStr(200),
+});
+
+const libraryLine = z.object({
+  type: z.literal('library'),
+  id: z.number().int().min(1),
+  name: str(255).min(1),
+  country: optStr(64), city: optStr(64),
+  latitude: z.number().min(-90).max(90).nullable().optional(),
+  longitude: z.number().min(-180).max(180).nullable().optional(),
+  library_type: z.enum(LIBRARY_TYPES).optional(),
+  public: z.boolean().optional(),
+  active: z.boolean().optional(),
+  languages: z.array(str(8)).max(50).optional(),
+  url: optStr(255), logo_url: optStr(255), email_public: optStr(255), email_internal: optStr(255),
+  opening_hours: optStr(5000), description: optStr(20000), short_desc: optStr(2000), pgp_public_key: optStr(20000),
+  address_line_1: optStr(255), address_line_2: optStr(255), address_zip: optStr(16), address_state: optStr(64),
+  year_established: z.string().regex(/^\d{4}(-\d{2}-\d{2})?$/).nullable().optional(),
+  region: z.enum(REGIONS).nullable().optional(),
+  // 'koha' is the import format's older name of koha-marc21.
+  site_type: z.enum([...SITE_TYPES, 'koha']).optional().transform((t) => (t === 'koha' ? 'koha-marc21' : t)),
+  site_url: optStr(255),
+});
+
+const dataSourceItem = z.object({
+  library_id: z.number().int().min(1),
+  identifier: str(2048).min(1),
+  year_edition: year,
+  year_first_edition: year,
+  publisher: optStr(1000), isbn: optStr(1000), description: optStr(50000), shelf_location_code: optStr(1000),
+  material_description: optStr(2000), edition_statement: optStr(2000), place_date_of_publication_distribution: optStr(2000),
+  uri: optStr(2048), uri_label: optStr(2048), content_type: optStr(128),
+  downloads: z.array(str(16)).max(20).optional(),
+  datestamp: z.string().datetime().nullable().optional(),
+  muse_file: optStr(500),
+  pdf_file: optStr(500),
+});
+
+const entryLine = z.object({
+  type: z.literal('entry'),
+  id: z.number().int(),
+  title: str(2000).min(1),
+  subtitle: optStr(2000),
+  authors: z.array(str(500)).max(100),
+  languages: z.array(str(16)).max(20),
+  year: year,
+  aggregation_id: z.number().int().nullable().optional(),
+  aggregation_position: z.number().int().nullable().optional(),
+  translation_of: z.number().int().nullable().optional(),
+  data_sources: z.array(dataSourceItem).min(1).max(200),
+  fulltext: z.string().max(5_000_000).nullable().optional(),
+});
+
+const pageLine = z.object({
+  type: z.literal('page'),
+  id: z.number().int().min(1).optional(),
+  title: str(255).min(1),
+  summary: optStr(2000),
+  content: z.string().max(500000),
+  language: optStr(4),
+  location: z.enum(['footer', 'user_menu', 'draft']).optional(),
+  sorting: z.number().int().optional(),
+  published: z.boolean().optional(),
+});
+
+const line = z.discriminatedUnion('type', [settingsLine, libraryLine, entryLine, pageLine]);
+export type Line = z.infer<typeof line>;
+export type EntryLine = z.infer<typeof entryLine>;
+
+/** The file's non-blank lines with their numbers; `read.bytes` follows what was read. */
+async function* readLines(file: string, read: { bytes: number }): AsyncGenerator<[number, string]> {
+  const input = fs.createReadStream(file, 'utf8');
+  input.on('data', (chunk) => void (read.bytes += Buffer.byteLength(chunk as string)));
+  const rl = readline.createInterface({ input, crlfDelay: Infinity });
+  let n = 0;
+  for await (const text of rl) {
+    n++;
+    if (text.trim()) yield [n, text];
+  }
+}
+
+/** The line checked, or its problem. */
+export function parseLine(n: number, text: string): Line | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return `line ${n}: not valid JSON`;
+  }
+  const res = line.safeParse(json);
+  if (!res.success) return `line ${n}: ${res.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'record'}: ${i.message}`).join('; ')}`;
+  return res.data;
+}
+
+/** A line's number and the line checked, or its problem. */
+export type CheckedLine = [number, Line | string];
+/** What the reader thread sends: the next lines, the bytes read so far, and whether the file ended. */
+export interface LinesMessage { lines: CheckedLine[]; bytes: number; done: boolean }
+const LINES_PER_MESSAGE = 1000;
+/** Messages the reader thread may send before the import has taken them (memory stays bounded). */
+export const MESSAGES_AHEAD = 8;
+
+/** The reader thread: reads, parses and checks every line, in order; each message taken is acknowledged. */
+export async function sendCheckedLines(port: MessagePort, file: string): Promise<void> {
+  let credits = MESSAGES_AHEAD;
+  let wake: (() => void) | null = null;
+  port.on('message', () => {
+    credits++;
+    wake?.();
+  });
+  const read = { bytes: 0 };
+  let lines: CheckedLine[] = [];
+  for await (const [n, text] of readLines(file, read)) {
+    lines.push([n, parseLine(n, text)]);
+    if (lines.length < LINES_PER_MESSAGE) continue;
+    while (credits === 0) await new Promise<void>((r) => (wake = r));
+    credits--;
+    port.postMessage({ lines, bytes: read.bytes, done: false } satisfies LinesMessage);
+    lines = [];
+  }
+  port.postMessage({ lines, bytes: read.bytes, done: true } satisfies LinesMessage);
+}
