@@ -4,11 +4,17 @@
 // Prints one JSON line: Muse-to-PDF and imposition seconds (first run, and the median of the warm runs),
 // and the peak memory (largest RSS seen, and the process's max RSS from the OS).
 // Budgets: under 2 s each, under 1 GiB.
+// With --large [MB]: one generated text of about 5 MB (the issue's 4,349-page book) built once by the
+// build job's own function (buildBook: default options, no imposition) in this fresh process; one JSON
+// line with the size, pages, seconds and the process's peak RSS (budget: 1 GiB).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { compileTypstPdf } from '../packages/muse/src/index.ts';
 import { impose } from '../packages/imposition/src/index.ts';
 import { defaultCollectionData } from '../packages/shared/src/index.ts';
-import { bookTypst } from '../server/src/bookbuilder/build.ts';
+import { bookTypst, buildBook } from '../server/src/bookbuilder/build.ts';
 import { generateMuse } from './lib/muse-text.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -66,8 +72,42 @@ async function main() {
   if (!out.within_budget) process.exitCode = 1;
 }
 
+/** Words of generated Muse per MB of source (the generator's texts run at about 8.5 bytes a word). */
+const WORDS_PER_MB = 117_000;
+
+async function large(mb: number) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-book-large-'));
+  try {
+    const musePath = path.join(dir, 'large.muse');
+    fs.writeFileSync(musePath, generateMuse({ title: 'A Large Book', words: Math.round(mb * WORDS_PER_MB), seed: 4349 }).text);
+    const bytes = fs.statSync(musePath).size;
+    const t0 = performance.now();
+    const r = await buildBook({ texts: [{ musePath, zipPath: null }], data: defaultCollectionData(), outPath: path.join(dir, 'large.pdf') });
+    const seconds = (performance.now() - t0) / 1000;
+    // the process did nothing else: its peak RSS is the build's
+    const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
+    const out = {
+      bench: 'book-large',
+      muse_mb: round(bytes / 1e6, 2),
+      pages: r.bookPages,
+      pdf_mb: round(r.bytes / 1e6, 1),
+      seconds: round(seconds, 1),
+      typst_s: round(r.typstSeconds, 1),
+      peak_rss_mb: peakMb,
+      budgets: { rss_mb: 1024 },
+      within_budget: peakMb < 1024,
+    };
+    console.log(JSON.stringify(out));
+    if (!out.within_budget) process.exitCode = 1;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((e) => {
+  const at = process.argv.indexOf('--large');
+  const mb = at < 0 ? 0 : Number(process.argv[at + 1]) || 5;
+  (at < 0 ? main() : large(mb)).catch((e) => {
     console.error(e);
     process.exit(1);
   });
