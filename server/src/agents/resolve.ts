@@ -2,6 +2,7 @@
 // exclusions use it): each author is replaced by its canonical author (merges are one level deep), and
 // an author that was split is replaced by its parts, each resolved to its canonical in turn.
 import type { Db } from '../db/index.ts';
+import { jsonIds } from '../db/dialect.ts';
 
 export interface ResolvedAuthor { id: number; value: string }
 export interface ResolvedAuthors {
@@ -11,13 +12,13 @@ export interface ResolvedAuthors {
   keys: number[];
 }
 
-const IDS = '(SELECT value FROM json_each(?))';
 
 export class AuthorResolver {
   private q;
 
   constructor(db: Db) {
     const s = db.sqlite;
+    const IDS = `(${jsonIds(s.dialect, '?')})`;
     this.q = {
       canonical: s.prepare(`SELECT ea.entry_id, coalesce(c.id, a.id) AS id, coalesce(c.name, a.name) AS name
         FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id LEFT JOIN agents c ON c.id = a.canonical_agent_id

@@ -1,6 +1,7 @@
 // Agents (authors): lookups for other modules and the author search; curation of agents comes with its own module.
 import { AGENT_SEARCH_LIMIT, foldText, type Agent, type AgentListItem, type AgentsResponse } from '@uc/shared';
 import type { Db } from '../db/index.ts';
+import { jsonIds } from '../db/dialect.ts';
 import type { Viewer } from '../http/viewer.ts';
 
 interface AgentRow { id: number; name: string; wikidata_id: string | null; canonical_agent_id: number | null; canonical_name: string | null; canonical_wikidata_id?: string | null }
@@ -25,7 +26,7 @@ export class AgentService {
     this.byId = db.sqlite.prepare(`SELECT a.id, a.name, a.wikidata_id, a.canonical_agent_id, c.name AS canonical_name,
         c.wikidata_id AS canonical_wikidata_id
       FROM agents a LEFT JOIN agents c ON c.id = a.canonical_agent_id WHERE a.id = ?`);
-    this.namesStmt = db.sqlite.prepare('SELECT id, name FROM agents WHERE id IN (SELECT value FROM json_each(?))');
+    this.namesStmt = db.sqlite.prepare(`SELECT id, name FROM agents WHERE id IN (${jsonIds(db.sqlite.dialect, '?')})`);
   }
 
   get(id: number): Agent | null {
