@@ -38,7 +38,7 @@ export class AdminService {
   }
 
   listLibraries(): AdminLibrary[] {
-    const rows = this.db.sqlite.prepare('SELECT * FROM libraries ORDER BY name COLLATE NOCASE, id').all() as LibraryRow[];
+    const rows = this.db.sqlite.prepare('SELECT * FROM libraries ORDER BY lower(name), id').all() as LibraryRow[];
     return rows.map((r) => this.libraryOut(r));
   }
 
