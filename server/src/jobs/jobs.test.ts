@@ -164,6 +164,23 @@ describe.each(BACKENDS)('jobs on %s', (dialect) => {
       expect(queue.get(id)?.status).toBe('active');
     });
 
+    it.runIf(dialect === 'sqlite')('keeps running when a heartbeat meets a database another process holds locked', async () => {
+      const logged: string[] = [];
+      db.sqlite.pragma('busy_timeout = 20');
+      const id = queue.enqueue('k', {});
+      const w = worker({ k: { run: () => sleep(400).then(() => 'done') } }, 1, { log: (msg: string) => logged.push(msg) });
+      w.start();
+      await sleep(30); // claimed before the lock is taken
+      const other = openDatabase(target);
+      other.sqlite.exec('BEGIN IMMEDIATE');
+      await sleep(200); // several beats meet the lock
+      other.sqlite.exec('COMMIT');
+      await other.close();
+      await w.idle();
+      expect(logged).toContain('job heartbeat failed');
+      expect(queue.get(id)).toMatchObject({ status: 'finished', result: 'done' });
+    });
+
     it('survives a restart: a queued job is run by the next worker', async () => {
       const id = queue.enqueue('k', { x: 1 });
       await db.close();

@@ -59,9 +59,15 @@ export class JobWorker {
     const r = this.queue.recoverStale(this.staleMs, this.id);
     if (r.requeued || r.failed) this.opts.log?.('jobs recovered after a stop', r);
     this.beat = setInterval(() => {
-      for (const id of this.running.keys()) this.queue.heartbeat(id, this.id);
-      const rec = this.queue.recoverStale(this.staleMs, this.id);
-      if (rec.requeued || rec.failed) this.opts.log?.('abandoned jobs recovered', rec);
+      // A busy database (another process's long write) must not end the process from a timer: the
+      // next beat tries again, well before the job counts as stale.
+      try {
+        for (const id of this.running.keys()) this.queue.heartbeat(id, this.id);
+        const rec = this.queue.recoverStale(this.staleMs, this.id);
+        if (rec.requeued || rec.failed) this.opts.log?.('abandoned jobs recovered', rec);
+      } catch (e) {
+        this.opts.log?.('job heartbeat failed', { error: (e as Error).message });
+      }
     }, this.heartbeatMs);
     this.beat.unref();
     this.schedule(0);
@@ -144,8 +150,13 @@ export class JobWorker {
           this.opts.log?.('job interrupted by shutdown', { id: job.id });
         } else {
           const msg = e instanceof Error ? e.message : String(e);
-          this.queue.fail(job.id, msg || 'Job failed');
           this.opts.log?.('job failed', { id: job.id, kind: job.kind, error: msg });
+          try {
+            this.queue.fail(job.id, msg || 'Job failed');
+          } catch (e2) {
+            // Left active without heartbeats: the stale-job recovery takes it up again.
+            this.opts.log?.('job state not saved', { id: job.id, error: (e2 as Error).message });
+          }
         }
       } finally {
         if (timer) clearTimeout(timer);
