@@ -67,6 +67,7 @@ export class JobQueue {
         WHERE id = (SELECT id FROM jobs WHERE status = 'inactive' AND kind IN (${jsonValues(s.dialect, '?')}) ORDER BY id LIMIT 1${skipLocked(s.dialect)})
           AND status = 'inactive'
         RETURNING *`),
+      anyQueued: s.prepare(`SELECT 1 FROM jobs WHERE status = 'inactive' AND kind IN (${jsonValues(s.dialect, '?')}) LIMIT 1`).pluck(),
       heartbeat: s.prepare(`UPDATE jobs SET heartbeat = ? WHERE id = ? AND worker = ? AND status = 'active'`),
       finish: s.prepare(`UPDATE jobs SET status = 'finished', result = ?, finished = ?, heartbeat = NULL WHERE id = ? AND status = 'active'`),
       fail: s.prepare(`UPDATE jobs SET status = 'failed', error = ?, finished = ?, heartbeat = NULL WHERE id = ? AND status IN ('active', 'inactive')`),
@@ -92,13 +93,40 @@ export class JobQueue {
   /** Takes the oldest queued job of one of these kinds for this worker, or null. */
   claim(workerId: string, kinds: string[]): Job | null {
     if (kinds.length === 0) return null;
+    const list = JSON.stringify(kinds);
+    // A read first: the claim is a write, and a write waits for another connection's (a harvest's)
+    // write transaction, which on SQLite blocks the thread that serves searches.
+    if (!this.q.anyQueued.get(list)) return null;
     const t = iso();
-    const r = this.q.claim.get(workerId, t, t, JSON.stringify(kinds)) as JobRow | undefined;
+    const r = this.q.claim.get(workerId, t, t, list) as JobRow | undefined;
     return r ? toJob(r) : null;
   }
 
   heartbeat(id: number, workerId: string): void {
     this.q.heartbeat.run(iso(), id, workerId);
+  }
+
+  /**
+   * The heartbeat without waiting for another connection's write lock (SQLite: its busy timeout blocks
+   * the whole thread, for as long as a harvest's batch takes); false when the database was busy.
+   */
+  tryHeartbeat(id: number, workerId: string): boolean {
+    const conn = this.db.sqlite;
+    if (conn.dialect !== 'sqlite') {
+      this.heartbeat(id, workerId);
+      return true;
+    }
+    const wait = conn.pragma('busy_timeout', { simple: true }) as number;
+    conn.pragma('busy_timeout = 0');
+    try {
+      this.heartbeat(id, workerId);
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code === 'SQLITE_BUSY') return false;
+      throw e;
+    } finally {
+      conn.pragma(`busy_timeout = ${Number(wait)}`);
+    }
   }
 
   finish(id: number, result: unknown): void {

@@ -3,6 +3,9 @@
 // active by a worker that died. `serve` starts one; `main.ts worker` runs one alone.
 import { JobQueue, newWorkerId, type Job } from './queue.ts';
 
+/** How soon a heartbeat that met a busy database is tried again. */
+const BUSY_RETRY_MS = 50;
+
 export interface JobContext {
   jobId: number;
   /** Aborted when the job runs past its time limit or the worker stops. */
@@ -62,7 +65,7 @@ export class JobWorker {
       // A busy database (another process's long write) must not end the process from a timer: the
       // next beat tries again, well before the job counts as stale.
       try {
-        for (const id of this.running.keys()) this.queue.heartbeat(id, this.id);
+        for (const id of this.running.keys()) this.beatUntilStored(id, Date.now() + this.heartbeatMs / 2);
         const rec = this.queue.recoverStale(this.staleMs, this.id);
         if (rec.requeued || rec.failed) this.opts.log?.('abandoned jobs recovered', rec);
       } catch (e) {
@@ -71,6 +74,22 @@ export class JobWorker {
     }, this.heartbeatMs);
     this.beat.unref();
     this.schedule(0);
+  }
+
+  /** A heartbeat that never blocks the thread on a busy database: tried again shortly until `until`. */
+  private beatUntilStored(id: number, until: number): void {
+    if (this.stopped || !this.running.has(id)) return;
+    try {
+      if (this.queue.tryHeartbeat(id, this.id)) return;
+    } catch (e) {
+      this.opts.log?.('job heartbeat failed', { error: (e as Error).message });
+      return;
+    }
+    if (Date.now() >= until) {
+      this.opts.log?.('job heartbeat failed', { error: 'database busy' });
+      return;
+    }
+    setTimeout(() => this.beatUntilStored(id, until), BUSY_RETRY_MS).unref();
   }
 
   /** Looks for work now (after an enqueue in this process). */
