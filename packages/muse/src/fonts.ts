@@ -25,7 +25,7 @@ const EMBEDDED: { name: string; type: FontType }[] = [
 
 const SKIP = /math|emoji|symbol|dingbat|icons?\b/i;
 
-interface FaceInfo { family: string; style: string; mono: boolean; sans: boolean; /** Offset of the cmap table in the file. */ cmap?: number }
+interface FaceInfo { family: string; style: string; mono: boolean; sans: boolean }
 
 function u16(b: Buffer, o: number) {
   return b.readUInt16BE(o);
@@ -90,13 +90,13 @@ function readFace(b: Buffer, base: number): FaceInfo | null {
   const os2 = tables.get('OS/2');
   // PANOSE: family kind 2 (Latin text) with serif style 11-13 (sans) or 14 (flared).
   const panoseSans = os2 !== undefined && b[os2 + 32] === 2 && b[os2 + 33] >= 11 && b[os2 + 33] <= 14;
-  return { family: family.trim(), style: style.trim(), mono, sans: panoseSans || /\bsans\b/i.test(family), cmap: tables.get('cmap') };
+  return { family: family.trim(), style: style.trim(), mono, sans: panoseSans || /\bsans\b/i.test(family) };
 }
 
 /** The faces of one font file (several for a .ttc collection); unreadable files give none. */
 export function readFontFile(file: string): FaceInfo[] {
   try {
-    return fileFaces(readFileSync(file)).map(({ cmap: _, ...face }) => face);
+    return fileFaces(readFileSync(file));
   } catch {
     return [];
   }
@@ -234,8 +234,8 @@ function cmapRanges(b: Buffer): Ranges {
   return out;
 }
 
-/** The cmap tables of a font file (one per face, shared ones once), read without loading the whole file. */
-function fileCmaps(file: string): Buffer[] {
+/** Each face's family (null when unnamed) and cmap table, read without loading the whole file; a cmap shared by faces is one Buffer. */
+function fileFaceCmaps(file: string): { family: string | null; cmap: Buffer }[] {
   const fd = openSync(file, 'r');
   try {
     const read = (offset: number, length: number) => {
@@ -249,17 +249,27 @@ function fileCmaps(file: string): Buffer[] {
       const dir = read(12, n * 4);
       return Array.from({ length: n }, (_, i) => dir.readUInt32BE(i * 4));
     })() : [0];
-    const seen = new Set<number>();
-    const out: Buffer[] = [];
+    const cmaps = new Map<number, Buffer>();
+    const out: { family: string | null; cmap: Buffer }[] = [];
     for (const base of bases) {
       const numTables = read(base + 4, 2).readUInt16BE(0);
       const dir = read(base + 12, numTables * 16);
+      let cmap: Buffer | undefined;
+      let family: string | null = null;
       for (let i = 0; i < numTables; i++) {
-        if (dir.toString('latin1', i * 16, i * 16 + 4) !== 'cmap') continue;
+        const tag = dir.toString('latin1', i * 16, i * 16 + 4);
         const offset = dir.readUInt32BE(i * 16 + 8);
-        if (!seen.has(offset)) out.push(read(offset, dir.readUInt32BE(i * 16 + 12)));
-        seen.add(offset);
+        const length = dir.readUInt32BE(i * 16 + 12);
+        if (tag === 'cmap') {
+          cmap = cmaps.get(offset) ?? read(offset, length);
+          cmaps.set(offset, cmap);
+        } else if (tag === 'name') {
+          const name = read(offset, length);
+          const tables = new Map([['name', 0]]);
+          family = (readName(name, 0, tables, 16) ?? readName(name, 0, tables, 1))?.trim() ?? null;
+        }
       }
+      if (cmap) out.push({ family, cmap });
     }
     return out;
   } finally {
@@ -287,7 +297,7 @@ function fontCoverage(): Ranges {
   for (const dir of FONT_DIRS) {
     for (const file of fontFiles(dir)) {
       try {
-        for (const cmap of fileCmaps(file)) for (const r of cmapRanges(cmap)) all.push(r);
+        for (const cmap of new Set(fileFaceCmaps(file).map((f) => f.cmap))) for (const r of cmapRanges(cmap)) all.push(r);
       } catch {
         // an unreadable font covers nothing
       }
@@ -403,11 +413,13 @@ function familyCoverage(): Map<string, Ranges> {
       if (seen.has(file)) continue;
       seen.add(file);
       try {
-        const b = readFileSync(file);
-        for (const face of fileFaces(b)) {
-          if (face.cmap === undefined) continue;
+        // faces of a collection often share one cmap: its ranges are read once
+        const ranges = new Map<Buffer, Ranges>();
+        for (const face of fileFaceCmaps(file)) {
+          if (!face.family) continue;
+          if (!ranges.has(face.cmap)) ranges.set(face.cmap, cmapRanges(face.cmap));
           const rs = byFamily.get(face.family) ?? [];
-          for (const r of cmapRanges(b.subarray(face.cmap))) rs.push(r);
+          for (const r of ranges.get(face.cmap)!) rs.push([r[0], r[1]]);
           byFamily.set(face.family, rs);
         }
       } catch {
