@@ -34,7 +34,7 @@ const t0 = performance.now();
 const summary = reused ? { entries: (services.db.sqlite.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n } : await importJsonl(catalogueFile, services);
 const importS = (performance.now() - t0) / 1000;
 services.search.sync();
-// As `serve` does after start (warmSuggestions), but before the timed searches, which it would slow.
+// As `serve` does after start (the suggest keys built by `followChanges`), but before the timed searches, which it would slow.
 const w0 = performance.now();
 while (!services.search.suggestions.step(50));
 const suggestWarmS = (performance.now() - w0) / 1000;

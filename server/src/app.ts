@@ -312,7 +312,14 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     const page = entryPages.render(url, html, publicBase(config.publicUrl, req));
     return reply.code(page?.status ?? 200).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(page?.html ?? html);
   });
+  // The search index follows other threads' and processes' writes between requests (and builds the
+  // suggest keys after a start) instead of on the path of the next search.
+  let stopFollowing: (() => void) | null = null;
+  app.addHook('onReady', async () => {
+    stopFollowing = services.search.followChanges();
+  });
   app.addHook('onClose', async () => {
+    stopFollowing?.();
     await services.buildRunner.close();
     services.mail.close();
     await services.db.close();

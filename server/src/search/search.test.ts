@@ -309,4 +309,27 @@ describe('the whole catalogue, counted once per index change and viewer scope', 
     }
     expect(languages().es).toBe(1);
   });
+
+  it('follows another process\'s changes between requests, without waiting for a search', async () => {
+    const { createServices } = await import('../app.ts');
+    const { loadConfig } = await import('../config.ts');
+    const path = await import('node:path');
+    const other = await createServices({ ...loadConfig({}), dataDir: path.join(t.dir, 'data') });
+    try {
+      const zapata = entryId(other, 'Zapata and the Land');
+      other.db.sqlite.prepare("UPDATE entry_languages SET language_code = 'it' WHERE entry_id = ? AND language_code = 'es'").run(zapata);
+      other.indexer.reindex([zapata]);
+      const latest = other.db.sqlite.prepare('SELECT max(seq) FROM search_docs').pluck().get() as number;
+      expect(t.services.search.indexedSeq).toBeLessThan(latest);
+      const deadline = Date.now() + 3000;
+      while (t.services.search.indexedSeq < latest && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(t.services.search.indexedSeq, 'caught up in the background').toBe(latest);
+      expect(Object.keys(facet(await search('query=zapata'), 'language'))).toEqual(['Italian']);
+    } finally {
+      const zapata = entryId(other, 'Zapata and the Land');
+      other.db.sqlite.prepare("UPDATE entry_languages SET language_code = 'es' WHERE entry_id = ? AND language_code = 'it'").run(zapata);
+      other.indexer.reindex([zapata]);
+      await other.db.close();
+    }
+  });
 });

@@ -42,6 +42,10 @@ const REPLACE_RATIO = 5;
 const TOP_SELECT_LIMIT = 2000;
 /** Up to this many matches of one text expression are ranked by bm25 (about 60 ms); see `fts`. */
 const EXACT_RANK_LIMIT = 20_000;
+/** Background catch-up (`followChanges`): documents per slice, time per slice, pause when idle. */
+const CATCH_UP_DOCS = 200;
+const CATCH_UP_MS = 10;
+const CATCH_UP_IDLE_MS = 100;
 /** Viewer scopes whose whole-catalogue counts are kept (anonymous visitors share one). */
 const WHOLE_CATALOGUE_VIEWS = 8;
 
@@ -73,6 +77,7 @@ export class SearchService {
     this.q = {
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
       since: s.prepare('SELECT entry_id, doc FROM search_docs WHERE seq > ? ORDER BY seq').raw(),
+      sinceSome: s.prepare('SELECT entry_id, doc, seq FROM search_docs WHERE seq > ? ORDER BY seq LIMIT ?').raw(),
       docs: s.prepare('SELECT entry_id, doc FROM search_docs WHERE entry_id IN (SELECT value FROM json_each(?))').raw(),
       ftsIdList: s.prepare('SELECT group_concat(rowid) FROM entry_fts WHERE entry_fts MATCH ?').pluck(),
       ftsRanks: s.prepare(ftsRankList('entry_fts')).pluck(),
@@ -94,18 +99,70 @@ export class SearchService {
   sync(): void {
     const max = this.q.maxSeq.get() as number;
     if (max <= this.index.seq) return;
-    for (const [id, doc] of this.q.since.iterate(this.index.seq) as Iterable<[number, string | null]>) {
-      if (doc) {
-        const d = JSON.parse(doc) as IndexDoc;
-        this.index.put(d);
-        this.vocabulary.add(d);
-        this.suggestions.put(d);
-      } else {
-        this.index.remove(id);
-        this.suggestions.remove(id);
-      }
-    }
+    for (const [id, doc] of this.q.since.iterate(this.index.seq) as Iterable<[number, string | null]>) this.apply(id, doc);
     this.index.seq = max;
+  }
+
+  /** The last change of search_docs the in-memory index holds. */
+  get indexedSeq(): number {
+    return this.index.seq;
+  }
+
+  private apply(id: number, doc: string | null): void {
+    if (doc) {
+      const d = JSON.parse(doc) as IndexDoc;
+      this.index.put(d);
+      this.vocabulary.add(d);
+      this.suggestions.put(d);
+    } else {
+      this.index.remove(id);
+      this.suggestions.remove(id);
+    }
+  }
+
+  /**
+   * One slice of background work: up to CATCH_UP_DOCS changed documents, the correction words and the
+   * suggest keys for about CATCH_UP_MS. True when nothing is left to do.
+   */
+  private catchUp(): boolean {
+    const until = performance.now() + CATCH_UP_MS;
+    let applied = 0;
+    for (const [id, doc, seq] of this.q.sinceSome.iterate(this.index.seq, CATCH_UP_DOCS) as Iterable<[number, string | null, number]>) {
+      this.apply(id, doc);
+      this.index.seq = seq; // rows come in seq order: everything up to here is applied
+      applied++;
+    }
+    if (applied === CATCH_UP_DOCS) return false;
+    if (!this.vocabulary.step(Math.max(1, until - performance.now()))) return false;
+    return this.suggestions.step(Math.max(1, until - performance.now()));
+  }
+
+  /**
+   * Keeps the index, the correction words and the suggest keys up to date between requests, in slices,
+   * so that a search after another thread's or process's large write (a harvest's batch of 1,000
+   * records) finds little left to do on its own path; it still syncs what remains, so answers are never
+   * stale. Builds the suggest keys after a start the same way. Returns the function that stops it.
+   */
+  followChanges(): () => void {
+    let timer: NodeJS.Timeout | null = null;
+    let stopped = false;
+    const tick = () => {
+      if (stopped || !this.db.sqlite.open) return;
+      let done = true;
+      try {
+        done = this.catchUp();
+      } catch {
+        // A read failing between requests is retried at the next idle tick; requests sync on their own.
+      }
+      timer = setTimeout(tick, done ? CATCH_UP_IDLE_MS : 1);
+      timer.unref();
+    };
+    timer = setTimeout(tick, 1);
+    timer.unref();
+    return () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
   }
 
   /**
@@ -126,15 +183,6 @@ export class SearchService {
       return { ...other, querystring: answer.querystring, did_you_mean: fixed, corrected: true };
     }
     return { ...answer, did_you_mean: fixed, corrected: false };
-  }
-
-  /** Builds the suggestion keys in slices of 20 ms between requests (serve calls it at start). */
-  warmSuggestions(): void {
-    const tick = () => {
-      this.sync();
-      if (!this.suggestions.step(20)) setTimeout(tick, 1).unref();
-    };
-    setTimeout(tick, 1).unref();
   }
 
   /**

@@ -36,9 +36,16 @@ export class Vocabulary {
   }
 
   private flush(): void {
-    if (this.pending.length === 0) return;
-    for (const text of this.pending) {
-      const words = new Set(searchForms(text).flatMap(foldedWords));
+    this.step(Infinity);
+  }
+
+  /** Folds pending texts into words for about `ms` (between requests); true when none is left. */
+  step(ms: number): boolean {
+    const until = performance.now() + ms;
+    let k = 0;
+    for (; k < this.pending.length; k++) {
+      if ((k & 63) === 63 && performance.now() > until) break;
+      const words = new Set(searchForms(this.pending[k]).flatMap(foldedWords));
       for (const w of words) {
         if (w.length < MIN_LENGTH - 1 || w.length > MAX_WORD || /\d/.test(w)) continue;
         const n = this.df.get(w);
@@ -50,7 +57,8 @@ export class Vocabulary {
         this.df.set(w, (n ?? 0) + 1);
       }
     }
-    this.pending = [];
+    this.pending = k === this.pending.length ? [] : this.pending.slice(k);
+    return this.pending.length === 0;
   }
 
   has(word: string): boolean {
