@@ -70,7 +70,6 @@ async function main() {
       services.indexer.ensureFormat((m) => console.log(m));
       if (config.demo) await loadDemoIfEmpty(services, config.demoDir, (m) => console.log(m));
       services.search.sync();
-      services.search.warmSuggestions();
       const app = await buildApp(config, services);
       // Jobs (book builds) run in this process unless JOB_CONCURRENCY=0 leaves them to `worker`.
       const jobs = config.jobConcurrency > 0 ? createJobWorker(config, services, (m, x) => app.log.info(x ?? {}, m)) : null;
