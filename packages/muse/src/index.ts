@@ -10,4 +10,4 @@ export { museToPdf, compileTypst, checkTypst, TypstCompileError } from './pdf.ts
 export { collectionToTypst, collectionToPdf, DEFAULT_COLLECTION_TITLE, type CollectionText, type CollectionTypst } from './collection.ts';
 export { justificationLimits } from './layout.ts';
 export { availableFonts, typstHasFont, readFontFile, fontSpecimenTypst, fontSpecimenPdf, missingGlyphs, missingGlyphsMessage, fontFor, textLetters, lettersMissing, type FontFamily, type FontType, type MissingGlyphs } from './fonts.ts';
-export { typstToSvg, typstWarnings, compileTypstPdf, FONT_DIRS } from './pdf.ts';
+export { typstToSvg, typstWarnings, compileTypstPdf, evictTypstCaches, FONT_DIRS } from './pdf.ts';

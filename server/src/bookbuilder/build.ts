@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { collectionToTypst, compileTypstPdf, missingGlyphsMessage, museToTypst, readMuseZip, TypstCompileError } from '@uc/muse';
+import { collectionToTypst, compileTypstPdf, evictTypstCaches, missingGlyphsMessage, museToTypst, readMuseZip, TypstCompileError } from '@uc/muse';
 import type { CollectionData } from '@uc/shared';
 import { impose } from '@uc/imposition';
 import { imposeOptions, typstOptions } from './options.ts';
@@ -75,6 +75,9 @@ export async function buildBook(input: BuildInput): Promise<BuildResult> {
       throw new Error(`Typesetting failed${first ? `: ${first}` : ''}`);
     }
     throw e;
+  } finally {
+    // the layout of this book is of little use to the next one, and costs about 0.5 MB a page
+    evictTypstCaches();
   }
   const t1 = performance.now();
   let pdf = compiled.pdf;
