@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifyCookie from '@fastify/cookie';
@@ -235,7 +235,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     // JSON lines with the request id of each request (the proxy's X-Request-Id when it sends a sane one).
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     requestIdHeader: false,
-    requestIdLogLabel: 'request_id',
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
