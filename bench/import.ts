@@ -9,6 +9,7 @@ import path from 'node:path';
 import { loadConfig } from '../server/src/config.ts';
 import { createServices } from '../server/src/app.ts';
 import { importJsonl } from '../server/src/ingest/jsonl.ts';
+import { importProgressPrinter } from '../server/src/ingest/progress.ts';
 import { catalogueOf } from './lib/generated.ts';
 
 const args = process.argv.slice(2);
@@ -26,15 +27,13 @@ const sample = () => (peak = Math.max(peak, process.memoryUsage().rss));
 const timer = setInterval(sample, 200);
 try {
   const services = await createServices({ ...loadConfig(), dataDir, logLevel: 'silent', demo: false });
-  let last = 0;
-  const progress = (label: string) => (p: { entries: number; bytes: number; totalBytes: number }) => {
-    if (Date.now() - last < 5000) return;
-    last = Date.now();
-    console.error(`${label}: ${p.entries.toLocaleString('en')} entries, ${Math.round((100 * p.bytes) / p.totalBytes)}%`);
-  };
-  const first = await importJsonl(file, services, progress('import'));
+  const progress = importProgressPrinter(process.stderr, 'import');
+  const first = await importJsonl(file, services, (p) => progress.update(p));
+  progress.done();
   sample();
-  const again = await importJsonl(file, services, progress('re-import'));
+  const reprogress = importProgressPrinter(process.stderr, 're-import');
+  const again = await importJsonl(file, services, (p) => reprogress.update(p));
+  reprogress.done();
   sample();
   const dbBytes = ['catalogue.sqlite', 'catalogue.sqlite-wal'].reduce((n, f) => n + (fs.existsSync(path.join(dataDir, f)) ? fs.statSync(path.join(dataDir, f)).size : 0), 0);
   await services.db.close();

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadConfig } from './config.ts';
 import { buildApp, createJobWorker, createServices, databaseTarget, type Services } from './app.ts';
 import { importJsonl, ImportError } from './ingest/jsonl.ts';
+import { importProgressPrinter } from './ingest/progress.ts';
 import { createDemoAccounts } from './admin/demo.ts';
 import { migrate, openDatabase } from './db/index.ts';
 import { backendNotReady } from './db/backends.ts';
@@ -45,21 +46,13 @@ async function main() {
         process.exit(2);
       }
       services.indexer.ensureFormat((m) => console.error(m));
+      const progress = importProgressPrinter();
       try {
-        const started = Date.now();
-        let last = started;
-        const s = await importJsonl(path.resolve(file), services, (p) => {
-          const now = Date.now();
-          if (now - last < 2000) return;
-          last = now;
-          const seconds = (now - started) / 1000;
-          const share = p.totalBytes ? p.bytes / p.totalBytes : 0;
-          const eta = share > 0 ? Math.max(0, Math.round(seconds / share - seconds)) : null;
-          console.error(`... ${p.entries.toLocaleString('en')} entries, ${Math.round(p.entries / seconds).toLocaleString('en')} entries/s, ${Math.round(share * 100)}%` +
-            (eta === null ? '' : `, about ${eta >= 60 ? `${Math.floor(eta / 60)} min ` : ''}${eta % 60} s left`));
-        });
+        const s = await importJsonl(path.resolve(file), services, (p) => progress.update(p));
+        progress.done();
         console.log(`Imported ${s.libraries} libraries, ${s.entries} entries (${s.dataSources} data sources), ${s.pages} pages in ${s.seconds.toFixed(1)} s.`);
       } catch (err) {
+        progress.done();
         console.error(err instanceof ImportError ? err.message : `Import failed, nothing was changed: ${(err as Error).message}`);
         process.exitCode = 1;
       }

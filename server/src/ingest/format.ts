@@ -1,7 +1,6 @@
 // The lines of the catalogue import format (docs/import-format.md), each parsed and checked on its
 // own: what can be told from one line. The import (jsonl.ts) gets them from a reader thread (reader.ts).
 import fs from 'node:fs';
-import readline from 'node:readline';
 import type { MessagePort } from 'node:worker_threads';
 import { z } from 'zod';
 import { LIBRARY_TYPES, REGIONS, SITE_TYPES } from '@uc/shared';
@@ -81,16 +80,39 @@ const line = z.discriminatedUnion('type', [settingsLine, libraryLine, entryLine,
 export type Line = z.infer<typeof line>;
 export type EntryLine = z.infer<typeof entryLine>;
 
-/** The file's non-blank lines with their numbers; `read.bytes` follows what was read. */
-async function* readLines(file: string, read: { bytes: number }): AsyncGenerator<[number, string]> {
-  const input = fs.createReadStream(file, 'utf8');
-  input.on('data', (chunk) => void (read.bytes += Buffer.byteLength(chunk as string)));
-  const rl = readline.createInterface({ input, crlfDelay: Infinity });
+/** Line breaks as readline counts them (crlfDelay: Infinity): CRLF, LF or a lone CR. */
+const BREAK = /\r\n|\n|\r/;
+
+/**
+ * The file's non-blank lines with their numbers; `read.bytes` follows what was read. Split by hand on
+ * bytes and decoded a chunk of whole lines at a time (an LF byte is never inside a UTF-8 character):
+ * readline and its string decoder took most of the reading thread's time.
+ */
+export async function* readLines(file: string, read: { bytes: number }, chunkBytes = 1 << 20): AsyncGenerator<[number, string]> {
   let n = 0;
-  for await (const text of rl) {
-    n++;
-    if (text.trim()) yield [n, text];
+  let carry: Buffer | null = null;
+  function* numbered(text: string, last: boolean): Generator<[number, string]> {
+    const lines = text.split(BREAK);
+    // Text cut after an LF ends with an empty piece; so does a last line ending in a break.
+    if (!last || lines.at(-1) === '') lines.pop();
+    for (const line of lines) {
+      n++;
+      if (line.trim()) yield [n, line];
+    }
   }
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
+    read.bytes += chunk.length;
+    const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+    // Up to the last LF only: a CR at the end of a chunk may be the first half of a CRLF.
+    const end = buf.lastIndexOf(10);
+    if (end < 0) {
+      carry = buf;
+      continue;
+    }
+    carry = end + 1 < buf.length ? Buffer.from(buf.subarray(end + 1)) : null;
+    yield* numbered(buf.toString('utf8', 0, end + 1), false);
+  }
+  if (carry) yield* numbered(carry.toString('utf8'), true);
 }
 
 /** The line checked, or its problem. */

@@ -25,9 +25,18 @@ describe('JSONL import', () => {
     expect(s).toMatchObject({ libraries: 4, entries: 12, dataSources: 14 });
     expect(count(services, 'entries')).toBe(11); // two file entries grouped into one
     expect(count(services, 'data_source_files')).toBe(3);
+    // The same file again changes nothing: no entry reindexed (OAI-PMH datestamps stay), links included.
+    const one = (sql: string) => services.db.sqlite.prepare(sql).pluck().get();
+    expect(one('SELECT count(*) FROM aggregation_links')).toBe(2);
+    expect(one('SELECT count(*) FROM entries WHERE original_entry_id IS NOT NULL')).toBe(1);
+    const seq = one('SELECT max(seq) FROM search_docs');
+    const oai = one('SELECT group_concat(entry_id || datestamp) FROM oai_records');
+    await new Promise((r) => setTimeout(r, 1100)); // OAI-PMH datestamps have whole seconds
     await importJsonl(file, services);
     expect(count(services, 'entries')).toBe(11);
     expect(count(services, 'data_sources')).toBe(14);
+    expect(one('SELECT max(seq) FROM search_docs')).toBe(seq);
+    expect(one('SELECT group_concat(entry_id || datestamp) FROM oai_records')).toBe(oai);
     await services.db.close();
   });
 

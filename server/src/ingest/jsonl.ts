@@ -33,7 +33,8 @@ export interface ImportDeps {
 }
 
 export interface ImportSummary { libraries: number; entries: number; dataSources: number; pages: number; seconds: number }
-export interface ImportProgress { entries: number; bytes: number; totalBytes: number }
+/** 'records' while the file is read (bytes of totalBytes); 'finishing' once, before the links, the last indexing and the commit. */
+export interface ImportProgress { phase: 'records' | 'finishing'; entries: number; bytes: number; totalBytes: number }
 
 /** Images a Muse text references ([[name.png]]), to pack with it. */
 function referencedImages(muse: string): string[] {
@@ -118,17 +119,18 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       if (e.translation_of != null) pendingLinks.push({ kind: 'translation', parent: e.translation_of, child: e.id, position: null });
     }
     // Entries whose lines link to another are indexed once, after the links; the rest in chunks.
+    const linking = new Set<number>();
     owners.forEach((o, i) => {
-      if (o.entry.aggregation_id != null || o.entry.translation_of != null) linked.add(entryIds[i]);
+      if (o.entry.aggregation_id != null || o.entry.translation_of != null) linking.add(entryIds[i]);
     });
-    for (const id of touched) if (!linked.has(id)) toIndex.add(id);
+    for (const id of touched) (linking.has(id) || linked.has(id) ? linked : toIndex).add(id);
     if (toIndex.size >= INDEX_CHUNK) {
       ingest.reindex(toIndex, BULK);
       toIndex = new Set();
     }
     summary.entries += batch.length;
     summary.dataSources += records.length;
-    onProgress?.({ entries: summary.entries, bytes: read.bytes, totalBytes });
+    onProgress?.({ phase: 'records', entries: summary.entries, bytes: read.bytes, totalBytes });
     batch = [];
   };
 
@@ -199,6 +201,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       if (!fileIds.has(id)) problems.push(`line ${n}: ${field} ${id} names no entry of this file`);
     }
     if (problems.length) throw new ImportError(problems);
+    onProgress?.({ phase: 'finishing', entries: summary.entries, bytes: read.bytes, totalBytes });
     const linkRequests: LinkRequest[] = pendingLinks.map((l) => ({
       kind: l.kind,
       parentEntryId: entryOfFileId.get(l.parent)!,

@@ -65,13 +65,14 @@ export class IngestService {
   constructor(private db: Db, private indexer: Indexer, private files: FileStore) {
     const s = db.sqlite;
     this.q = {
-      dsByKey: s.prepare('SELECT * FROM data_sources WHERE site_id = ? AND identifier = ?'),
+      // With the entry holding it (one statement per record: most of a re-import is unchanged records).
+      dsByKey: s.prepare(`SELECT d.*, e.id AS owner_id, e.canonical_entry_id AS owner_canonical
+        FROM data_sources d LEFT JOIN entries e ON e.id = d.entry_id WHERE d.site_id = ? AND d.identifier = ?`),
       entryByKey: s.prepare('SELECT id, canonical_entry_id FROM entries WHERE grouping_key = ? ORDER BY id LIMIT 1'),
       insertEntry: s.prepare('INSERT INTO entries (title, subtitle, grouping_key, datestamp) VALUES (?, ?, ?, ?)'),
       updateEntry: s.prepare(`UPDATE entries SET title = ?, subtitle = ?, grouping_key = ?, datestamp = max(datestamp, ?),
         last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
       bumpEntry: s.prepare(`UPDATE entries SET datestamp = max(datestamp, ?), last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
-      entryOf: s.prepare('SELECT id, canonical_entry_id FROM entries WHERE id = ?'),
       agentByName: s.prepare('SELECT id FROM agents WHERE name = ?').pluck(),
       insertAgent: s.prepare('INSERT INTO agents (name, normalized_name) VALUES (?, ?)'),
       insertLanguage: s.prepare('INSERT OR IGNORE INTO languages (code) VALUES (?)'),
@@ -93,9 +94,10 @@ export class IngestService {
       entryLinksOf: s.prepare(`SELECT aggregation_entry_id AS a, aggregated_entry_id AS b FROM aggregation_links
           WHERE aggregation_entry_id = ? OR aggregated_entry_id = ?`),
       originalOf: s.prepare('SELECT original_entry_id FROM entries WHERE id = ?').pluck(),
-      setOriginal: s.prepare('UPDATE entries SET original_entry_id = ? WHERE id = ? AND id <> ?'),
+      setOriginal: s.prepare('UPDATE entries SET original_entry_id = ? WHERE id = ? AND id <> ? AND original_entry_id IS NOT ?'),
       addAggregation: s.prepare(`INSERT INTO aggregation_links (aggregation_entry_id, aggregated_entry_id, position) VALUES (?, ?, ?)
-          ON CONFLICT (aggregation_entry_id, aggregated_entry_id) DO UPDATE SET position = excluded.position`),
+          ON CONFLICT (aggregation_entry_id, aggregated_entry_id) DO UPDATE SET position = excluded.position
+          WHERE aggregation_links.position IS NOT excluded.position`),
     };
   }
 
@@ -153,7 +155,9 @@ export class IngestService {
     const subtitle = clip(r.subtitle?.trim() || null, TITLE_MAX);
     const authors = [...new Set(r.authors.map(normaliseAuthorName).filter(Boolean))];
     const languages = [...new Set(r.languages.map(normaliseLanguage).filter((l): l is string => !!l))];
-    const existing = q.dsByKey.get(r.siteId, r.identifier) as (Record<string, unknown> & { id: number; entry_id: number | null; datestamp: string }) | undefined;
+    const existing = q.dsByKey.get(r.siteId, r.identifier) as (Record<string, unknown> & {
+      id: number; entry_id: number | null; datestamp: string; owner_id: number | null; owner_canonical: number | null;
+    }) | undefined;
     // The datestamp is the acquisition date: a record already held keeps it unless the source gives one.
     const datestamp = r.datestamp || existing?.datestamp || now;
     const row = this.dataSourceRow(r, title, subtitle, authors, languages, datestamp);
@@ -162,8 +166,7 @@ export class IngestService {
     // A record stored again unchanged changes nothing (no datestamp bump, no reindex): re-uploading the
     // same spreadsheet or re-running an import does not make old records "new".
     if (existing && existing.entry_id !== null && DS_FIELDS.every((f) => (existing[f] ?? null) === row[f])) {
-      const owner = q.entryOf.get(existing.entry_id) as { id: number; canonical_entry_id: number | null } | undefined;
-      if (owner) return { entryId: owner.canonical_entry_id ?? owner.id, dataSourceId: existing.id, outcome: 'unchanged' };
+      if (existing.owner_id !== null) return { entryId: existing.owner_canonical ?? existing.owner_id, dataSourceId: existing.id, outcome: 'unchanged' };
     }
     // The grouping key is only needed for a new or changed record (most of a re-import is unchanged).
     const key = groupingKey(title, authors, languages);
@@ -256,14 +259,19 @@ export class IngestService {
     return row?.entry_id ?? null;
   }
 
-  /** Records "is part of" and "is a translation of" links; returns the entries to reindex. */
+  /**
+   * Records "is part of" and "is a translation of" links; returns the entries to reindex: those of the
+   * links that changed (a link stored again as it was changes nothing, like an unchanged record).
+   */
   link(links: LinkRequest[], opts?: BulkOptions): Set<number> {
     const touched = new Set<number>();
     this.atomically(opts, () => {
       for (const l of links) {
         if (l.parentEntryId === l.childEntryId) continue;
-        if (l.kind === 'aggregation') this.q.addAggregation.run(l.parentEntryId, l.childEntryId, l.position ?? null);
-        else this.q.setOriginal.run(l.parentEntryId, l.childEntryId, l.parentEntryId);
+        const changed = l.kind === 'aggregation'
+          ? this.q.addAggregation.run(l.parentEntryId, l.childEntryId, l.position ?? null).changes
+          : this.q.setOriginal.run(l.parentEntryId, l.childEntryId, l.parentEntryId, l.parentEntryId).changes;
+        if (!changed) continue;
         touched.add(l.parentEntryId);
         touched.add(l.childEntryId);
       }
