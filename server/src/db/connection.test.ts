@@ -103,4 +103,29 @@ describe.skipIf(!BACKENDS.includes('postgres'))('PgConnection', () => {
       conn.close();
     }
   });
+
+  it('iterates through a cursor, in or out of a transaction, and closes it when the caller stops', () => {
+    const conn = new PgConnection(testDatabaseTarget('postgres'));
+    try {
+      conn.exec('CREATE TABLE big (id bigint PRIMARY KEY, v text); INSERT INTO big SELECT g, md5(g::text) FROM generate_series(1, 2500) g');
+      const scan = conn.prepare('SELECT id FROM big WHERE id > ? ORDER BY id').pluck();
+      const all = [...scan.iterate(0)] as number[];
+      expect(all).toHaveLength(2500);
+      expect(all[0]).toBe(1);
+      expect(all[2499]).toBe(2500);
+      // Other statements run between the rows (the caller looks things up as it goes).
+      let seen = 0;
+      conn.transaction(() => {
+        for (const id of scan.iterate(1000) as Iterable<number>) {
+          if (id % 500 === 0) expect(conn.prepare('SELECT v FROM big WHERE id = ?').pluck().get(id)).toHaveLength(32);
+          seen++;
+        }
+      })();
+      expect(seen).toBe(1500);
+      for (const id of scan.iterate(0) as Iterable<number>) if (id === 10) break;
+      expect(conn.prepare("SELECT count(*) FROM pg_cursors WHERE name LIKE 'uc_cursor%'").pluck().get()).toBe(0);
+    } finally {
+      conn.close();
+    }
+  });
 });

@@ -257,6 +257,20 @@ export class PgError extends Error {
   }
 }
 
+/**
+ * libpq's finish() closes its socket watcher, which libuv completes later in the loop iteration; were
+ * the object collected before that, libuv would touch freed memory and abort the process. So a finished
+ * connection is kept reachable until two turns of the loop have passed.
+ */
+const closing = new Set<PQ>();
+function keepUntilClosed(pq: PQ): void {
+  closing.add(pq);
+  setImmediate(() => setImmediate(() => closing.delete(pq)).unref()).unref();
+}
+
+/** Rows fetched at a time by iterate(). */
+const CURSOR_ROWS = 1000;
+
 /** Same lock key in every process: immediate transactions are serialised like SQLite's writers. */
 const WRITE_LOCK = 7_205_001;
 
@@ -269,6 +283,7 @@ export class PgConnection implements SqlConnection {
   /** Prepared statements by SQL text, least recently used first (SQL built with values would grow it without end). */
   private statements = new Map<string, Prepared>();
   private statementSeq = 0;
+  private cursorSeq = 0;
   private maxStatements: number;
   private idColumns = new Map<string, { col: string; generated: boolean } | null>();
   private depth = 0;
@@ -279,7 +294,12 @@ export class PgConnection implements SqlConnection {
     const Libpq = loadLibpq();
     this.name = url.replace(/:[^:@/]*@/, ':***@');
     this.pq = new Libpq();
-    this.pq.connectSync(url);
+    try {
+      this.pq.connectSync(url);
+    } catch (e) {
+      keepUntilClosed(this.pq); // connectSync finished it
+      throw e;
+    }
     // lock_timeout as SQLite's busy_timeout (db/index.ts): a statement waits 5 s for a lock, then fails.
     this.exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'; SET lock_timeout = '5s'");
   }
@@ -432,6 +452,31 @@ export class PgConnection implements SqlConnection {
     return this.readRows(p, mode === 'raw', mode === 'pluck');
   }
 
+  /**
+   * The rows of a statement through a server-side cursor, CURSOR_ROWS at a time, so a scan of every
+   * entry does not hold them all in this process. WITH HOLD: it outlives the transaction it began in
+   * (outside one, the server keeps the result); closed when the caller stops iterating.
+   */
+  *cursor(source: string, args: unknown[], mode: 'object' | 'raw' | 'pluck'): Generator<unknown> {
+    const p = this.prepared(source);
+    const name = `uc_cursor${++this.cursorSeq}`;
+    this.pq.execParams(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${p.translated.text}`, bindArguments(p.translated.slots, args));
+    this.check(source);
+    try {
+      for (;;) {
+        this.pq.exec(`FETCH FORWARD ${CURSOR_ROWS} FROM ${name}`);
+        this.check(source);
+        const rows = this.readRows(p, mode === 'raw', mode === 'pluck');
+        yield* rows;
+        if (rows.length < CURSOR_ROWS) break;
+      }
+    } finally {
+      try {
+        this.exec(`CLOSE ${name}`);
+      } catch { /* an aborted transaction closed it */ }
+    }
+  }
+
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   prepare(source: string): any {
     return new PgStatement(this, source, this.prepared(source));
@@ -473,7 +518,10 @@ export class PgConnection implements SqlConnection {
   }
 
   close(): this {
-    if (this.open) this.pq.finish();
+    if (this.open) {
+      this.pq.finish();
+      keepUntilClosed(this.pq);
+    }
     this.open = false;
     return this;
   }
@@ -513,10 +561,9 @@ class PgStatement {
     return this.conn.rows(this.source, this.args(params), this.mode);
   }
 
-  /** All rows are fetched first (no server-side cursor yet): page large scans. */
   *iterate(...params: unknown[]): IterableIterator<unknown> {
     this.mustRead();
-    yield* this.conn.rows(this.source, this.args(params), this.mode);
+    yield* this.conn.cursor(this.source, this.args(params), this.mode);
   }
 
   pluck(toggle = true): this {
