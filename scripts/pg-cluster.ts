@@ -63,7 +63,8 @@ function run(bin: string, argv: string[]): void {
 export async function startPgCluster(): Promise<PgCluster> {
   const bin = findPgBin();
   if (!bin) throw new Error('PostgreSQL not found (no pg_ctl/initdb on PATH or under /usr/lib/postgresql/*/bin)');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-pg-'));
+  // As root the folder goes to /tmp, which `nobody` can reach (a TMPDIR under /root it could not).
+  const dir = fs.mkdtempSync(path.join(isRoot() ? '/tmp' : os.tmpdir(), 'uc-pg-'));
   if (isRoot()) {
     const nobody = spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' });
     const uid = Number(nobody.stdout.trim());
