@@ -86,7 +86,7 @@ export class JobWorker {
       return;
     }
     if (Date.now() >= until) {
-      this.opts.log?.('job heartbeat failed', { error: 'database busy' });
+      this.opts.log?.('job heartbeat failed', { reason: 'the database stayed busy' });
       return;
     }
     setTimeout(() => this.beatUntilStored(id, until), BUSY_RETRY_MS).unref();
