@@ -2,7 +2,7 @@
 // exclusions use it): each author is replaced by its canonical author (merges are one level deep), and
 // an author that was split is replaced by its parts, each resolved to its canonical in turn.
 import type { Db } from '../db/index.ts';
-import { jsonIds } from '../db/dialect.ts';
+import { idList } from '../db/dialect.ts';
 
 export interface ResolvedAuthor { id: number; value: string }
 export interface ResolvedAuthors {
@@ -18,7 +18,7 @@ export class AuthorResolver {
 
   constructor(db: Db) {
     const s = db.sqlite;
-    const IDS = `(${jsonIds(s.dialect, '?')})`;
+    const IDS = idList(s.dialect);
     this.q = {
       canonical: s.prepare(`SELECT ea.entry_id, coalesce(c.id, a.id) AS id, coalesce(c.name, a.name) AS name
         FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id LEFT JOIN agents c ON c.id = a.canonical_agent_id

@@ -1,6 +1,7 @@
 // Entries and data sources as readers see them: the entry page, full texts and downloads.
 import { DOWNLOAD_FORMAT_LABELS, type DataSource, type Download, type Entry, type ShortEntry } from '@uc/shared';
 import type { Db } from '../db/index.ts';
+import { idList } from '../db/dialect.ts';
 import type { Viewer } from '../http/viewer.ts';
 import type { LibraryService } from '../libraries/service.ts';
 import { languageName } from '../search/indexer.ts';
@@ -17,13 +18,13 @@ interface DsRow {
   place_date_of_publication_distribution: string | null; uri: string | null; uri_label: string | null; content_type: string | null;
 }
 
-const IDS = '(SELECT value FROM json_each(?))';
 
 export class CatalogueService {
   private q;
 
   constructor(private db: Db, private libraries: LibraryService, private files: FileStore, private authors: AuthorResolver) {
     const s = db.sqlite;
+    const IDS = idList(s.dialect);
     this.q = {
       entry: s.prepare('SELECT id, title, subtitle, canonical_entry_id, original_entry_id FROM entries WHERE id = ?'),
       entries: s.prepare(`SELECT id, title, subtitle, canonical_entry_id, original_entry_id FROM entries WHERE id IN ${IDS}`),

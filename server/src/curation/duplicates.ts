@@ -5,6 +5,7 @@
 import anyAscii from 'any-ascii';
 import type { DuplicateGroup } from '@uc/shared';
 import type { Db } from '../db/index.ts';
+import { idList } from '../db/dialect.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
 
 /** Most groups suggested at once. */
@@ -70,7 +71,7 @@ function entryDuplicates(db: Db, resolver: AuthorResolver): DuplicateGroup[] {
   const candidates = [...byTitle.values()].filter((l) => l.length > 1).flat();
   if (candidates.length === 0) return [];
   const json = JSON.stringify(candidates);
-  const IDS = '(SELECT value FROM json_each(?))';
+  const IDS = idList(s.dialect);
   const info = new Map<number, { title: string; authors: string[]; languages: Set<string>; holdings: number }>();
   for (const [id, title] of s.prepare(`SELECT id, title FROM entries WHERE id IN ${IDS}`).raw().all(json) as [number, string][]) {
     info.set(id, { title, authors: [], languages: new Set(), holdings: 0 });

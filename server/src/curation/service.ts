@@ -8,6 +8,7 @@ import {
   type ListingResponse, type ListingType, type RevertType,
 } from '@uc/shared';
 import type { Db } from '../db/index.ts';
+import { idList } from '../db/dialect.ts';
 import type { Viewer } from '../http/viewer.ts';
 import { HttpError } from '../http/errors.ts';
 import type { MessageValues } from '../http/messages.ts';
@@ -46,7 +47,6 @@ interface ChangeRow {
 }
 
 const bad = (message: string, values?: MessageValues) => new HttpError(400, message, { values });
-const IDS = '(SELECT value FROM json_each(?))';
 
 /** Who may curate (spec §6): logged in (401 otherwise) and allowed to merge (403 otherwise). */
 export function assertCanMerge(viewer: Viewer): void {
@@ -72,6 +72,7 @@ export class CurationService {
   ) {
     this.state = new CurationState(db);
     const s = db.sqlite;
+    const IDS = idList(s.dialect);
     this.q = {
       agent: s.prepare('SELECT id, name, canonical_agent_id, wikidata_id FROM agents WHERE id = ?'),
       agentByName: s.prepare('SELECT id, name FROM agents WHERE name = ?'),

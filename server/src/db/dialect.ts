@@ -12,6 +12,11 @@ export function jsonIds(dialect: Dialect, json: string): string {
   return dialect === 'postgres' ? `SELECT jsonb_array_elements_text(${json}::jsonb)::bigint` : `SELECT value FROM json_each(${json})`;
 }
 
+/** `id IN ${idList(d)}`: the ids of a JSON array bound as the parameter there (one per occurrence). */
+export function idList(dialect: Dialect): string {
+  return `(${jsonIds(dialect, '?')})`;
+}
+
 /**
  * Appended to a subquery choosing a row to take (a job to claim): PostgreSQL skips rows another
  * transaction is taking; SQLite has one writer at a time and needs nothing.

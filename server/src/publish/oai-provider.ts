@@ -3,6 +3,7 @@
 // from the oai_* tables that triggers keep (publish/migrations.ts); visibility is decided per request.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/index.ts';
+import { idList } from '../db/dialect.ts';
 import type { LibraryService } from '../libraries/service.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
@@ -103,7 +104,7 @@ export class OaiProvider {
     this.now = opts.now ?? (() => new Date());
     this.ttl = opts.tokenTtlSeconds ?? TOKEN_TTL_SECONDS;
     const s = db.sqlite;
-    const IDS = '(SELECT value FROM json_each(?))';
+    const IDS = idList(s.dialect);
     const range = (t: string) => `${t}.datestamp >= @from AND ${t}.datestamp <= @until`;
     const after = (t: string) => `(${t}.datestamp, ${t}.entry_id) > (@afterStamp, @afterId)`;
     // A hidden set lists only what is deleted now: its live records still shown elsewhere stay out of it.
