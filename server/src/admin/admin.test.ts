@@ -70,7 +70,7 @@ describe('libraries and sites', () => {
     // The public directory follows at once.
     expect(t.services.libraries.get(lib.id)!.name).toBe('Renamed');
     const closed = await call('superuser', 'PUT', `/libraries/${lib.id}`, { name: 'Renamed', library_type: 'closed', region: 'Europe' });
-    expect(closed.json().library).toMatchObject({ library_type: 'closed', region: 'Europe' });
+    expect(closed.json().library, 'flags left out are kept').toMatchObject({ library_type: 'closed', region: 'Europe', public: true, active: false });
     expect((await call('superuser', 'PUT', `/libraries/${lib.id}`, { name: 'Renamed', region: '' })).json().library.region).toBeNull();
     expect((await call('superuser', 'PUT', `/libraries/${lib.id}`, { name: 'Renamed', region: 'Atlantis' })).statusCode).toBe(400);
     const bad = await call('superuser', 'PUT', `/libraries/${lib.id}`, { name: '', latitude: 100 });
@@ -81,6 +81,12 @@ describe('libraries and sites', () => {
     expect(refused.json().error).toMatch(/data sources/);
     expect((await call('superuser', 'DELETE', `/libraries/${lib.id}`)).statusCode).toBe(200);
     expect((await call('superuser', 'GET', `/libraries/${lib.id}/sites`)).statusCode).toBe(404);
+  });
+
+  it('creates a library public and active unless the body says otherwise', async () => {
+    const created = await call('superuser', 'POST', '/libraries', { name: 'Plain New Library' });
+    expect(created.json().library).toMatchObject({ name: 'Plain New Library', public: true, active: true, library_type: 'digital' });
+    expect((await call('superuser', 'DELETE', `/libraries/${created.json().library.id}`)).statusCode).toBe(200);
   });
 
   it('creates and updates sites of a library', async () => {

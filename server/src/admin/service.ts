@@ -44,7 +44,8 @@ export class AdminService {
 
   private libraryInput(b: Partial<AdminLibraryBody>): Omit<LibraryInput, 'name'> & { name?: string } {
     const { public: pub, active, ...rest } = b;
-    return { ...rest, public: bool(pub), active: bool(active) };
+    // Only what the body says: an absent flag must not override a default (a new library is public).
+    return { ...rest, ...(pub === undefined ? {} : { public: bool(pub) }), ...(active === undefined ? {} : { active: bool(active) }) };
   }
 
   createLibrary(b: AdminLibraryBody): AdminLibrary {
