@@ -121,6 +121,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL || 'warn',
+    // Every answer checked against its schema, as in the unit tests (http/serializer.ts).
+    CHECK_RESPONSES: '1',
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     PUBLIC_URL: baseUrl,
     // The harvest test's OAI-PMH provider listens on 127.0.0.1, a private address harvests refuse by default.

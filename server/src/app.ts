@@ -6,7 +6,8 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifyCookie from '@fastify/cookie';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { answerSerializer } from './http/serializer.ts';
 import type { Config } from './config.ts';
 import { migrate, openDatabase, type Db } from './db/index.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -249,7 +250,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   // Security headers (CSP, framing, nosniff, referrer, HSTS over https) on every answer: pages, API, files.
   await installSecurityHeaders(app, config, services.db);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializer(config.checkResponses));
   installErrorHandler(app);
   // The OpenAPI document is generated from the route schemas: GET /collector/api/openapi.json
   await app.register(fastifySwagger, {

@@ -17,6 +17,8 @@ export interface Config {
   logLevel: string;
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
   trustProxy: boolean;
+  /** Check every answer against its schema (tests; `CHECK_RESPONSES=1`): see http/serializer.ts. */
+  checkResponses: boolean;
   /** Public address of the site (links in e-mails), without a trailing slash; '' = paths only. */
   publicUrl: string;
   /** Sessions last this many days; reset links this many minutes; passwords have at least this length. */
@@ -98,6 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'web', 'dist')),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: envBool(env, 'TRUST_PROXY', false),
+    // Under test the process checks every answer, whatever environment its config was read from.
+    checkResponses: envBool(env, 'CHECK_RESPONSES', process.env.VITEST !== undefined),
     publicUrl: (env.PUBLIC_URL || '').replace(/\/+$/, ''),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM || 'Union Catalogue <noreply@localhost>',
