@@ -26,6 +26,8 @@ export class SuggestIndex {
   private stale = 0;
   /** Refs whose keys are still to be written. */
   private pending = new Set<number>();
+  /** Heads of the buckets written to since they were last sorted (an idle `step` looks at these only). */
+  private unsorted = new Set<string>();
 
   put(doc: Pick<IndexDoc, 'entry_id' | 'title' | 'creator'>): void {
     this.titles.set(doc.entry_id, { title: doc.title, author: doc.creator[0]?.value ?? null });
@@ -69,6 +71,7 @@ export class SuggestIndex {
         b.refs.push(ref);
         b.meta.push(ver * 2 + (i === 0 ? 1 : 0));
         b.sorted = false;
+        this.unsorted.add(head);
         this.keyCount++;
       }
     }
@@ -78,6 +81,7 @@ export class SuggestIndex {
     if (this.pending.size === 0) return;
     if (this.stale > Math.max(20000, this.keyCount / 2)) {
       this.buckets.clear();
+      this.unsorted.clear();
       this.keyCount = 0;
       this.stale = 0;
       this.pending.clear();
@@ -106,8 +110,7 @@ export class SuggestIndex {
       this.pending.delete(ref);
       if (++n % 256 === 0 && performance.now() > until) return false;
     }
-    for (const [head, b] of this.buckets) {
-      if (b.sorted) continue;
+    for (const head of this.unsorted) {
       this.sortedBucket(head);
       if (performance.now() > until) return false;
     }
@@ -115,6 +118,7 @@ export class SuggestIndex {
   }
 
   private sortedBucket(head: string): Bucket | undefined {
+    this.unsorted.delete(head);
     const b = this.buckets.get(head);
     if (!b || b.sorted) return b;
     const { keys, refs, meta } = b;
