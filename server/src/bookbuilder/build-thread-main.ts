@@ -5,6 +5,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { buildBook, type BuildInput, type BuildResult } from './build.ts';
 import { renderCover, type CoverRenderInput, type CoverRenderResult } from '../covers/render.ts';
 import { makePreviewImage, type PreviewImageInput } from '../covers/preview-image.ts';
+import { yieldToRequests } from '../jobs/thread-priority.ts';
 
 export type ThreadTask = { kind: 'book'; input: BuildInput } | { kind: 'cover'; input: CoverRenderInput } | { kind: 'preview-image'; input: PreviewImageInput };
 export type ThreadResult = BuildResult | CoverRenderResult | { width: number; height: number };
@@ -23,6 +24,7 @@ async function runTask(task: ThreadTask): Promise<ThreadResult> {
 }
 
 export function serve(port: MessagePort | null): void {
+  yieldToRequests(); // readers' requests on the main thread come first
   if (!port) return;
   port.on('message', async (msg: BuildRequest) => {
     try {

@@ -10,6 +10,7 @@ import { JobQueue } from '../jobs/queue.ts';
 import { MailService, type MailSettings } from '../mail/service.ts';
 import { SiteStore } from './sites.ts';
 import { HarvestService, type HarvestOptions } from './service.ts';
+import { yieldToRequests } from '../jobs/thread-priority.ts';
 
 export interface HarvestThreadData {
   runId: number;
@@ -23,6 +24,7 @@ export interface HarvestThreadData {
 export type HarvestThreadMessage = { done: unknown } | { error: string };
 
 export async function serve(port: MessagePort, data: HarvestThreadData): Promise<void> {
+  yieldToRequests(); // readers' requests on the main thread come first
   const db = openDatabase(data.dbFile);
   const files = new FileStore(db, data.dataDir);
   const mail = new MailService(db, data.mail);
