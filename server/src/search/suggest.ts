@@ -79,18 +79,24 @@ export class SuggestIndex {
 
   private refresh(): void {
     if (this.pending.size === 0) return;
-    if (this.stale > Math.max(20000, this.keyCount / 2)) {
-      this.buckets.clear();
-      this.unsorted.clear();
-      this.keyCount = 0;
-      this.stale = 0;
-      this.pending.clear();
-      for (const id of this.titles.keys()) this.write(id);
-      for (const id of this.authors.keys()) this.write(-id - 1);
-      return;
-    }
+    if (this.tooStale()) this.startOver();
     for (const ref of this.pending) this.write(ref);
     this.pending.clear();
+  }
+
+  private tooStale(): boolean {
+    return this.stale > Math.max(20000, this.keyCount / 2);
+  }
+
+  /** Drops every key and makes every title and author pending (written by `step`'s slices or the next request). */
+  private startOver(): void {
+    this.buckets.clear();
+    this.unsorted.clear();
+    this.keyCount = 0;
+    this.stale = 0;
+    this.pending.clear();
+    for (const id of this.titles.keys()) this.pending.add(id);
+    for (const id of this.authors.keys()) this.pending.add(-id - 1);
   }
 
   /**
@@ -100,10 +106,7 @@ export class SuggestIndex {
    */
   step(ms: number): boolean {
     const until = performance.now() + ms;
-    if (this.stale > Math.max(20000, this.keyCount / 2)) {
-      this.refresh();
-      return false;
-    }
+    if (this.tooStale()) this.startOver(); // rebuilt in slices too, not in one go
     let n = 0;
     for (const ref of this.pending) {
       this.write(ref);
