@@ -121,8 +121,8 @@ export class SearchService {
   }
 
   /**
-   * One slice of background work: up to CATCH_UP_DOCS changed documents, the correction words and the
-   * suggest keys for about CATCH_UP_MS. True when nothing is left to do.
+   * One slice of background work: up to CATCH_UP_DOCS changed documents, the correction words and (after
+   * a start) the suggest keys, for about CATCH_UP_MS. True when nothing is left to do.
    */
   private catchUp(): boolean {
     const until = performance.now() + CATCH_UP_MS;
@@ -134,8 +134,13 @@ export class SearchService {
     }
     if (applied === CATCH_UP_DOCS) return false;
     if (!this.vocabulary.step(Math.max(1, until - performance.now()))) return false;
-    return this.suggestions.step(Math.max(1, until - performance.now()));
+    // The suggest keys are built here once, after a start; later changes are merged by the next
+    // suggest request (sorting buckets again after every harvest batch cost more than a core's fifth).
+    if (!this.suggestionsBuilt) this.suggestionsBuilt = this.suggestions.step(Math.max(1, until - performance.now()));
+    return this.suggestionsBuilt;
   }
+
+  private suggestionsBuilt = false;
 
   /**
    * Keeps the index, the correction words and the suggest keys up to date between requests, in slices,
