@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import type { Db } from '../db/index.ts';
+import { idList } from '../db/dialect.ts';
 
 export const CONTENT_TYPES: Record<string, string> = {
   '.muse': 'text/plain; charset=utf-8',
@@ -150,7 +151,7 @@ export class FileStore {
     const out = new Map<number, string[]>();
     if (dataSourceIds.length === 0) return out;
     const rows = this.db.sqlite
-      .prepare('SELECT data_source_id, ext FROM data_source_files WHERE data_source_id IN (SELECT value FROM json_each(?)) ORDER BY ext')
+      .prepare(`SELECT data_source_id, ext FROM data_source_files WHERE data_source_id IN ${idList(this.db.sqlite.dialect)} ORDER BY ext`)
       .all(JSON.stringify(dataSourceIds)) as { data_source_id: number; ext: string }[];
     for (const r of rows) out.set(r.data_source_id, [...(out.get(r.data_source_id) ?? []), r.ext]);
     return out;

@@ -7,7 +7,7 @@ import type { LibraryService } from '../libraries/service.ts';
 import { languageName } from '../search/indexer.ts';
 import type { FileStore } from './files.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
-import { PART_LIBRARIES_SQL } from './holdings.ts';
+import { partLibrariesSql } from './holdings.ts';
 
 interface EntryRow { id: number; title: string; subtitle: string | null; canonical_entry_id: number | null; original_entry_id: number | null }
 interface DsRow {
@@ -37,7 +37,7 @@ export class CatalogueService {
       visibleLibrariesOf: s.prepare(`SELECT d.entry_id, s.library_id FROM data_sources d JOIN sites s ON s.id = d.site_id
         WHERE d.entry_id IN (SELECT id FROM entries WHERE id IN ${IDS} OR canonical_entry_id IN ${IDS})`),
       variantsOf: s.prepare(`SELECT id, canonical_entry_id FROM entries WHERE canonical_entry_id IN ${IDS}`),
-      partLibrariesOf: s.prepare(PART_LIBRARIES_SQL),
+      partLibrariesOf: s.prepare(partLibrariesSql(s.dialect)),
       languages: s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS} ORDER BY entry_id, position`),
       translationsOf: s.prepare('SELECT id FROM entries WHERE original_entry_id = ? AND +canonical_entry_id IS NULL ORDER BY id').pluck(),
       parents: s.prepare(`SELECT DISTINCT coalesce(p.canonical_entry_id, p.id) FROM aggregation_links l JOIN entries p ON p.id = l.aggregation_entry_id
