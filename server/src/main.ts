@@ -1,4 +1,4 @@
-// Command line: serve | worker | migrate | import FILE.jsonl | harvest [--site ID] [--force] | mail-flush [LIMIT]
+// Command line: serve | worker | migrate | db-copy --to URL | import FILE.jsonl | harvest [--site ID] [--force] | mail-flush [LIMIT]
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.ts';
@@ -30,6 +30,12 @@ async function main() {
     await migrate(db);
     await db.close();
     console.log('Database is up to date.');
+    return;
+  }
+  if (command === 'db-copy') {
+    // SQLite (DATA_DIR's, or --from) into PostgreSQL: needs only the schema on both, like migrate.
+    const { runCopyCli } = await import('./db/copy.ts');
+    process.exitCode = await runCopyCli(args, databaseTarget({ dataDir: config.dataDir }), (line) => console.log(line));
     return;
   }
   const notReady = backendNotReady(isPostgresUrl(databaseTarget(config)) ? 'postgres' : 'sqlite');
