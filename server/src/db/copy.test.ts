@@ -31,6 +31,9 @@ async function installation(): Promise<string> {
   expect(services.curation.mergeEntries(viewer, [ids.at(-1)!, ids[0]!]).error).toBeNull();
   const agents = services.db.sqlite.prepare('SELECT id FROM agents ORDER BY id').pluck().all() as number[];
   expect(services.curation.mergeAgents(viewer, [agents.at(-1)!, agents[0]!]).error).toBeNull();
+  // A page deleted after the last one: its id is not given again (SQLite's AUTOINCREMENT).
+  const page = Number(services.db.sqlite.prepare("INSERT INTO pages (title, content, language) VALUES ('Gone', '', 'en')").run().lastInsertRowid);
+  services.db.sqlite.prepare('DELETE FROM pages WHERE id = ?').run(page);
   const file = services.db.sqlite.name;
   await services.db.close();
   return file;
@@ -87,6 +90,9 @@ describe.skipIf(!PG_URL)('db:copy from SQLite to PostgreSQL', () => {
       const newLib = Number(pg.sqlite.prepare('INSERT INTO libraries (name, public, active) VALUES (?, 1, 1)').run('New').lastInsertRowid);
       expect(newLib).toBe(maxLib + 1);
       expect(pg.sqlite.prepare('SELECT count(*) FROM oai_exposed_libraries WHERE library_id = ?').pluck().get(newLib)).toBe(1);
+      const lastPage = lite.sqlite.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'pages'").pluck().get() as number;
+      expect(lastPage).toBeGreaterThan(lite.sqlite.prepare('SELECT coalesce(max(id), 0) FROM pages').pluck().get() as number);
+      expect(Number(pg.sqlite.prepare("INSERT INTO pages (title, content, language) VALUES ('New', '', 'en')").run().lastInsertRowid)).toBe(lastPage + 1);
       // TODO(search on PostgreSQL): the same search on both once the Indexer writes entry_fts there.
     } finally {
       await lite.close();

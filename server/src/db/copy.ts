@@ -134,11 +134,15 @@ export function copySqliteToPostgres(lite: SqlConnection, pg: PgConnection, opts
       summary.rows += rows;
     }
     for (const t of targetColumns.keys()) pg.exec(`ALTER TABLE ${q(t)} ENABLE TRIGGER USER`);
-    // Identity columns continue after the largest id copied (TRUNCATE restarted them at 1).
+    // Identity columns continue after the largest id SQLite ever gave (AUTOINCREMENT keeps it in
+    // sqlite_sequence: an id of a deleted row is not given again), or copied (TRUNCATE restarted them).
+    const hasSeq = lite.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_sequence'").pluck().get() as number;
+    const given = new Map(hasSeq ? lite.prepare('SELECT name, seq FROM sqlite_sequence').raw().all() as [string, number][] : []);
     const identities = pg.query(`SELECT table_name, column_name FROM information_schema.columns
       WHERE table_schema = current_schema() AND is_identity = 'YES'`) as [string, string][];
     for (const [table, col] of identities) {
-      pg.query(`SELECT setval(pg_get_serial_sequence($1, $2), coalesce(max(${q(col)}), 0) + 1, false) FROM ${q(table)}`, [q(table), col]);
+      pg.query(`SELECT setval(pg_get_serial_sequence($1, $2), greatest(coalesce(max(${q(col)}), 0), $3::bigint) + 1, false) FROM ${q(table)}`,
+        [q(table), col, String(given.get(table) ?? 0)]);
     }
   }).immediate();
   summary.seconds = (Date.now() - started) / 1000;
