@@ -2,6 +2,7 @@
 // when the run has a cluster, see server/src/test/pg-global-setup.ts).
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from './index.ts';
+import { beginImmediate } from './connection.ts';
 import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
 import { PgConnection } from './postgres.ts';
 
@@ -83,6 +84,25 @@ describe.each(BACKENDS)('SqlConnection on %s', (dialect) => {
     expect(outer.immediate()).toBe('done');
     expect(db.sqlite.inTransaction).toBe(false);
     expect(names()).toEqual(['a', 'c', 'e']);
+  });
+
+  it('beginImmediate() holds a transaction across awaits: nested transactions are savepoints, rollback undoes all', async () => {
+    const insert = db.sqlite.prepare('INSERT INTO items (name) VALUES (?)');
+    const names = () => db.sqlite.prepare('SELECT name FROM items ORDER BY name').pluck().all();
+    const t = beginImmediate(db.sqlite);
+    insert.run('a');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(db.sqlite.inTransaction).toBe(true);
+    db.sqlite.transaction(() => { insert.run('b'); })();
+    expect(() => db.sqlite.transaction(() => { insert.run('c'); insert.run('a'); })()).toThrow();
+    expect(db.sqlite.inTransaction).toBe(true);
+    t.rollback();
+    expect(db.sqlite.inTransaction).toBe(false);
+    expect(names()).toEqual([]);
+    const u = beginImmediate(db.sqlite);
+    insert.run('d');
+    u.commit();
+    expect(names()).toEqual(['d']);
   });
 
   it('refuses a statement with a syntax error or an unknown table when it is prepared', () => {

@@ -513,6 +513,29 @@ export class PgConnection implements SqlConnection {
     return t;
   }
 
+  /**
+   * A write transaction held across awaits (db/connection.ts beginImmediate): BEGIN with the write lock,
+   * as transaction().immediate takes it; inside it inTransaction is true and transaction() nests as savepoints.
+   */
+  begin(): void {
+    if (this.depth) throw new TypeError('begin(): a transaction is already open');
+    this.exec('BEGIN');
+    this.depth = 1;
+    try {
+      this.exec(`SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+    } catch (e) {
+      this.end('ROLLBACK');
+      throw e;
+    }
+  }
+
+  /** Ends what begin() opened. */
+  end(how: 'COMMIT' | 'ROLLBACK'): void {
+    if (this.depth !== 1) throw new TypeError(`${how}: no transaction of begin() is open`);
+    this.depth = 0;
+    this.exec(how);
+  }
+
   pragma(source: string): unknown {
     throw new Error(`PRAGMA ${source} has no PostgreSQL form (docs/architecture.md, "Database back ends")`);
   }
