@@ -1,5 +1,9 @@
-// Compiles the text parts of a query AST into SQLite FTS5 MATCH expressions.
+// Compiles the text parts of a query AST into SQLite FTS5 MATCH expressions; `textSearch` gives each
+// back end's form of entry_fts (PostgreSQL's: search/pg-fts.ts).
+import type { Dialect } from '../db/connection.ts';
+import { idList } from '../db/dialect.ts';
 import type { QueryNode, TextField } from './parser.ts';
+import { toTsQuery, TS_RANK_WEIGHTS, type Within } from './pg-fts.ts';
 
 /** FTS5 columns of entry_fts, in order, with their bm25 weights (title and author words weigh most). */
 export const FTS_COLUMNS = ['title', 'authors', 'body', 'fulltext'] as const;
@@ -116,4 +120,40 @@ function withAlt(field: TextField, tokens: string[], alt: string[] | undefined, 
 function withColumn(field: TextField, expr: string): string {
   const col = COLUMN_OF[field];
   return col ? `${col} : ${expr}` : expr;
+}
+
+/** entry_fts as one back end queries it: expressions are bound as a parameter, never spliced into SQL. */
+export interface TextSearch {
+  /** The expression of a pure text subtree (`isPureText`); `within`: only in titles and authors, or only in full texts. */
+  compile(n: QueryNode, within?: Within): string;
+  /** The rowids matching an expression as one comma-separated string (`parseIdList`). */
+  idListSql: string;
+  /** Each match's `rowid score` pairs, scores in millionths, higher = better (`addRankList`). */
+  rankListSql: string;
+  /** Which of the rowids of a JSON list (first parameter) match an expression (second). */
+  matchingIdsSql: string;
+}
+
+const FTS5_SEARCH: TextSearch = {
+  compile: (n, within) => {
+    const match = toFtsMatch(n);
+    if (within === 'strong') return inTitleOrAuthors(match);
+    return within === 'fulltext' ? `fulltext : (${match})` : match;
+  },
+  idListSql: 'SELECT group_concat(rowid) FROM entry_fts WHERE entry_fts MATCH ?',
+  rankListSql: ftsRankList('entry_fts'),
+  // One rowid lookup per id.
+  matchingIdsSql: `SELECT value FROM json_each(?) WHERE EXISTS (SELECT 1 FROM entry_fts WHERE entry_fts MATCH ? AND rowid = json_each.value)`,
+};
+
+const TSQUERY_SEARCH: TextSearch = {
+  compile: toTsQuery,
+  idListSql: `SELECT string_agg(rowid::text, ',') FROM entry_fts WHERE doc @@ ?::tsquery`,
+  rankListSql: `SELECT string_agg(f.rowid || ' ' || (ts_rank(${TS_RANK_WEIGHTS}, f.doc, q.q) * ${RANK_SCALE})::bigint, ' ')
+    FROM (SELECT ?::tsquery AS q) q JOIN entry_fts f ON f.doc @@ q.q`,
+  matchingIdsSql: `SELECT rowid FROM entry_fts WHERE rowid IN ${idList('postgres')} AND doc @@ ?::tsquery`,
+};
+
+export function textSearch(dialect: Dialect): TextSearch {
+  return dialect === 'postgres' ? TSQUERY_SEARCH : FTS5_SEARCH;
 }

@@ -1,11 +1,14 @@
-// Builds the index snapshot of entries from the catalogue tables and writes search_docs + entry_fts.
+// Builds the index snapshot of entries from the catalogue tables and writes search_docs + entry_fts
+// (FTS5 rows of folded text on SQLite; on PostgreSQL a tsvector of the same tokens, search/pg-fts.ts).
 // Called by ingestion and curation with the ids of the entries they touched.
 import anyAscii from 'any-ascii';
 import { foldText, FILTER_NAMES, searchForms, type FilterName } from '@uc/shared';
 import type { Db } from '../db/index.ts';
+import { idList } from '../db/dialect.ts';
 import type { IndexDoc } from './doc.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
-import { PART_LIBRARIES_SQL } from '../catalogue/holdings.ts';
+import { partLibrariesSql } from '../catalogue/holdings.ts';
+import { toTsVector } from './pg-fts.ts';
 
 const TEXT_FORMATS = new Set(['muse', 'txt', 'epub', 'html', 'zip', 'tex']);
 const RAW_FORMATS = new Set(['pdf', 'djvu']);
@@ -44,8 +47,6 @@ interface DsRow {
   isbn: string | null; material_description: string | null; downloads: string; full_text: string | null; datestamp: string;
 }
 
-const IDS = '(SELECT value FROM json_each(?))';
-
 /**
  * What the index stores for an entry, as a number bumped when that changes (2: the Latin forms of
  * Cyrillic and Greek titles and authors). A database indexed in an older format is rebuilt once.
@@ -56,9 +57,13 @@ const INDEX_FORMAT_SETTING = 'index_format';
 export class Indexer {
   private q;
   private authors: AuthorResolver;
+  /** entry_fts is a tsvector per entry (PostgreSQL), not FTS5. */
+  private pg: boolean;
 
   constructor(private db: Db) {
     const s = db.sqlite;
+    const IDS = idList(s.dialect);
+    this.pg = s.dialect === 'postgres';
     this.authors = new AuthorResolver(db);
     this.q = {
       entries: s.prepare(`SELECT id, title, subtitle, canonical_entry_id, original_entry_id, datestamp FROM entries WHERE id IN ${IDS}`),
@@ -66,7 +71,7 @@ export class Indexer {
       dataSources: s.prepare(`SELECT d.id, d.entry_id, s.library_id, d.title, d.subtitle, d.authors, d.year_edition,
           d.year_first_edition, d.description, d.publisher, d.isbn, d.material_description, d.downloads, d.full_text, d.datestamp
         FROM data_sources d JOIN sites s ON s.id = d.site_id WHERE d.entry_id IN ${IDS} ORDER BY d.id`),
-      partLibraries: s.prepare(PART_LIBRARIES_SQL),
+      partLibraries: s.prepare(partLibrariesSql(s.dialect)),
       languages: s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS} ORDER BY entry_id, position`),
       // `+` keeps the planner on the original_entry_id index: canonical_entry_id IS NULL matches almost every
       // row, and scanning them for every batch made a 1,000,000-entry import quadratic.
@@ -79,8 +84,12 @@ export class Indexer {
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
       putDoc: s.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries) VALUES (?, ?, ?, ?)
         ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries`),
-      ftsDelete: s.prepare('DELETE FROM entry_fts WHERE rowid = ?'),
-      ftsInsert: s.prepare('INSERT INTO entry_fts (rowid, title, authors, body, fulltext) VALUES (?, ?, ?, ?, ?)'),
+      ftsDelete: this.pg ? null : s.prepare('DELETE FROM entry_fts WHERE rowid = ?'),
+      ftsInsert: this.pg ? null : s.prepare('INSERT INTO entry_fts (rowid, title, authors, body, fulltext) VALUES (?, ?, ?, ?, ?)'),
+      // PostgreSQL: rows by the hundred in one statement (a round trip each costs more than the row).
+      ftsDeleteMany: this.pg ? s.prepare(`DELETE FROM entry_fts WHERE rowid IN ${IDS}`) : null,
+      ftsInsertMany: this.pg ? s.prepare(`INSERT INTO entry_fts (rowid, doc)
+        SELECT (r->>0)::bigint, (r->>1)::tsvector FROM jsonb_array_elements(?::jsonb) r`) : null,
     };
   }
 
@@ -144,6 +153,8 @@ export class Indexer {
    * and again). Returns what puts the setting back (before the commit).
    */
   bulkSettings(): () => void {
+    // PostgreSQL's GIN index has its own pending list (fastupdate), flushed by autovacuum: nothing to set.
+    if (this.pg) return () => {};
     const s = this.db.sqlite;
     const hashsize = (s.prepare(`SELECT v FROM entry_fts_config WHERE k = 'hashsize'`).pluck().get() as number | undefined) ?? FTS5_DEFAULT_HASHSIZE;
     // FTS5 takes integers only: a bound JavaScript number is a REAL.
@@ -153,7 +164,11 @@ export class Indexer {
   }
 
   private writeFts(fts: FtsRows): void {
-    for (const row of fts.rows) this.q.ftsInsert.run(...row);
+    if (this.q.ftsInsertMany) {
+      for (let i = 0; i < fts.rows.length; i += PG_FTS_ROWS) {
+        this.q.ftsInsertMany.run(JSON.stringify(fts.rows.slice(i, i + PG_FTS_ROWS).map(([id, ...columns]) => [id, toTsVector(columns)])));
+      }
+    } else for (const row of fts.rows) this.q.ftsInsert!.run(...row);
     fts.rows = [];
     fts.ids.clear();
   }
@@ -265,7 +280,8 @@ export class Indexer {
     }
     // A row still waiting in `fts` (an entry of an earlier batch of this call) goes in before it is deleted.
     if (ftsGone.some((id) => fts.ids.has(id))) this.writeFts(fts);
-    for (const id of ftsGone) q.ftsDelete.run(id);
+    if (q.ftsDeleteMany) q.ftsDeleteMany.run(JSON.stringify(ftsGone));
+    else for (const id of ftsGone) q.ftsDelete!.run(id);
     for (const row of ftsRows) {
       fts.rows.push(row);
       fts.ids.add(row[0]);
@@ -278,6 +294,8 @@ export class Indexer {
 const FTS5_DEFAULT_HASHSIZE = 1024 * 1024;
 /** At most this many full-text rows wait in a bulk reindex (memory). */
 const BULK_FTS_ROWS = 20_000;
+/** Full-text rows per statement on PostgreSQL. */
+const PG_FTS_ROWS = 500;
 
 /** Full-text rows waiting to be written, and their entry ids. */
 class FtsRows {

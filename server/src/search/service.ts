@@ -12,7 +12,8 @@ import type { AgentService } from '../agents/service.ts';
 import type { IndexDoc } from './doc.ts';
 import type { ExclusionStore, ViewerExclusions } from '../curation/exclusions.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
-import { addRankList, ftsRankList, inTitleOrAuthors, isPureText, parseIdList, toFtsMatch } from './fts.ts';
+import { addRankList, isPureText, parseIdList, textSearch, type TextSearch } from './fts.ts';
+import { idList } from '../db/dialect.ts';
 import { MemoryIndex } from './memory-index.ts';
 import { buildPager } from './pager.ts';
 import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './parser.ts';
@@ -59,6 +60,8 @@ export class SearchService {
   readonly vocabulary = new Vocabulary();
   readonly suggestions = new SuggestIndex();
   private q;
+  /** entry_fts on this back end (FTS5 or a tsvector). */
+  private text: TextSearch;
   private families: { seq: number; originalOf: Map<number, number>; translationsOf: Map<number, number[]> } | null = null;
   private countCache: { key: string; value: { counts: Map<string, number>; total: number } } | null = null;
   /** Per-search arrays over every entry id, reused (a search runs to its end before the next starts). */
@@ -74,21 +77,22 @@ export class SearchService {
     private exclusions: ExclusionStore, private resolver: AuthorResolver,
   ) {
     const s = db.sqlite;
+    const ids = idList(s.dialect);
+    this.text = textSearch(s.dialect);
     this.q = {
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
       since: s.prepare('SELECT entry_id, doc FROM search_docs WHERE seq > ? ORDER BY seq').raw(),
       sinceSome: s.prepare('SELECT entry_id, doc, seq FROM search_docs WHERE seq > ? ORDER BY seq LIMIT ?').raw(),
-      docs: s.prepare('SELECT entry_id, doc FROM search_docs WHERE entry_id IN (SELECT value FROM json_each(?))').raw(),
-      ftsIdList: s.prepare('SELECT group_concat(rowid) FROM entry_fts WHERE entry_fts MATCH ?').pluck(),
-      ftsRanks: s.prepare(ftsRankList('entry_fts')).pluck(),
-      // Which of a page's entries match inside a full text: one rowid lookup each.
-      inFullText: s.prepare(`SELECT value FROM json_each(?) WHERE EXISTS
-        (SELECT 1 FROM entry_fts WHERE entry_fts MATCH ? AND rowid = json_each.value)`).pluck(),
+      docs: s.prepare(`SELECT entry_id, doc FROM search_docs WHERE entry_id IN ${ids}`).raw(),
+      ftsIdList: s.prepare(this.text.idListSql).pluck(),
+      ftsRanks: s.prepare(this.text.rankListSql).pluck(),
+      // Which of a page's entries match inside a full text.
+      inFullText: s.prepare(this.text.matchingIdsSql).pluck(),
       // IS NOT NULL reads the record header only, not the text.
-      withFullText: s.prepare('SELECT id FROM data_sources WHERE id IN (SELECT value FROM json_each(?)) AND full_text IS NOT NULL').pluck(),
+      withFullText: s.prepare(`SELECT id FROM data_sources WHERE id IN ${ids} AND full_text IS NOT NULL`).pluck(),
       fullTexts: s.prepare(`SELECT id, full_text FROM data_sources
-        WHERE id IN (SELECT value FROM json_each(?)) AND full_text IS NOT NULL AND full_text != ''`).raw(),
-      titles: s.prepare('SELECT id, title FROM entries WHERE id IN (SELECT value FROM json_each(?))').raw(),
+        WHERE id IN ${ids} AND full_text IS NOT NULL AND full_text != ''`).raw(),
+      titles: s.prepare(`SELECT id, title FROM entries WHERE id IN ${ids}`).raw(),
       // Translation links between the entries the index shows (merged entries count as their canonical one).
       translations: s.prepare(`SELECT coalesce(e.canonical_entry_id, e.id), coalesce(o.canonical_entry_id, o.id)
         FROM entries e JOIN entries o ON o.id = e.original_entry_id`).raw(),
@@ -501,7 +505,7 @@ export class SearchService {
   /** Evaluates the AST to a membership array over entry ids, adding text scores (higher = better). */
   private evaluate(node: QueryNode, scores: Float64Array | null, named: (name: FilterName, value: string) => boolean): Uint8Array {
     const cap = this.index.capacity;
-    if (isPureText(node)) return this.fts(toFtsMatch(node), scores);
+    if (isPureText(node)) return this.fts(node, scores);
     switch (node.type) {
       case 'filter': {
         const bits = new Uint8Array(cap);
@@ -517,11 +521,11 @@ export class SearchService {
         return inner;
       }
       case 'and': {
-        // Run the text children as one FTS5 statement; combine the rest in memory.
+        // Run the text children as one full-text statement; combine the rest in memory.
         const text = node.children.filter(isPureText);
         const rest = node.children.filter((c) => !isPureText(c));
         const parts = rest.map((c) => this.evaluate(c, scores, named));
-        if (text.length) parts.unshift(this.fts(toFtsMatch(text.length === 1 ? text[0] : { type: 'and', children: text }), scores));
+        if (text.length) parts.unshift(this.fts(text.length === 1 ? text[0] : { type: 'and', children: text }, scores));
         const out = parts[0];
         for (let p = 1; p < parts.length; p++) {
           const b = parts[p];
@@ -544,12 +548,13 @@ export class SearchService {
   }
 
   /**
-   * The rows matching an FTS5 expression; with `scores`, adds each one's relevance (higher = better).
+   * The rows matching a pure text subtree; with `scores`, adds each one's relevance (higher = better).
    * bm25 costs about 3 µs a row: up to `exactRankLimit` matches are ranked exactly. Past that (a short
    * wildcard, a common word at a million entries) the matches in titles and authors come first, ranked
    * exactly when they are few enough, and the rest after them; ties go to the newest (see `order`).
    */
-  private fts(match: string, scores: Float64Array | null): Uint8Array {
+  private fts(node: QueryNode, scores: Float64Array | null): Uint8Array {
+    const match = this.text.compile(node);
     const bits = new Uint8Array(this.index.capacity);
     const n = bits.length;
     const ids = parseIdList(this.q.ftsIdList.get(match) as string | null);
@@ -559,14 +564,14 @@ export class SearchService {
       this.addRanks(match, scores);
       return bits;
     }
-    const strongMatch = inTitleOrAuthors(match);
+    const strongMatch = this.text.compile(node, 'strong');
     const strong = parseIdList(this.q.ftsIdList.get(strongMatch) as string | null);
     if (strong.length <= this.exactRankLimit) this.addRanks(strongMatch, scores);
     else for (let i = 0; i < strong.length; i++) if (strong[i] < n) scores[strong[i]] += 1;
     return bits;
   }
 
-  /** Adds -bm25 (positive: FTS5's bm25 is negative for every match) of each row matching `match`. */
+  /** Adds each row's relevance (-bm25, which FTS5 gives negative; ts_rank on PostgreSQL) for the rows matching `match`. */
   private addRanks(match: string, scores: Float64Array): void {
     addRankList(this.q.ftsRanks.get(match) as string | null, scores);
   }
@@ -694,7 +699,7 @@ export class SearchService {
 
   /** A passage of a full text for the matches whose full text holds the query's words (the page only). */
   private addSnippets(matches: Match[], ast: QueryNode | null): void {
-    const q = snippetQuery(ast);
+    const q = snippetQuery(ast, this.text);
     if (!q) return;
     // Only matches with a full text are looked for (most records have none: no full-text query then).
     const withText = new Set(this.q.withFullText.all(JSON.stringify(matches.flatMap((m) => m.data_sources.map((d) => d.data_source_id)))) as number[]);

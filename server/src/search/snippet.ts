@@ -1,9 +1,10 @@
 // Snippets: a short passage of a full text around the first word the query found there, the matched
-// words marked. entry_fts is contentless (it holds folded text only), so FTS5's snippet() cannot give
-// the passage: FTS5 tells which page rows matched inside a full text, the passage is cut here.
+// words marked. entry_fts holds folded tokens only (contentless FTS5, or a tsvector), so neither FTS5's
+// snippet() nor ts_headline can give the passage: the index tells which page rows matched inside a full
+// text, the passage is cut here.
 import { foldText, type SnippetPart } from '@uc/shared';
 import type { QueryNode } from './parser.ts';
-import { toFtsMatch } from './fts.ts';
+import type { TextSearch } from './fts.ts';
 
 /** The words a snippet marks: folded tokens, and prefixes of wildcard words. */
 export interface SnippetWords {
@@ -28,8 +29,8 @@ function fullTextNodes(n: QueryNode, out: QueryNode[] = []): QueryNode[] {
   return out;
 }
 
-/** The FTS5 expression finding the query's words inside the fulltext column, and the words to mark; null: none. */
-export function snippetQuery(ast: QueryNode | null): { match: string; words: SnippetWords; prefix: boolean } | null {
+/** The expression finding the query's words inside the full texts, and the words to mark; null: none. */
+export function snippetQuery(ast: QueryNode | null, text: TextSearch): { match: string; words: SnippetWords; prefix: boolean } | null {
   const nodes = ast ? fullTextNodes(ast) : [];
   if (nodes.length === 0) return null;
   const words: SnippetWords = { tokens: new Set(), prefixes: [] };
@@ -42,7 +43,8 @@ export function snippetQuery(ast: QueryNode | null): { match: string; words: Sni
       });
     }
   }
-  return { match: `fulltext : (${nodes.map(toFtsMatch).join(' OR ')})`, words, prefix: words.prefixes.length > 0 };
+  const any: QueryNode = nodes.length === 1 ? nodes[0] : { type: 'or', children: nodes };
+  return { match: text.compile(any, 'fulltext'), words, prefix: words.prefixes.length > 0 };
 }
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
