@@ -8,7 +8,7 @@ import {
   type ListingResponse, type ListingType, type RevertType,
 } from '@uc/shared';
 import type { Db } from '../db/index.ts';
-import { idList } from '../db/dialect.ts';
+import { idList, nextIdSql } from '../db/dialect.ts';
 import type { Viewer } from '../http/viewer.ts';
 import { HttpError } from '../http/errors.ts';
 import type { MessageValues } from '../http/messages.ts';
@@ -84,8 +84,7 @@ export class CurationService {
         WHERE l.aggregated_entry_id IN (SELECT id FROM entries WHERE id = @id OR canonical_entry_id = @id)`).pluck(),
       maxPosition: s.prepare('SELECT max(position) FROM aggregation_links WHERE aggregation_entry_id = ?').pluck(),
       linksOf: s.prepare('SELECT aggregated_entry_id AS item, position FROM aggregation_links WHERE aggregation_entry_id = ? ORDER BY position, aggregated_entry_id'),
-      nextId: (table: string) => s.prepare(`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '${table}'), 0),
-        coalesce((SELECT max(id) FROM ${table}), 0)) + 1`).pluck(),
+      nextId: (table: string) => s.prepare(nextIdSql(s.dialect, table)).pluck(),
       // Entries whose shown authors depend on these agents: their own, their variants', and those of authors split into them.
       agentClosure: s.prepare(`SELECT id FROM agents WHERE id IN ${IDS} OR canonical_agent_id IN ${IDS}
         UNION SELECT agent_id FROM agent_children WHERE child_id IN ${IDS} OR child_id IN (SELECT id FROM agents WHERE canonical_agent_id IN ${IDS})`).pluck(),
@@ -595,7 +594,7 @@ export class CurationService {
       }
       case 'split-agents':
         fields = [{ name: 'id', label: 'ID', link: 'agent' }, { name: 'name', label: 'Original Name' }, { name: 'splat', label: 'Split into' }];
-        records = (s.prepare(`SELECT a.id, a.name, group_concat(c.name, ' | ') AS splat FROM agents a JOIN agent_children ch ON ch.agent_id = a.id
+        records = (s.prepare(`SELECT a.id, a.name, string_agg(c.name, ' | ' ORDER BY ch.position, ch.child_id) AS splat FROM agents a JOIN agent_children ch ON ch.agent_id = a.id
           JOIN agents c ON c.id = ch.child_id GROUP BY a.id ORDER BY a.name LIMIT ?`).all(limit) as { id: number }[]).map((r) => ({ ...r, revert: { id: r.id } }));
         break;
       case 'changes': {
@@ -646,7 +645,7 @@ export class CurationService {
 
   changes(viewer: Viewer, f: { user?: string; operation?: string; object_type?: ObjectType; object_id?: number; from?: string; to?: string; page_number?: number }): ChangesResponse {
     if (viewer.userId === null) throw new HttpError(401, 'Please log in');
-    const where = ['(c.private = 0 AND ?) OR (c.private = 1 AND c.user_id = ?)'];
+    const where = ['(c.private = 0 AND ? = 1) OR (c.private = 1 AND c.user_id = ?)'];
     const args: unknown[] = [viewer.canMerge ? 1 : 0, viewer.userId];
     const clauses: string[] = [];
     if (f.user) { clauses.push('c.username = ?'); args.push(f.user); }

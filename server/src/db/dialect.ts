@@ -24,3 +24,15 @@ export function idList(dialect: Dialect): string {
 export function skipLocked(dialect: Dialect): string {
   return dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
 }
+
+/**
+ * `SELECT` of the id the next row of `table` (an autoincrement `id`) gets, for a row written later with
+ * that id explicitly (a curated author or aggregation whose undo and redo keep its id). Never an id
+ * used before: SQLite's AUTOINCREMENT keeps the highest in sqlite_sequence; on PostgreSQL the identity
+ * sequence hands it out (and so reserves it).
+ */
+export function nextIdSql(dialect: Dialect, table: string): string {
+  return dialect === 'postgres'
+    ? `SELECT greatest(nextval(pg_get_serial_sequence('${table}', 'id')), (SELECT coalesce(max(id), 0) + 1 FROM ${table}))`
+    : `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '${table}'), 0), coalesce((SELECT max(id) FROM ${table}), 0)) + 1`;
+}
