@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { zipSync } from 'fflate';
 import type { Db } from '../db/index.ts';
+import { beginImmediate } from '../db/connection.ts';
 import { ensureSite, upsertLibrary } from '../libraries/service.ts';
 import type { PagesService } from '../pages/service.ts';
 import type { FileStore } from '../catalogue/files.ts';
@@ -41,6 +42,18 @@ export interface ImportProgress { phase: 'records' | 'finishing'; entries: numbe
 /** Images a Muse text references ([[name.png]]), to pack with it. */
 function referencedImages(muse: string): string[] {
   return [...new Set([...muse.matchAll(/\[\[([\w.-]+\.(?:png|jpe?g))(?:\]\[|\]\]|\s)/gi)].map((m) => m[1]))];
+}
+
+/** SQLite's in-memory statement journals and larger page cache for the import; returns what puts them back. */
+function importSettings(db: Db): () => void {
+  const tempStore = db.sqlite.pragma('temp_store', { simple: true }) as number;
+  const cacheSize = db.sqlite.pragma('cache_size', { simple: true }) as number;
+  db.sqlite.pragma('temp_store = MEMORY');
+  db.sqlite.pragma(`cache_size = ${IMPORT_CACHE_KIB}`);
+  return () => {
+    db.sqlite.pragma(`temp_store = ${tempStore}`);
+    db.sqlite.pragma(`cache_size = ${cacheSize}`);
+  };
 }
 
 export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (p: ImportProgress) => void): Promise<ImportSummary> {
@@ -218,24 +231,21 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   // statement wrote ~16 pages to a temporary file.
   // A larger page cache too: at 1,000,000 entries the indexes written at random places (grouping
   // keys, agents, holdings per site) no longer fit the usual 64 MiB and pages went back and forth.
-  const tempStore = db.sqlite.pragma('temp_store', { simple: true }) as number;
-  const cacheSize = db.sqlite.pragma('cache_size', { simple: true }) as number;
-  db.sqlite.pragma('temp_store = MEMORY');
-  db.sqlite.pragma(`cache_size = ${IMPORT_CACHE_KIB}`);
-  db.sqlite.exec('BEGIN IMMEDIATE');
+  // (SQLite's settings only: PostgreSQL has no statement journal file and sizes its cache itself.)
+  const restoreSettings = db.sqlite.dialect === 'sqlite' ? importSettings(db) : () => {};
+  const transaction = beginImmediate(db.sqlite);
   try {
     const restoreIndexSettings = deps.indexer.bulkSettings();
     await run();
     restoreIndexSettings();
-    db.sqlite.exec('COMMIT');
+    transaction.commit();
   } catch (err) {
-    db.sqlite.exec('ROLLBACK');
+    transaction.rollback();
     ingest.forgetCaches();
     for (const f of writtenFiles) files.remove(f);
     throw err;
   } finally {
-    db.sqlite.pragma(`temp_store = ${tempStore}`);
-    db.sqlite.pragma(`cache_size = ${cacheSize}`);
+    restoreSettings();
   }
   summary.seconds = (Date.now() - started) / 1000;
   return summary;

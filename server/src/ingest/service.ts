@@ -70,14 +70,17 @@ export class IngestService {
         FROM data_sources d LEFT JOIN entries e ON e.id = d.entry_id WHERE d.site_id = ? AND d.identifier = ?`),
       entryByKey: s.prepare('SELECT id, canonical_entry_id FROM entries WHERE grouping_key = ? ORDER BY id LIMIT 1'),
       insertEntry: s.prepare('INSERT INTO entries (title, subtitle, grouping_key, datestamp) VALUES (?, ?, ?, ?)'),
-      updateEntry: s.prepare(`UPDATE entries SET title = ?, subtitle = ?, grouping_key = ?, datestamp = max(datestamp, ?),
-        last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
-      bumpEntry: s.prepare(`UPDATE entries SET datestamp = max(datestamp, ?), last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`),
+      // The later acquisition date of the entry's and the record's (SQLite's scalar max() is not PostgreSQL's).
+      updateEntry: s.prepare(`UPDATE entries SET title = @title, subtitle = @subtitle, grouping_key = @key,
+        datestamp = CASE WHEN datestamp >= @datestamp THEN datestamp ELSE @datestamp END,
+        last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = @id`),
+      bumpEntry: s.prepare(`UPDATE entries SET datestamp = CASE WHEN datestamp >= @datestamp THEN datestamp ELSE @datestamp END,
+        last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = @id`),
       agentByName: s.prepare('SELECT id FROM agents WHERE name = ?').pluck(),
       insertAgent: s.prepare('INSERT INTO agents (name, normalized_name) VALUES (?, ?)'),
-      insertLanguage: s.prepare('INSERT OR IGNORE INTO languages (code) VALUES (?)'),
-      addAgent: s.prepare('INSERT OR IGNORE INTO entry_agents (entry_id, agent_id, position) VALUES (?, ?, ?)'),
-      addLanguage: s.prepare('INSERT OR IGNORE INTO entry_languages (entry_id, language_code, position) VALUES (?, ?, ?)'),
+      insertLanguage: s.prepare('INSERT INTO languages (code) VALUES (?) ON CONFLICT DO NOTHING'),
+      addAgent: s.prepare('INSERT INTO entry_agents (entry_id, agent_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
+      addLanguage: s.prepare('INSERT INTO entry_languages (entry_id, language_code, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
       insertDs: s.prepare(`INSERT INTO data_sources (site_id, identifier, entry_id, title, subtitle, authors, languages,
           year_edition, year_first_edition, description, publisher, isbn, shelf_location_code, material_description,
           edition_statement, place_date_of_publication_distribution, uri, uri_label, content_type, downloads, full_text, datestamp)
@@ -94,10 +97,10 @@ export class IngestService {
       entryLinksOf: s.prepare(`SELECT aggregation_entry_id AS a, aggregated_entry_id AS b FROM aggregation_links
           WHERE aggregation_entry_id = ? OR aggregated_entry_id = ?`),
       originalOf: s.prepare('SELECT original_entry_id FROM entries WHERE id = ?').pluck(),
-      setOriginal: s.prepare('UPDATE entries SET original_entry_id = ? WHERE id = ? AND id <> ? AND original_entry_id IS NOT ?'),
+      setOriginal: s.prepare('UPDATE entries SET original_entry_id = ? WHERE id = ? AND id <> ? AND original_entry_id IS DISTINCT FROM ?'),
       addAggregation: s.prepare(`INSERT INTO aggregation_links (aggregation_entry_id, aggregated_entry_id, position) VALUES (?, ?, ?)
           ON CONFLICT (aggregation_entry_id, aggregated_entry_id) DO UPDATE SET position = excluded.position
-          WHERE aggregation_links.position IS NOT excluded.position`),
+          WHERE aggregation_links.position IS DISTINCT FROM excluded.position`),
     };
   }
 
@@ -177,8 +180,8 @@ export class IngestService {
       // A new holding keeps the entry's wording (records differ only in case or accents); a re-import
       // of a record already in the entry may correct it.
       if (!found.canonical_entry_id) {
-        if (existing?.entry_id === found.id) q.updateEntry.run(title, subtitle, key, datestamp, found.id);
-        else q.bumpEntry.run(datestamp, found.id);
+        if (existing?.entry_id === found.id) q.updateEntry.run({ title, subtitle, key, datestamp, id: found.id });
+        else q.bumpEntry.run({ datestamp, id: found.id });
       } else touched.add(found.id);
     } else {
       entryId = Number(q.insertEntry.run(title, subtitle, key, datestamp).lastInsertRowid);
@@ -255,7 +258,7 @@ export class IngestService {
 
   /** Sets the full text of a data source (from its files, after the record was stored); returns its entry to reindex. */
   setFullText(dataSourceId: number, text: string | null): number | null {
-    const row = this.db.sqlite.prepare('UPDATE data_sources SET full_text = ? WHERE id = ? AND full_text IS NOT ? RETURNING entry_id').get(text, dataSourceId, text) as { entry_id: number | null } | undefined;
+    const row = this.db.sqlite.prepare('UPDATE data_sources SET full_text = ? WHERE id = ? AND full_text IS DISTINCT FROM ? RETURNING entry_id').get(text, dataSourceId, text) as { entry_id: number | null } | undefined;
     return row?.entry_id ?? null;
   }
 

@@ -1,0 +1,137 @@
+// The ingestion path on each back end: the JSONL import (one transaction across the asynchronous
+// reader), IngestService's rules (grouping, acquisition dates, links, full texts, removals) and which
+// entries it hands to the indexer. The search index itself is the search module's (a stand-in indexer
+// here records what it is asked to reindex); jsonl.test.ts runs the whole app on SQLite.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { fixtureLines, writeFixture } from '../test/fixture.ts';
+import { FileStore } from '../catalogue/files.ts';
+import { PagesService } from '../pages/service.ts';
+import { ensureSite, upsertLibrary } from '../libraries/service.ts';
+import { RecordingIndexer } from '../test/recording-indexer.ts';
+import { importJsonl, ImportError, type ImportDeps } from './jsonl.ts';
+import { IngestService, type IngestRecord } from './service.ts';
+
+afterAll(() => dropTestDatabases());
+
+describe.each(BACKENDS)('ingestion on %s', (dialect) => {
+  let db: Db;
+  let dir: string;
+  let indexer: RecordingIndexer;
+  let deps: ImportDeps;
+  let ingest: IngestService;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-ingest-'));
+    db = openDatabase(testDatabaseTarget(dialect));
+    await migrate(db);
+    indexer = new RecordingIndexer();
+    const files = new FileStore(db, path.join(dir, 'data'));
+    ingest = new IngestService(db, indexer.asIndexer, files);
+    deps = { db, indexer: indexer.asIndexer, ingest, pages: new PagesService(db), files };
+  });
+  afterEach(async () => {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const one = (sql: string, ...args: unknown[]) => db.sqlite.prepare(sql).pluck().get(...args);
+  const count = (table: string) => one(`SELECT count(*) FROM ${table}`) as number;
+
+  it('imports the catalogue in one transaction, indexes every entry, and a re-import of the same file changes nothing', async () => {
+    const file = writeFixture(dir);
+    const s = await importJsonl(file, deps);
+    expect(s).toMatchObject({ libraries: 4, entries: 12, dataSources: 14, pages: 0 });
+    expect(db.sqlite.inTransaction).toBe(false);
+    expect(count('entries')).toBe(11); // two file entries grouped into one
+    expect(count('data_sources')).toBe(14);
+    expect(count('data_source_files')).toBe(3);
+    expect(count('aggregation_links')).toBe(2);
+    expect(one('SELECT count(*) FROM entries WHERE original_entry_id IS NOT NULL')).toBe(1);
+    expect(one("SELECT value FROM settings WHERE name = 'site_name'")).toBe('Test Catalogue');
+    expect(indexer.reindexed).toEqual(db.sqlite.prepare('SELECT id FROM entries ORDER BY id').pluck().all());
+    // Authors by exact name, languages once each.
+    expect(one("SELECT count(*) FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id WHERE a.name = 'Peter Kropotkin'")).toBe(3);
+    expect(count('languages')).toBe(4);
+
+    const before = db.sqlite.prepare('SELECT id, datestamp, last_modified FROM entries ORDER BY id').all();
+    indexer.calls = [];
+    await importJsonl(file, deps);
+    expect(indexer.reindexed).toEqual([]);
+    expect(db.sqlite.prepare('SELECT id, datestamp, last_modified FROM entries ORDER BY id').all()).toEqual(before);
+    expect(count('data_sources')).toBe(14);
+  });
+
+  it('a problem found at the end rolls back everything stored before it', async () => {
+    const lines = [...fixtureLines(), { type: 'entry', id: 99, title: 'Orphan', authors: [], languages: ['en'], aggregation_id: 404, data_sources: [{ library_id: 1, identifier: 'x-99' }] }];
+    const err = await importJsonl(writeFixture(dir, lines), deps).catch((e) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    expect(String(err)).toMatch(/aggregation_id 404 names no entry/);
+    expect(db.sqlite.inTransaction).toBe(false);
+    for (const table of ['libraries', 'sites', 'entries', 'data_sources', 'agents', 'data_source_files']) expect(count(table)).toBe(0);
+    expect(fs.readdirSync(path.join(dir, 'data'), { recursive: true }).filter((f) => String(f).endsWith('.muse'))).toEqual([]);
+    // The next import is whole (no cached author or language ids of the rolled-back one).
+    await importJsonl(writeFixture(dir), deps);
+    expect(one('SELECT count(*) FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id')).toBe(count('entry_agents'));
+    expect(count('entry_agents')).toBeGreaterThan(5);
+  });
+
+  describe('IngestService', () => {
+    let site: number;
+    beforeEach(() => {
+      const lib = upsertLibrary(db, { name: 'Biblioteca', public: 1, active: 1 } as never);
+      site = ensureSite(db, lib, 'generic', null, 'Biblioteca');
+    });
+    const rec = (identifier: string, extra: Partial<IngestRecord> = {}): IngestRecord => ({
+      siteId: site, identifier, title: 'Mutual Aid', authors: ['Peter Kropotkin'], languages: ['en'], ...extra,
+    });
+
+    it('groups records into entries; an entry\'s date is the later of its records\', an unchanged record changes nothing', () => {
+      const a = ingest.store([rec('a', { datestamp: '2020-01-01T00:00:00.000Z' })]);
+      expect(a.outcomes).toEqual(['new']);
+      const entry = a.entryIds[0]!;
+      // Another record of the same work (case and spaces differ): same entry; an older date keeps the entry's.
+      const b = ingest.store([rec('b', { title: 'MUTUAL  AID', datestamp: '2019-01-01T00:00:00.000Z' })]);
+      expect(b.entryIds).toEqual([entry]);
+      expect(one('SELECT datestamp FROM entries WHERE id = ?', entry)).toBe('2020-01-01T00:00:00.000Z');
+      ingest.store([rec('b', { title: 'MUTUAL  AID', datestamp: '2024-05-01T00:00:00.000Z' })]);
+      expect(one('SELECT datestamp FROM entries WHERE id = ?', entry)).toBe('2024-05-01T00:00:00.000Z');
+      // Its own record corrected: the entry takes the new wording, the date stays the later one.
+      ingest.store([rec('a', { subtitle: 'A Factor of Evolution', datestamp: '2021-01-01T00:00:00.000Z' })]);
+      expect(db.sqlite.prepare('SELECT subtitle, datestamp FROM entries WHERE id = ?').get(entry))
+        .toEqual({ subtitle: 'A Factor of Evolution', datestamp: '2024-05-01T00:00:00.000Z' });
+      const again = ingest.store([rec('a', { subtitle: 'A Factor of Evolution', datestamp: '2021-01-01T00:00:00.000Z' })]);
+      expect(again).toMatchObject({ outcomes: ['unchanged'], entryIds: [entry] });
+      expect([...again.touched]).toEqual([]);
+      expect(count('entries')).toBe(1);
+      expect(count('entry_agents')).toBe(1);
+    });
+
+    it('links report only what changed; full texts too; removed records name their entries', () => {
+      const [parent, child, original] = ['Anthology', 'Essay', 'Original'].map((title, i) => ingest.store([rec(`r${i}`, { title })]).entryIds[0]!);
+      const link = (position: number | null) => [...ingest.link([{ kind: 'aggregation', parentEntryId: parent!, childEntryId: child!, position }])].sort();
+      expect(link(1)).toEqual([parent, child].sort());
+      expect(link(1)).toEqual([]);
+      expect(link(2)).toEqual([parent, child].sort());
+      expect(link(null)).toEqual([parent, child].sort());
+      expect(link(null)).toEqual([]);
+      const translate = () => [...ingest.link([{ kind: 'translation', parentEntryId: original!, childEntryId: child! }])];
+      expect(translate().sort()).toEqual([original, child].sort());
+      expect(translate()).toEqual([]);
+      expect(one('SELECT original_entry_id FROM entries WHERE id = ?', child)).toBe(original);
+
+      const ds = one('SELECT id FROM data_sources WHERE identifier = ?', 'r1') as number;
+      expect(ingest.setFullText(ds, 'Some text')).toBe(child);
+      expect(ingest.setFullText(ds, 'Some text')).toBeNull();
+      expect(ingest.setFullText(ds, null)).toBe(child);
+      expect(ingest.setFullText(ds, null)).toBeNull();
+
+      expect([...ingest.removeDataSources([ds, 999_999])]).toEqual([child]);
+      expect(one('SELECT count(*) FROM data_sources WHERE id = ?', ds)).toBe(0);
+    });
+  });
+});
