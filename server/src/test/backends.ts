@@ -34,15 +34,23 @@ export function testDatabaseTarget(dialect: Dialect): string {
 
 /** Removes what testDatabaseTarget() made (connections to it must be closed). */
 export function dropTestDatabases(): void {
-  for (const { dialect, target } of created.splice(0)) {
-    if (dialect === 'sqlite') fs.rmSync(target, { recursive: true, force: true });
-    else {
-      const admin = new PgConnection(PG_URL);
-      try {
-        admin.exec(`DROP DATABASE IF EXISTS ${target} WITH (FORCE)`);
-      } finally {
-        admin.close();
-      }
+  for (const made of created.splice(0)) drop(made);
+}
+
+/** Removes one database testDatabaseTarget() answered (a test app's, when it closes). */
+export function dropTestDatabase(answered: string): void {
+  const i = created.findIndex((m) => answered === (m.dialect === 'sqlite' ? path.join(m.target, 'db.sqlite') : PG_URL.replace(/\/[^/]*$/, `/${m.target}`)));
+  if (i >= 0) drop(created.splice(i, 1)[0]);
+}
+
+function drop({ dialect, target }: { dialect: Dialect; target: string }): void {
+  if (dialect === 'sqlite') fs.rmSync(target, { recursive: true, force: true });
+  else {
+    const admin = new PgConnection(PG_URL);
+    try {
+      admin.exec(`DROP DATABASE IF EXISTS ${target} WITH (FORCE)`);
+    } finally {
+      admin.close();
     }
   }
 }

@@ -6,6 +6,8 @@ import { buildApp, createServices, type Services } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { importJsonl } from '../ingest/jsonl.ts';
 import type { FastifyInstance } from 'fastify';
+import type { Dialect } from '../db/connection.ts';
+import { dropTestDatabase, testDatabaseTarget } from './backends.ts';
 
 export const MUSE_TEXT = `#title A Small Guide
 #author Test Writer
@@ -67,9 +69,14 @@ export function writeFixture(dir: string, lines: object[] = fixtureLines()): str
 
 export interface TestApp { app: FastifyInstance; services: Services; dir: string; close(): Promise<void> }
 
-export async function testApp(lines?: object[], settings: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * The app on a new database with the fixture catalogue imported. `dialect` 'postgres': a fresh database on
+ * the run's test cluster (test/backends.ts, BACKENDS), dropped again by close(); 'sqlite' (default): a file in `dir`.
+ */
+export async function testApp(lines?: object[], settings: Partial<Config> = {}, dialect: Dialect = 'sqlite'): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-test-'));
-  const config = { ...loadConfig({}), dataDir: path.join(dir, 'data'), logLevel: 'silent', webDist: path.join(dir, 'no-web'), ...settings };
+  const databaseUrl = dialect === 'postgres' ? testDatabaseTarget('postgres') : undefined;
+  const config = { ...loadConfig({}), dataDir: path.join(dir, 'data'), logLevel: 'silent', webDist: path.join(dir, 'no-web'), ...(databaseUrl ? { databaseUrl } : {}), ...settings };
   const services = await createServices(config);
   await importJsonl(writeFixture(dir, lines), services);
   const app = await buildApp(config, services);
@@ -77,6 +84,7 @@ export async function testApp(lines?: object[], settings: Partial<Config> = {}):
     app, services, dir,
     async close() {
       await app.close();
+      if (databaseUrl) dropTestDatabase(databaseUrl);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
