@@ -153,7 +153,7 @@ export class HarvestService {
   /** Keeps the newest `keep` runs of each site (a site harvested every 30 minutes makes 17,000 a year). */
   purgeRuns(keep = 200): number {
     return this.db.sqlite.prepare(`DELETE FROM harvest_runs WHERE status IN ('finished', 'failed') AND id NOT IN (
-      SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY site_id ORDER BY id DESC) AS n FROM harvest_runs) WHERE n <= ?)`).run(keep).changes;
+      SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY site_id ORDER BY id DESC) AS n FROM harvest_runs) AS ranked WHERE n <= ?)`).run(keep).changes;
   }
 
   private closeStaleRuns(now: number) {
