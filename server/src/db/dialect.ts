@@ -36,3 +36,15 @@ export function nextIdSql(dialect: Dialect, table: string): string {
     ? `SELECT greatest(nextval(pg_get_serial_sequence('${table}', 'id')), (SELECT coalesce(max(id), 0) + 1 FROM ${table}))`
     : `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '${table}'), 0), coalesce((SELECT max(id) FROM ${table}), 0)) + 1`;
 }
+
+/** The column names of the table bound as the one parameter, in their order (rows `{name}`). */
+export function tableColumnsSql(dialect: Dialect): string {
+  return dialect === 'postgres'
+    ? `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`
+    : `SELECT name FROM pragma_table_info(?) ORDER BY cid`;
+}
+
+/** A JSON object built from `'key', value, ...` pairs (`args`; at most 50 on PostgreSQL): numbers stay numbers, NULL is null. */
+export function jsonObject(dialect: Dialect, args: string): string {
+  return `${dialect === 'postgres' ? 'json_build_object' : 'json_object'}(${args})`;
+}

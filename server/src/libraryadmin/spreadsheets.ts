@@ -3,6 +3,7 @@
 // applies fully or not at all: every data source a job changes is journaled first, and a job that
 // fails (or a killed worker's, when it is run again) is undone from the journal.
 import type { Db } from '../db/index.ts';
+import { jsonObject, jsonValues, tableColumnsSql } from '../db/dialect.ts';
 import type { Viewer } from '../http/viewer.ts';
 import { HttpError } from '../http/errors.ts';
 import type { MessageValues } from '../http/messages.ts';
@@ -35,14 +36,16 @@ export class SpreadsheetService {
   private dsColumns: string[];
 
   constructor(private db: Db, private ingest: IngestService, private jobs: JobQueue) {
-    this.dsColumns = (db.sqlite.prepare('PRAGMA table_info(data_sources)').all() as { name: string }[]).map((c) => c.name).filter((c) => c !== 'id');
+    this.dsColumns = (db.sqlite.prepare(tableColumnsSql(db.sqlite.dialect)).all('data_sources') as { name: string }[]).map((c) => c.name).filter((c) => c !== 'id');
   }
 
   /** Journals the rows of these records' data sources as they are now (the first change of an upload only). */
   private journalBefore(uploadId: number, siteId: number, identifiers: string[]): void {
     const cols = this.dsColumns.map((c) => `'${c}', ${c}`).join(', ');
-    const stmt = this.db.sqlite.prepare(`INSERT OR IGNORE INTO spreadsheet_journal (upload_id, data_source_id, previous)
-      SELECT ?, id, json_object(${cols}) FROM data_sources WHERE site_id = ? AND identifier IN (SELECT value FROM json_each(?))`);
+    const d = this.db.sqlite.dialect;
+    const stmt = this.db.sqlite.prepare(`INSERT INTO spreadsheet_journal (upload_id, data_source_id, previous)
+      SELECT CAST(? AS BIGINT), id, ${jsonObject(d, cols)} FROM data_sources WHERE site_id = ? AND identifier IN (${jsonValues(d, '?')})
+      ON CONFLICT DO NOTHING`);
     stmt.run(uploadId, siteId, JSON.stringify(identifiers));
   }
 
@@ -214,7 +217,7 @@ export class SpreadsheetService {
               this.journalBefore(up.id, site.id, batch.map((r) => r.identifier));
               const stored = this.ingest.store(batch);
               const created = stored.dataSourceIds.filter((_, k) => stored.outcomes[k] === 'new');
-              const journal = this.db.sqlite.prepare('INSERT OR IGNORE INTO spreadsheet_journal (upload_id, data_source_id, previous) VALUES (?, ?, NULL)');
+              const journal = this.db.sqlite.prepare('INSERT INTO spreadsheet_journal (upload_id, data_source_id, previous) VALUES (?, ?, NULL) ON CONFLICT DO NOTHING');
               for (const id of created) journal.run(up.id, id);
               return stored;
             })();
