@@ -1,7 +1,7 @@
 // The search on each back end (FTS5 on SQLite, a tsvector on PostgreSQL, search/pg-fts.ts): the same
 // catalogue, the same queries of every kind, the same entries. The full app's search tests (search.test.ts
 // and others) run on SQLite through test/fixture.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SearchResponse } from '@uc/shared';
 import { migrate, openDatabase, type Db } from '../db/index.ts';
 import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
@@ -192,5 +192,21 @@ describe.each(BACKENDS)('search on %s', (dialect) => {
     expect(titles(search.search(params('solidarieta'), ANONYMOUS))).toEqual(['Il lavoro e la solidarietà']);
     expect(titles(search.search(params('liberta'), ANONYMOUS))).toEqual([]);
     expect(titles(search.search(params('"il lavoro"'), ANONYMOUS))).toEqual(['Il lavoro e la solidarietà']);
+  });
+
+  it('catches up with another connection’s writes between requests (followChanges)', async () => {
+    const stop = search.followChanges();
+    const other = openDatabase(target);
+    try {
+      const id = cat.ids[1];
+      other.sqlite.prepare('UPDATE entries SET title = ? WHERE id = ?').run('The Conquest of Bread', id);
+      new Indexer(other).reindex([id]);
+      const seq = other.sqlite.prepare('SELECT max(seq) FROM search_docs').pluck().get() as number;
+      await vi.waitFor(() => expect(search.indexedSeq).toBe(seq), { timeout: 5000 });
+      expect(titles(search.search(params('conquest'), ANONYMOUS))).toEqual(['The Conquest of Bread']);
+    } finally {
+      stop();
+      await other.close();
+    }
   });
 });
