@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import { migrate, openDatabase, type Db, type SqlConnection } from './index.ts';
 import { isPostgresUrl } from './pg-open.ts';
 import { PgConnection, toPgText } from './postgres.ts';
+import { Indexer } from '../search/indexer.ts';
 
 export interface CopyOptions {
   /** Replace what the target holds (refused otherwise when it has rows). */
@@ -12,6 +13,11 @@ export interface CopyOptions {
   /** A progress line per long table every this many ms (2 s). */
   progressEveryMs?: number;
   log?: (line: string) => void;
+  /**
+   * Rebuilds what PostgreSQL derives from the copied rows (the entry_fts tsvectors), inside the copy's
+   * transaction while the triggers are still off (so the OAI-PMH datestamps stay as copied).
+   */
+  rebuild?: () => void;
 }
 
 export interface CopySummary {
@@ -133,6 +139,7 @@ export function copySqliteToPostgres(lite: SqlConnection, pg: PgConnection, opts
       summary.tables.push({ name: t.name, rows });
       summary.rows += rows;
     }
+    opts.rebuild?.();
     for (const t of targetColumns.keys()) pg.exec(`ALTER TABLE ${q(t)} ENABLE TRIGGER USER`);
     // Identity columns continue after the largest id SQLite ever gave (AUTOINCREMENT keeps it in
     // sqlite_sequence: an id of a deleted row is not given again), or copied (TRUNCATE restarted them).
@@ -232,6 +239,26 @@ export function parseCopyArgs(args: string[]): { to: string; from: string | null
   return { to, from, force };
 }
 
+/** Chunks of entries indexed at a time (a progress line after each when it takes a while). */
+const INDEX_CHUNK = 10_000;
+
+/**
+ * entry_fts is not copied (FTS5 keeps no readable text): every entry is indexed again on PostgreSQL by
+ * the search Indexer, in the copy's transaction. Its search_docs rows come out the same (new seq values).
+ */
+function rebuildSearch(db: Db, log: (line: string) => void): void {
+  const ids = db.sqlite.prepare('SELECT id FROM entries WHERE canonical_entry_id IS NULL ORDER BY id').pluck().all() as number[];
+  if (!ids.length) return;
+  const indexer = new Indexer(db);
+  const started = Date.now();
+  for (let i = 0; i < ids.length; i += INDEX_CHUNK) {
+    indexer.reindex(ids.slice(i, i + INDEX_CHUNK), { inTransaction: true });
+    const seconds = (Date.now() - started) / 1000;
+    const done = Math.min(i + INDEX_CHUNK, ids.length);
+    if (seconds >= 2) log(`search index: ${done.toLocaleString('en')} of ${ids.length.toLocaleString('en')} entries, ${Math.round(done / seconds).toLocaleString('en')} entries/s`);
+  }
+}
+
 /** The command: migrates both databases (the SQLite file as `npm run migrate` would), then copies. */
 export async function runCopyCli(args: string[], defaultSource: string, log: (line: string) => void): Promise<number> {
   const parsed = parseCopyArgs(args);
@@ -252,10 +279,10 @@ export async function runCopyCli(args: string[], defaultSource: string, log: (li
     target = openDatabase(parsed.to);
     await migrate(target);
     log(`Copying ${from} to ${target.sqlite.name}...`);
-    const s = copySqliteToPostgres(source.sqlite, target.sqlite as PgConnection, { force: parsed.force, log });
+    const pgDb = target;
+    const s = copySqliteToPostgres(source.sqlite, target.sqlite as PgConnection, { force: parsed.force, log, rebuild: () => rebuildSearch(pgDb, log) });
     for (const t of s.tables) if (t.rows) log(`  ${t.name}: ${t.rows.toLocaleString('en')} rows`);
     log(`Copied ${s.rows.toLocaleString('en')} rows in ${s.tables.length} tables in ${s.seconds.toFixed(1)} s.`);
-    // TODO(search on PostgreSQL): rebuild entry_fts from the copied entries with the Indexer once it writes tsvectors.
     return 0;
   } catch (e) {
     log(e instanceof CopyRefused ? e.message : `Copy failed, the PostgreSQL database was left as it was: ${(e as Error).message}`);
