@@ -10,6 +10,7 @@ import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fa
 import { answerSerializer } from './http/serializer.ts';
 import type { Config } from './config.ts';
 import { migrate, openDatabase, type Db } from './db/index.ts';
+import { isPostgresUrl } from './db/pg-open.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { LibraryService } from './libraries/service.ts';
 import { libraryRoutes } from './libraries/routes.ts';
@@ -18,6 +19,7 @@ import { agentRoutes } from './agents/routes.ts';
 import { PagesService } from './pages/service.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { Indexer } from './search/indexer.ts';
+import { COMPACT_INDEX_JOB, DEFAULT_POLICY, IndexCompaction } from './search/compaction.ts';
 import { SearchService } from './search/service.ts';
 import { searchRoutes } from './search/routes.ts';
 import { FileStore } from './catalogue/files.ts';
@@ -79,6 +81,7 @@ export interface Services {
   mail: MailService;
   reports: ReportService;
   jobs: JobQueue;
+  compaction: IndexCompaction;
   fonts: FontCatalog;
   bookbuilder: BookBuilderService;
   covers: CoverService;
@@ -123,6 +126,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const mail = new MailService(db, config);
   const reports = new ReportService(db, mail, pages, libraries, config);
   const jobs = new JobQueue(db);
+  const compaction = new IndexCompaction(db, jobs, DEFAULT_POLICY, dbFile === ':memory:' || isPostgresUrl(dbFile) ? null : dbFile);
   const fonts = new FontCatalog(path.join(config.dataDir, 'cache', 'fonts'));
   const builderSessions = new BuilderSessions(db, config.dataDir, (config.bookSessionMaxAgeDays ?? 7) * 86400_000);
   const bookbuilder = new BookBuilderService(db, builderSessions, catalogue, files, jobs, {
@@ -160,8 +164,11 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
       mail: { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom },
     },
   });
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, fonts, bookbuilder, covers, buildRunner, accounts, admin, libraryAdmin, spreadsheets, curation, sites, harvest };
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, compaction, fonts, bookbuilder, covers, buildRunner, accounts, admin, libraryAdmin, spreadsheets, curation, sites, harvest };
 }
+
+/** How often a worker looks whether the search index has changed enough to be compacted. */
+const INDEX_CHECK_MS = 60_000;
 
 /**
  * The job worker with every module's handlers (book builds now), plus the hourly cleanup of old
@@ -180,6 +187,7 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
     }),
     [SPREADSHEET_JOB]: services.spreadsheets.jobHandler(),
     [HARVEST_JOB]: services.harvest.jobHandler(),
+    [COMPACT_INDEX_JOB]: services.compaction.jobHandler(log),
   }, { concurrency, log });
   // Due harvests are queued by whichever worker looks first; the one-open-run index keeps it to one run per site.
   const schedule = () => {
@@ -188,6 +196,14 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
       if (queued) log?.('harvests queued', { queued });
     } catch (e) {
       log?.('harvest scheduling failed', { error: (e as Error).message });
+    }
+  };
+  // After an import or harvests that wrote much of the index, its segments are merged into one.
+  const checkIndex = () => {
+    try {
+      if (services.compaction.scheduleIfChanged()) log?.('search index compaction queued');
+    } catch (e) {
+      log?.('search index check failed', { error: (e as Error).message });
     }
   };
   const maintain = () => {
@@ -206,6 +222,7 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
   };
   let timer: NodeJS.Timeout | null = null;
   let scheduler: NodeJS.Timeout | null = null;
+  let indexChecks: NodeJS.Timeout | null = null;
   const scheduleMs = (config.harvestScheduleSeconds ?? 60) * 1000;
   return {
     worker,
@@ -215,6 +232,9 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
       maintain();
       timer = setInterval(maintain, 3600_000);
       timer.unref();
+      checkIndex();
+      indexChecks = setInterval(checkIndex, INDEX_CHECK_MS);
+      indexChecks.unref();
       if (scheduleMs > 0) {
         schedule();
         scheduler = setInterval(schedule, scheduleMs);
@@ -224,6 +244,7 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
     async stop() {
       if (timer) clearInterval(timer);
       if (scheduler) clearInterval(scheduler);
+      if (indexChecks) clearInterval(indexChecks);
       services.jobs.onEnqueue = null;
       await worker.stop();
       await services.buildRunner.close();

@@ -57,6 +57,7 @@ async function main() {
         const s = await importJsonl(path.resolve(file), services, (p) => progress.update(p));
         progress.done();
         console.log(`Imported ${s.libraries} libraries, ${s.entries} entries (${s.dataSources} data sources), ${s.pages} pages in ${s.seconds.toFixed(1)} s.`);
+        if (services.compaction.schedule()) console.log('The search index will be compacted in the background by the next `serve` or `worker` (searches are faster after it).');
       } catch (err) {
         progress.done();
         console.error(err instanceof ImportError ? err.message : `Import failed, nothing was changed: ${(err as Error).message}`);

@@ -54,6 +54,17 @@ describe.each(BACKENDS)('jobs on %s', (dialect) => {
       expect(queue.get(9999)).toBeNull();
     });
 
+    it('says whether a job of a kind is queued or running (for jobs of which one at a time is enough)', () => {
+      expect(queue.hasOpen('a')).toBe(false);
+      const id = queue.enqueue('a', {});
+      expect(queue.hasOpen('a')).toBe(true);
+      expect(queue.hasOpen('b')).toBe(false);
+      expect(queue.claim('w1', ['a'])?.id).toBe(id);
+      expect(queue.hasOpen('a')).toBe(true);
+      queue.finish(id, null);
+      expect(queue.hasOpen('a')).toBe(false);
+    });
+
     it('two queues on one database never claim the same job', async () => {
       const other = openDatabase(target);
       const q2 = new JobQueue(other);

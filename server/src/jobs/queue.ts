@@ -67,6 +67,7 @@ export class JobQueue {
         WHERE id = (SELECT id FROM jobs WHERE status = 'inactive' AND kind IN (${jsonValues(s.dialect, '?')}) ORDER BY id LIMIT 1${skipLocked(s.dialect)})
           AND status = 'inactive'
         RETURNING *`),
+      open: s.prepare(`SELECT 1 FROM jobs WHERE kind = ? AND status IN ('inactive', 'active') LIMIT 1`).pluck(),
       anyQueued: s.prepare(`SELECT 1 FROM jobs WHERE status = 'inactive' AND kind IN (${jsonValues(s.dialect, '?')}) LIMIT 1`).pluck(),
       heartbeat: s.prepare(`UPDATE jobs SET heartbeat = ? WHERE id = ? AND worker = ? AND status = 'active'`),
       finish: s.prepare(`UPDATE jobs SET status = 'finished', result = ?, finished = ?, heartbeat = NULL WHERE id = ? AND status = 'active'`),
@@ -83,6 +84,11 @@ export class JobQueue {
     const id = this.q.insert.get(kind, JSON.stringify(payload ?? {}), opts.maxAttempts ?? 3, iso()) as number;
     this.onEnqueue?.();
     return id;
+  }
+
+  /** True while a job of this kind is queued or running (for jobs of which one at a time is enough). */
+  hasOpen(kind: string): boolean {
+    return this.q.open.get(kind) !== undefined;
   }
 
   get<P = unknown, R = unknown>(id: number): Job<P, R> | null {
