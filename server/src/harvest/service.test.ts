@@ -31,17 +31,22 @@ describe.each(BACKENDS)('harvesting on %s', (dialect) => {
   let harvest: HarvestService;
   let mail: MailService;
   let library: number;
+  let target: string;
+  let queue: JobQueue;
+  let files: FileStore;
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-harvest-'));
-    db = openDatabase(testDatabaseTarget(dialect));
+    target = testDatabaseTarget(dialect);
+    db = openDatabase(target);
     await migrate(db);
     oai = await startOaiServer({ pageSize: 2 });
     indexer = new RecordingIndexer();
-    const files = new FileStore(db, path.join(dir, 'data'));
+    files = new FileStore(db, path.join(dir, 'data'));
+    queue = new JobQueue(db);
     sites = new SiteStore(db, path.join(dir, 'calibre'));
     mail = new MailService(db, { smtpUrl: null, mailFrom: 'uc@example.org' });
-    harvest = new HarvestService(db, sites, new IngestService(db, indexer.asIndexer, files), files, new JobQueue(db), mail, {
+    harvest = new HarvestService(db, sites, new IngestService(db, indexer.asIndexer, files), files, queue, mail, {
       fetch: { retries: 0, backoffMs: 10, timeoutMs: 5000, allowPrivate: true },
     });
     library = upsertLibrary(db, { name: 'Biblioteca', public: 1, active: 1, email_internal: 'desk@lib.example', languages: 'it' } as never);
@@ -142,6 +147,28 @@ describe.each(BACKENDS)('harvesting on %s', (dialect) => {
     const newest = harvest.runs(site).map((r) => r.id).slice(0, 2);
     expect(harvest.purgeRuns(2)).toBeGreaterThanOrEqual(3);
     expect(harvest.runs(site).map((r) => r.id)).toEqual(newest);
+  });
+
+  it('runs a queued harvest as a job: in a worker thread with its own connection on SQLite, in this thread on PostgreSQL', async () => {
+    oai.records.push(dc(1, 'Threaded text'), dc(2, 'Another threaded text'));
+    const site = addSite();
+    const threaded = new HarvestService(db, sites, new IngestService(db, indexer.asIndexer, files), files, queue, mail, {
+      fetch: { retries: 0, backoffMs: 10, timeoutMs: 5000, allowPrivate: true },
+      thread: { dbFile: target, dataDir: path.join(dir, 'data'), calibreRoot: path.join(dir, 'calibre'), mail: { smtpUrl: null, mailFrom: 'uc@example.org' } },
+    });
+    const run = threaded.start(site);
+    const job = queue.claim('w', ['harvest'])!;
+    expect(await threaded.jobHandler().run(job.payload, { jobId: job.id, signal: new AbortController().signal })).toEqual({ run_id: run.id, status: 'finished' });
+    expect(harvest.run(run.id)).toMatchObject({ status: 'finished', new: 2, pages: 1 });
+    expect(titles()).toEqual(['Another threaded text', 'Threaded text']);
+    if (dialect === 'sqlite') {
+      // The thread's own Indexer wrote the index rows (not this thread's stand-in).
+      expect(indexer.calls).toEqual([]);
+      expect(one('SELECT count(*) FROM search_docs WHERE doc IS NOT NULL')).toBe(2);
+    } else {
+      // libpq's binding loads in one thread per process: the harvest ran here, through this thread's indexer.
+      expect(indexer.reindexed).toHaveLength(2);
+    }
   });
 
   it('closes a run whose job ended without it, so the site can be harvested again', () => {

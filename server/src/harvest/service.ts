@@ -170,7 +170,10 @@ export class HarvestService {
       timeoutMs: 6 * 3600_000,
       run: async (payload, ctx) => {
         const { run_id } = payload as { run_id: number };
-        const run = this.opts.thread ? await this.executeInThread(run_id, ctx.signal) : await this.execute(run_id, ctx.signal);
+        // On PostgreSQL in this thread: the libpq binding loads in one thread per process (a worker
+        // thread's load fails with "Module did not self-register"); run `worker` processes for harvests.
+        const inThread = this.opts.thread && this.db.sqlite.dialect === 'sqlite';
+        const run = inThread ? await this.executeInThread(run_id, ctx.signal) : await this.execute(run_id, ctx.signal);
         return { run_id, status: run.status };
       },
     };
