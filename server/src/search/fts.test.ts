@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { addRankList, parseIdList } from './fts.ts';
 
-describe('FTS5 answers read as one string', () => {
-  it('reads a group_concat of rowids', () => {
+describe('FTS5 answers read as one value', () => {
+  it('reads a group_concat of rowids, as text (PostgreSQL) or as bytes (SQLite)', () => {
     expect(Array.from(parseIdList('3,17,200000'))).toEqual([3, 17, 200000]);
+    expect(Array.from(parseIdList(Buffer.from('3,17,200000')))).toEqual([3, 17, 200000]);
+    expect(Array.from(parseIdList(Buffer.from('42')))).toEqual([42]);
     expect(parseIdList(null).length).toBe(0);
+    expect(parseIdList(Buffer.alloc(0)).length).toBe(0);
   });
 
   it('adds rowid/score pairs in millionths to the scores, skipping ids not yet synced', () => {
@@ -17,5 +20,7 @@ describe('FTS5 answers read as one string', () => {
     addRankList('2 -1500000', scores);
     expect(scores[2]).toBeCloseTo(-1.5, 9);
     addRankList(null, scores);
+    addRankList(Buffer.from('9 1000000'), scores);
+    expect(scores[9]).toBeCloseTo(1, 9);
   });
 });

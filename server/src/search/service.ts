@@ -12,7 +12,7 @@ import type { AgentService } from '../agents/service.ts';
 import type { IndexDoc } from './doc.ts';
 import type { ExclusionStore, ViewerExclusions } from '../curation/exclusions.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
-import { addRankList, isPureText, parseIdList, textSearch, type TextSearch } from './fts.ts';
+import { addRankList, isPureText, parseIdList, textSearch, type IdListAnswer, type TextSearch } from './fts.ts';
 import { idList } from '../db/dialect.ts';
 import { MemoryIndex } from './memory-index.ts';
 import { buildPager } from './pager.ts';
@@ -557,7 +557,7 @@ export class SearchService {
     const match = this.text.compile(node);
     const bits = new Uint8Array(this.index.capacity);
     const n = bits.length;
-    const ids = parseIdList(this.q.ftsIdList.get(match) as string | null);
+    const ids = parseIdList(this.q.ftsIdList.get(match) as IdListAnswer);
     for (let i = 0; i < ids.length; i++) if (ids[i] < n) bits[ids[i]] = 1; // a larger id is not yet synced
     if (!scores) return bits;
     if (ids.length <= this.exactRankLimit) {
@@ -565,7 +565,7 @@ export class SearchService {
       return bits;
     }
     const strongMatch = this.text.compile(node, 'strong');
-    const strong = parseIdList(this.q.ftsIdList.get(strongMatch) as string | null);
+    const strong = parseIdList(this.q.ftsIdList.get(strongMatch) as IdListAnswer);
     if (strong.length <= this.exactRankLimit) this.addRanks(strongMatch, scores);
     else for (let i = 0; i < strong.length; i++) if (strong[i] < n) scores[strong[i]] += 1;
     return bits;
@@ -573,7 +573,7 @@ export class SearchService {
 
   /** Adds each row's relevance (-bm25, which FTS5 gives negative; ts_rank on PostgreSQL) for the rows matching `match`. */
   private addRanks(match: string, scores: Float64Array): void {
-    addRankList(this.q.ftsRanks.get(match) as string | null, scores);
+    addRankList(this.q.ftsRanks.get(match) as IdListAnswer, scores);
   }
 
   private zeroedScores(capacity: number): Float64Array {
@@ -708,7 +708,7 @@ export class SearchService {
     // A word's doclist is sought per row; a wildcard's terms would be merged again for each row, so
     // its matches are listed once instead.
     const ids = new Set(q.prefix
-      ? parseIdList(this.q.ftsIdList.get(q.match) as string | null)
+      ? parseIdList(this.q.ftsIdList.get(q.match) as IdListAnswer)
       : (this.q.inFullText.all(JSON.stringify(candidates.map((m) => m.entry_id)), q.match) as number[]));
     const wanted = candidates.filter((m) => ids.has(m.entry_id));
     if (wanted.length === 0) return;
