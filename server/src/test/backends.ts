@@ -6,9 +6,16 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PgConnection } from '../db/postgres.ts';
 import type { Dialect } from '../db/connection.ts';
+import { modulesMissingOn } from '../db/backends.ts';
 
 export const PG_URL = process.env.UC_TEST_PG_URL ?? '';
 export const BACKENDS: Dialect[] = PG_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+/**
+ * The back ends the full app (test/fixture.ts) runs on in this run: PostgreSQL once every module is in
+ * POSTGRES_READY (the app builds every module's statements at start), so route tests written for both
+ * run there from then on.
+ */
+export const APP_BACKENDS: Dialect[] = BACKENDS.filter((d) => modulesMissingOn(d).length === 0);
 export const ALL_BACKENDS: Dialect[] = ['sqlite', 'postgres'];
 
 const created: { dialect: Dialect; target: string }[] = [];

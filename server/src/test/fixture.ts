@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp, createServices, type Services } from '../app.ts';
+import { buildApp, createServices, databaseTarget, type Services } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { importJsonl } from '../ingest/jsonl.ts';
 import type { FastifyInstance } from 'fastify';
@@ -67,7 +67,8 @@ export function writeFixture(dir: string, lines: object[] = fixtureLines()): str
   return file;
 }
 
-export interface TestApp { app: FastifyInstance; services: Services; dir: string; close(): Promise<void> }
+/** `target`: the app's database (a SQLite file or a postgres:// URL), for a second process's services on it. */
+export interface TestApp { app: FastifyInstance; services: Services; dir: string; target: string; close(): Promise<void> }
 
 /**
  * The app on a new database with the fixture catalogue imported. `dialect` 'postgres': a fresh database on
@@ -81,7 +82,7 @@ export async function testApp(lines?: object[], settings: Partial<Config> = {}, 
   await importJsonl(writeFixture(dir, lines), services);
   const app = await buildApp(config, services);
   return {
-    app, services, dir,
+    app, services, dir, target: databaseTarget(config),
     async close() {
       await app.close();
       if (databaseUrl) dropTestDatabase(databaseUrl);
