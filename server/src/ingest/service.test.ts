@@ -1,7 +1,7 @@
 // The ingestion path on each back end: the JSONL import (one transaction across the asynchronous
 // reader), IngestService's rules (grouping, acquisition dates, links, full texts, removals) and which
-// entries it hands to the indexer. The search index itself is the search module's (a stand-in indexer
-// here records what it is asked to reindex); jsonl.test.ts runs the whole app on SQLite.
+// entries it hands to the indexer (a stand-in records what it is asked to reindex), and once with the
+// search Indexer itself; jsonl.test.ts runs the whole app on SQLite.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +13,13 @@ import { FileStore } from '../catalogue/files.ts';
 import { PagesService } from '../pages/service.ts';
 import { ensureSite, upsertLibrary } from '../libraries/service.ts';
 import { RecordingIndexer } from '../test/recording-indexer.ts';
+import { Indexer } from '../search/indexer.ts';
+import { SearchService } from '../search/service.ts';
+import { LibraryService } from '../libraries/service.ts';
+import { AgentService } from '../agents/service.ts';
+import { ExclusionStore } from '../curation/exclusions.ts';
+import { AuthorResolver } from '../agents/resolve.ts';
+import { ANONYMOUS } from '../http/viewer.ts';
 import { importJsonl, ImportError, type ImportDeps } from './jsonl.ts';
 import { IngestService, type IngestRecord } from './service.ts';
 
@@ -78,6 +85,19 @@ describe.each(BACKENDS)('ingestion on %s', (dialect) => {
     await importJsonl(writeFixture(dir), deps);
     expect(one('SELECT count(*) FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id')).toBe(count('entry_agents'));
     expect(count('entry_agents')).toBeGreaterThan(5);
+  });
+
+  it('with the search Indexer: the imported entries are found and have OAI-PMH records', async () => {
+    const real = new Indexer(db);
+    const files = new FileStore(db, path.join(dir, 'data'));
+    const withIndex = new IngestService(db, real, files);
+    await importJsonl(writeFixture(dir), { ...deps, indexer: real, ingest: withIndex, files });
+    const search = new SearchService(db, new LibraryService(db), new AgentService(db), new ExclusionStore(db), new AuthorResolver(db));
+    const titles = (query: string) => search.search({ query, page: 1, pageSize: 50, filters: {}, exact: true }, ANONYMOUS).matches.map((m) => m.title[0]!.value).sort();
+    expect(titles('kropotkin')).toEqual(['Fields, Factories and Workshops', "L'Entraide", 'Mutual Aid']);
+    expect(titles('"small guide"')).toEqual(['A Small Guide']);
+    expect(titles('secret')).toEqual([]); // a private library's entry
+    expect(one('SELECT count(*) FROM oai_records WHERE live = 1')).toBe(one('SELECT count(*) FROM search_docs WHERE doc IS NOT NULL'));
   });
 
   describe('IngestService', () => {
