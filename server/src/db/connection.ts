@@ -33,3 +33,34 @@ export function beginImmediate(conn: SqlConnection): { commit(): void; rollback(
   conn.exec('BEGIN IMMEDIATE');
   return { commit: () => conn.exec('COMMIT'), rollback: () => conn.exec('ROLLBACK') };
 }
+
+/**
+ * Runs `write` without waiting for another connection's lock; null when the database was busy. For
+ * writes that can simply be tried again (a job's heartbeat): SQLite's busy timeout blocks the whole
+ * thread while it waits, for as long as another connection's write transaction lasts. Outside a
+ * transaction only (inside one, `write` runs as it is: the transaction holds its locks already).
+ */
+export function writeWithoutWaiting<T>(conn: SqlConnection, write: () => T): T | null {
+  if (conn.inTransaction) return write();
+  const sqlite = conn.dialect === 'sqlite';
+  const wait = sqlite ? Number(conn.pragma('busy_timeout', { simple: true })) : 0;
+  // PostgreSQL's lock_timeout 0 would mean "wait for ever": 1 ms is its "do not wait".
+  if (sqlite) conn.pragma('busy_timeout = 0');
+  else conn.exec("SET lock_timeout = '1ms'");
+  try {
+    return write();
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'SQLITE_BUSY' || code === PG_LOCK_NOT_AVAILABLE) return null;
+    throw e;
+  } finally {
+    if (sqlite) conn.pragma(`busy_timeout = ${wait}`);
+    else conn.exec(`SET lock_timeout = '${PG_LOCK_TIMEOUT}'`);
+  }
+}
+
+/** PostgreSQL's SQLSTATE for a lock not granted within lock_timeout. */
+const PG_LOCK_NOT_AVAILABLE = '55P03';
+/** What a PostgreSQL statement waits for a lock, as SQLite's busy_timeout (db/index.ts). */
+export const PG_LOCK_TIMEOUT = '5s';
+

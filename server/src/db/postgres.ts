@@ -11,7 +11,7 @@
 // recently used stay prepared on the server).
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SqlConnection } from './connection.ts';
+import { PG_LOCK_TIMEOUT, type SqlConnection } from './connection.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -301,7 +301,7 @@ export class PgConnection implements SqlConnection {
       throw e;
     }
     // lock_timeout as SQLite's busy_timeout (db/index.ts): a statement waits 5 s for a lock, then fails.
-    this.exec("SET client_min_messages = warning; SET TIME ZONE 'UTC'; SET lock_timeout = '5s'");
+    this.exec(`SET client_min_messages = warning; SET TIME ZONE 'UTC'; SET lock_timeout = '${PG_LOCK_TIMEOUT}'`);
   }
 
   get inTransaction(): boolean {

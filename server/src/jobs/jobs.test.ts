@@ -201,6 +201,21 @@ describe.each(BACKENDS)('jobs on %s', (dialect) => {
       expect(queue.get(id)).toMatchObject({ status: 'finished', result: 'done' });
     });
 
+    it.runIf(dialect === 'sqlite')('leaves a queued job to the next poll instead of waiting for a database another connection holds', async () => {
+      const id = queue.enqueue('k', {});
+      const other = openDatabase(target);
+      other.sqlite.exec('BEGIN IMMEDIATE');
+      const started = performance.now();
+      try {
+        expect(queue.claim('w1', ['k'])).toBeNull();
+        expect(performance.now() - started).toBeLessThan(1000); // not busy_timeout's 5 s
+      } finally {
+        other.sqlite.exec('COMMIT');
+        await other.close();
+      }
+      expect(queue.claim('w1', ['k'])?.id).toBe(id);
+    });
+
     it('claims nothing, and writes nothing, while no job of its kinds is queued', () => {
       queue.enqueue('other', {});
       const other = openDatabase(target);

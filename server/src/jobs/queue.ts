@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import { jsonValues, skipLocked } from '../db/dialect.ts';
+import { writeWithoutWaiting } from '../db/connection.ts';
 
 export type JobState = 'inactive' | 'active' | 'finished' | 'failed';
 
@@ -100,11 +101,12 @@ export class JobQueue {
   claim(workerId: string, kinds: string[]): Job | null {
     if (kinds.length === 0) return null;
     const list = JSON.stringify(kinds);
-    // A read first: the claim is a write, and a write waits for another connection's (a harvest's)
-    // write transaction, which on SQLite blocks the thread that serves searches.
+    // A read first, and a claim that does not wait: a write waits for another connection's (a harvest's)
+    // write transaction, which on SQLite blocks the thread that serves searches. A busy database
+    // leaves the job to the next poll.
     if (!this.q.anyQueued.get(list)) return null;
     const t = iso();
-    const r = this.q.claim.get(workerId, t, t, list) as JobRow | undefined;
+    const r = writeWithoutWaiting(this.db.sqlite, () => this.q.claim.get(workerId, t, t, list) as JobRow | undefined);
     return r ? toJob(r) : null;
   }
 
@@ -117,22 +119,10 @@ export class JobQueue {
    * the whole thread, for as long as a harvest's batch takes); false when the database was busy.
    */
   tryHeartbeat(id: number, workerId: string): boolean {
-    const conn = this.db.sqlite;
-    if (conn.dialect !== 'sqlite') {
+    return writeWithoutWaiting(this.db.sqlite, () => {
       this.heartbeat(id, workerId);
       return true;
-    }
-    const wait = conn.pragma('busy_timeout', { simple: true }) as number;
-    conn.pragma('busy_timeout = 0');
-    try {
-      this.heartbeat(id, workerId);
-      return true;
-    } catch (e) {
-      if ((e as { code?: string }).code === 'SQLITE_BUSY') return false;
-      throw e;
-    } finally {
-      conn.pragma(`busy_timeout = ${Number(wait)}`);
-    }
+    }) ?? false;
   }
 
   finish(id: number, result: unknown): void {
