@@ -24,7 +24,7 @@ describe.each(APP_BACKENDS)('forgiving search on %s', (dialect) => {
       entry(37, 'Notes from Lyon', ['Anonymous'], ['fr'], { fulltext: 'Une lettre de Pierre Kropotkine, écrite à Clairvaux.' }),
     ], {}, dialect);
   });
-  afterAll(async () => t.close());
+  afterAll(async () => t?.close());
 
   async function search(qs: string): Promise<SearchResponse> {
     const res = await t.app.inject(`/collector/api/search?${qs}`);

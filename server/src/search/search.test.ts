@@ -8,7 +8,7 @@ describe.each(APP_BACKENDS)('search routes on %s', (dialect) => {
   beforeAll(async () => {
     t = await testApp(undefined, {}, dialect);
   });
-  afterAll(async () => t.close());
+  afterAll(async () => t?.close());
 
   async function search(qs: string): Promise<SearchResponse> {
     const res = await t.app.inject(`/collector/api/search?${qs}`);
@@ -167,7 +167,7 @@ describe.each(APP_BACKENDS)('search routes on %s', (dialect) => {
       await h.services.accounts.createUser({ username: 'root', email: 'root@example.org', password, is_superuser: true });
       for (const u of ['member3', 'root']) cookies[u] = `sessionid=${((await h.services.accounts.login(u, password)) as { token: string }).token}`;
     });
-    afterAll(async () => h.close());
+    afterAll(async () => h?.close());
 
     const ask = async (qs: string, who?: string) => {
       const res = await h.app.inject({ url: `/collector/api/search?${qs}`, headers: who ? { cookie: cookies[who] } : {} });

@@ -21,7 +21,7 @@ describe.each(APP_BACKENDS)('snippets on %s', (dialect) => {
       entry(42, 'A Long Chronicle', { fulltext: LONG }),
     ], {}, dialect);
   });
-  afterAll(async () => t.close());
+  afterAll(async () => t?.close());
 
   async function search(query: string): Promise<SearchResponse> {
     const res = await t.app.inject(`/collector/api/search?query=${encodeURIComponent(query)}`);
