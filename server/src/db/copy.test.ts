@@ -10,7 +10,8 @@ import { importJsonl } from '../ingest/jsonl.ts';
 import { writeFixture } from '../test/fixture.ts';
 import { PG_URL, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
 import { migrate, openDatabase, type Db } from './index.ts';
-import { parseCopyArgs, runCopyCli } from './copy.ts';
+import { copySqliteToPostgres, parseCopyArgs, runCopyCli } from './copy.ts';
+import type { PgConnection } from './postgres.ts';
 import { SearchService } from '../search/service.ts';
 import { LibraryService } from '../libraries/service.ts';
 import { AgentService } from '../agents/service.ts';
@@ -133,25 +134,31 @@ describe.skipIf(!PG_URL)('db:copy from SQLite to PostgreSQL', () => {
     expect(lines[0]).toMatch(/No SQLite database at .*no-such-dir/);
   });
 
-  it('shows progress with rows per second on a long table', async () => {
+  it('shows progress with rows per second on a long table, and copies every table as of one moment', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-copy-'));
     dirs.push(dir);
     const from = path.join(dir, 'big.sqlite');
     const lite = openDatabase(from);
     await migrate(lite);
     lite.sqlite.prepare(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 30000)
-      INSERT INTO wikidata_cache (wikidata_id, language, card, fetched_at) SELECT 'Q' || i, 'en', '{}', 1764000000000 FROM n`).run();
-    await lite.close();
-    const { copySqliteToPostgres } = await import('./copy.ts');
+      INSERT INTO agents (name, normalized_name) SELECT 'Writer ' || i, 'writer ' || i FROM n`).run();
     const src = openDatabase(from);
     const dst = openDatabase(testDatabaseTarget('postgres'));
     await migrate(dst);
     const lines: string[] = [];
+    // A node still writing during the copy: its row (in a table copied later) is not half-taken.
+    const log = (l: string) => {
+      if (!lines.length) lite.sqlite.prepare("INSERT INTO wikidata_cache (wikidata_id, language, card, fetched_at) VALUES ('Q1', 'en', '{}', 1)").run();
+      lines.push(l);
+    };
     try {
-      const s = copySqliteToPostgres(src.sqlite as never, dst.sqlite as never, { log: (l) => lines.push(l), progressEveryMs: 1 });
-      expect(s.tables.find((t) => t.name === 'wikidata_cache')?.rows).toBe(30000);
-      expect(lines.some((l) => /^wikidata_cache: [\d,]+ of 30,000 rows, [\d,]+ rows\/s$/.test(l))).toBe(true);
+      const s = copySqliteToPostgres(src.sqlite, dst.sqlite as PgConnection, { log, progressEveryMs: 1 });
+      expect(s.tables.find((t) => t.name === 'agents')?.rows).toBe(30000);
+      expect(lines.some((l) => /^agents: [\d,]+ of 30,000 rows, [\d,]+ rows\/s$/.test(l))).toBe(true);
+      expect(lite.sqlite.prepare('SELECT count(*) FROM wikidata_cache').pluck().get()).toBe(1);
+      expect(dst.sqlite.prepare('SELECT count(*) FROM wikidata_cache').pluck().get()).toBe(0);
     } finally {
+      await lite.close();
       await src.close();
       await dst.close();
     }

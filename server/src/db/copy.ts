@@ -113,6 +113,17 @@ function count(pg: PgConnection, table: string): number {
  * sequences continue after the largest id copied.
  */
 export function copySqliteToPostgres(lite: SqlConnection, pg: PgConnection, opts: CopyOptions = {}): CopySummary {
+  // One read transaction: every table as of the same moment, even if a node still writes (WAL).
+  if (lite.inTransaction) return copyRows(lite, pg, opts);
+  lite.exec('BEGIN');
+  try {
+    return copyRows(lite, pg, opts);
+  } finally {
+    lite.exec('COMMIT');
+  }
+}
+
+function copyRows(lite: SqlConnection, pg: PgConnection, opts: CopyOptions): CopySummary {
   const started = Date.now();
   const log = opts.log ?? (() => {});
   const everyMs = opts.progressEveryMs ?? 2000;
