@@ -10,7 +10,7 @@ export const SQL_MODULES = [
 ] as const;
 
 /** Modules whose statements (not only migrations) run on PostgreSQL and are tested there. */
-export const POSTGRES_READY: ReadonlySet<string> = new Set<string>(['accounts', 'admin', 'agents', 'bookbuilder', 'catalogue', 'curation', 'harvest', 'http', 'ingest', 'jobs', 'libraries', 'libraryadmin', 'mail', 'pages', 'reports', 'search']);
+export const POSTGRES_READY: ReadonlySet<string> = new Set<string>(['accounts', 'admin', 'agents', 'bookbuilder', 'catalogue', 'curation', 'harvest', 'http', 'ingest', 'jobs', 'libraries', 'libraryadmin', 'mail', 'pages', 'publish', 'reports', 'search']);
 
 export function modulesMissingOn(dialect: Dialect): string[] {
   return dialect === 'postgres' ? SQL_MODULES.filter((m) => !POSTGRES_READY.has(m)) : [];

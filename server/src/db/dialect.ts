@@ -48,3 +48,25 @@ export function tableColumnsSql(dialect: Dialect): string {
 export function jsonObject(dialect: Dialect, args: string): string {
   return `${dialect === 'postgres' ? 'json_build_object' : 'json_object'}(${args})`;
 }
+
+/** The text under a top-level key of a JSON document column (json_extract of a string value on SQLite). */
+export function jsonText(dialect: Dialect, json: string, key: string): string {
+  return dialect === 'postgres' ? `(${json}::json ->> '${key}')` : `json_extract(${json}, '$.${key}')`;
+}
+
+/**
+ * The first statement of a transaction whose statements must all read one snapshot (an answer built
+ * from several reads agreeing with itself), or null: a SQLite transaction reads one snapshot already;
+ * PostgreSQL's READ COMMITTED takes a new one per statement.
+ */
+export function oneSnapshotSql(dialect: Dialect): string | null {
+  return dialect === 'postgres' ? 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY' : null;
+}
+
+/**
+ * A join whose left side SQLite's planner keeps as the outer loop (its CROSS JOIN ... ON); PostgreSQL
+ * plans by statistics and allows no ON after CROSS JOIN, so there it is a plain JOIN.
+ */
+export function outerLoopJoin(dialect: Dialect): string {
+  return dialect === 'postgres' ? 'JOIN' : 'CROSS JOIN';
+}

@@ -5,6 +5,7 @@ import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { Entry } from '@uc/shared';
 import type { Db } from '../db/index.ts';
+import { idList, jsonText } from '../db/dialect.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { SearchService } from '../search/service.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
@@ -34,7 +35,7 @@ export function rfc3339(value: string | null | undefined): string | null {
 export function indexDatestamps(db: Db, ids: number[]): Map<number, string> {
   if (ids.length === 0) return new Map();
   const rows = db.sqlite
-    .prepare(`SELECT entry_id, json_extract(doc, '$.datestamp') FROM search_docs WHERE entry_id IN (SELECT value FROM json_each(?))`)
+    .prepare(`SELECT entry_id, ${jsonText(db.sqlite.dialect, 'doc', 'datestamp')} FROM search_docs WHERE entry_id IN ${idList(db.sqlite.dialect)}`)
     .raw()
     .all(JSON.stringify(ids)) as [number, string | null][];
   const out = new Map<number, string>();

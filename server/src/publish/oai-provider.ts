@@ -3,7 +3,7 @@
 // from the oai_* tables that triggers keep (publish/migrations.ts); visibility is decided per request.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../db/index.ts';
-import { idList } from '../db/dialect.ts';
+import { idList, jsonIds, oneSnapshotSql } from '../db/dialect.ts';
 import type { LibraryService } from '../libraries/service.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
@@ -108,7 +108,7 @@ export class OaiProvider {
     const range = (t: string) => `${t}.datestamp >= @from AND ${t}.datestamp <= @until`;
     const after = (t: string) => `(${t}.datestamp, ${t}.entry_id) > (@afterStamp, @afterId)`;
     // A hidden set lists only what is deleted now: its live records still shown elsewhere stay out of it.
-    const hiddenOnly = `AND NOT (r.live = 1 AND EXISTS (SELECT 1 FROM oai_sets v WHERE v.entry_id = s.entry_id AND v.library_id IN (SELECT value FROM json_each(@visible))))`;
+    const hiddenOnly = `AND NOT (r.live = 1 AND EXISTS (SELECT 1 FROM oai_sets v WHERE v.entry_id = s.entry_id AND v.library_id IN (${jsonIds(s.dialect, '@visible')})))`;
     this.q = {
       secret: s.prepare('SELECT key FROM oai_secret WHERE id = 1').pluck(),
       earliest: s.prepare('SELECT min(datestamp) FROM oai_records WHERE exposed = 1').pluck(),
@@ -155,7 +155,12 @@ export class OaiProvider {
     const listing = params.some(([k, v]) => k === 'verb' && (v === 'ListRecords' || v === 'ListIdentifiers'));
     const responseDate = utcSeconds(listing ? await this.settledNow() : this.now());
     // One snapshot for the whole answer: the page and the records' data agree.
-    return this.db.sqlite.transaction(() => this.answerAt(responseDate, params, baseUrl, siteUrl))();
+    // (Inside a transaction already open on this connection, that one's view is the answer's.)
+    const snapshot = this.db.sqlite.inTransaction ? null : oneSnapshotSql(this.db.sqlite.dialect);
+    return this.db.sqlite.transaction(() => {
+      if (snapshot) this.db.sqlite.exec(snapshot);
+      return this.answerAt(responseDate, params, baseUrl, siteUrl);
+    })();
   }
 
   /**
@@ -166,6 +171,7 @@ export class OaiProvider {
    */
   private async settledNow(): Promise<Date> {
     const s = this.db.sqlite;
+    if (s.dialect === 'postgres') return this.settledNowPostgres();
     for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
       const timeout = s.pragma('busy_timeout', { simple: true }) as number;
       s.pragma('busy_timeout = 0');
@@ -179,6 +185,25 @@ export class OaiProvider {
       } finally {
         s.pragma(`busy_timeout = ${timeout}`);
       }
+      await new Promise((r) => setTimeout(r, SETTLE_WAIT_MS));
+    }
+    throw new OaiBusy();
+  }
+
+  /**
+   * PostgreSQL has no one write lock to take. A record's datestamp is its writing statement's start
+   * (strftime 'now' is statement_timestamp()), so the rule is the same if every transaction of this
+   * database that has written (it has a transaction id) or is running a statement, and began before
+   * the answer's time, has ended: what they stamped earlier is committed, anything later is stamped
+   * later. Sessions of other database roles are invisible here without pg_read_all_stats.
+   */
+  private async settledNowPostgres(): Promise<Date> {
+    const busy = this.db.sqlite.prepare(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+      AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND xact_start < CAST(? AS timestamptz)
+      AND (backend_xid IS NOT NULL OR state = 'active')`).pluck();
+    const now = this.now();
+    for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
+      if ((busy.get(now.toISOString()) as number) === 0) return now;
       await new Promise((r) => setTimeout(r, SETTLE_WAIT_MS));
     }
     throw new OaiBusy();

@@ -5,6 +5,8 @@
 import type { Entry } from '@uc/shared';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import type { Db } from '../db/index.ts';
+import type { Dialect } from '../db/connection.ts';
+import { jsonIds, jsonValues, outerLoopJoin } from '../db/dialect.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { LibraryService } from '../libraries/service.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
@@ -30,18 +32,20 @@ export interface AcquisitionPage { items: FeedItem[]; total: number; page: numbe
 
 const CANON = 'coalesce(e.canonical_entry_id, e.id)';
 // Files readers can open, in data sources of libraries an anonymous visitor sees (bound as JSON lists).
-// CROSS JOIN keeps the files as the outer loop: there are far fewer of them than records.
-const FROM = `FROM data_source_files f CROSS JOIN data_sources d ON d.id = f.data_source_id JOIN sites s ON s.id = d.site_id
+// The files as the outer loop (SQLite's CROSS JOIN): there are far fewer of them than records.
+const from = (d: Dialect) => `FROM data_source_files f ${outerLoopJoin(d)} data_sources d ON d.id = f.data_source_id JOIN sites s ON s.id = d.site_id
   JOIN entries e ON e.id = d.entry_id
-  WHERE f.ext IN (SELECT value FROM json_each(@exts)) AND s.library_id IN (SELECT value FROM json_each(@libs))`;
-const SCOPE = `AND (@library IS NULL OR s.library_id = @library)
-  AND (@lang IS NULL OR EXISTS (SELECT 1 FROM entry_languages l WHERE l.entry_id = ${CANON} AND l.language_code = @lang))`;
+  WHERE f.ext IN (${jsonValues(d, '@exts')}) AND s.library_id IN (${jsonIds(d, '@libs')})`;
+// Typed where they are first read: PostgreSQL cannot tell a parameter's type from IS NULL.
+const SCOPE = `AND (CAST(@library AS BIGINT) IS NULL OR s.library_id = @library)
+  AND (CAST(@lang AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM entry_languages l WHERE l.entry_id = ${CANON} AND l.language_code = @lang))`;
 
 export class OpdsCatalogue {
   private q;
 
   constructor(private db: Db, private libraries: LibraryService, private catalogue: CatalogueService) {
     const s = db.sqlite;
+    const FROM = from(s.dialect);
     this.q = {
       page: s.prepare(`SELECT ${CANON} AS id, max(d.datestamp) AS ds ${FROM} ${SCOPE} GROUP BY 1 ORDER BY ds DESC, id DESC LIMIT @limit OFFSET @offset`),
       count: s.prepare(`SELECT count(DISTINCT ${CANON}) ${FROM} ${SCOPE}`).pluck(),

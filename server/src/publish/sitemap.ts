@@ -3,6 +3,7 @@
 // of who sees what stays with its service: PagesService.get, LibraryService.isListed, the search index's
 // author counts and CatalogueService.visibleEntries (the entry page's own rule).
 import type { Db } from '../db/index.ts';
+import { jsonText } from '../db/dialect.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
 import type { SearchService } from '../search/service.ts';
 import type { LibraryService } from '../libraries/service.ts';
@@ -83,7 +84,7 @@ export class Sitemaps {
     // Indexed entries (the canonical ones holding records) in slices read by key, the event loop free
     // between slices: at 100,000 entries the whole pass is one to two seconds of work. lastmod is the
     // newer of the acquisition date the index sorts "latest" by and the entry's last curation change.
-    const slice = s.prepare(`SELECT d.entry_id, json_extract(d.doc, '$.datestamp'), e.last_modified
+    const slice = s.prepare(`SELECT d.entry_id, ${jsonText(s.dialect, 'd.doc', 'datestamp')}, e.last_modified
       FROM search_docs d JOIN entries e ON e.id = d.entry_id WHERE d.entry_id > ? AND d.doc IS NOT NULL ORDER BY d.entry_id LIMIT ${ENTRY_SLICE}`).raw();
     for (let after = 0; ;) {
       const rows = slice.all(after) as [number, string | null, string][];
