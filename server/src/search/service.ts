@@ -47,6 +47,8 @@ const EXACT_RANK_LIMIT = 20_000;
 const CATCH_UP_DOCS = 200;
 const CATCH_UP_MS = 10;
 const CATCH_UP_IDLE_MS = 100;
+/** Documents per read when a request (or the start) syncs everything left. */
+const SYNC_DOCS = 10_000;
 /** Viewer scopes whose whole-catalogue counts are kept (anonymous visitors share one). */
 const WHOLE_CATALOGUE_VIEWS = 8;
 
@@ -71,6 +73,8 @@ export class SearchService {
   private wholeCatalogueSeq = -1;
   /** See `fts` (a test lowers it). */
   exactRankLimit = EXACT_RANK_LIMIT;
+  /** Documents per read of `sync` (a field for tests). */
+  syncDocs = SYNC_DOCS;
 
   constructor(
     private db: Db, private libraries: LibraryService, private agents: AgentService,
@@ -81,8 +85,7 @@ export class SearchService {
     this.text = textSearch(s.dialect);
     this.q = {
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
-      since: s.prepare('SELECT entry_id, doc FROM search_docs WHERE seq > ? ORDER BY seq').raw(),
-      sinceSome: s.prepare('SELECT entry_id, doc, seq FROM search_docs WHERE seq > ? ORDER BY seq LIMIT ?').raw(),
+      since: s.prepare('SELECT entry_id, doc, seq FROM search_docs WHERE seq > ? ORDER BY seq LIMIT ?').raw(),
       docs: s.prepare(`SELECT entry_id, doc FROM search_docs WHERE entry_id IN ${ids}`).raw(),
       ftsIdList: s.prepare(this.text.idListSql).pluck(),
       ftsRanks: s.prepare(this.text.rankListSql).pluck(),
@@ -103,8 +106,18 @@ export class SearchService {
   sync(): void {
     const max = this.q.maxSeq.get() as number;
     if (max <= this.index.seq) return;
-    for (const [id, doc] of this.q.since.iterate(this.index.seq) as Iterable<[number, string | null]>) this.apply(id, doc);
-    this.index.seq = max;
+    while (this.applyChanges(this.syncDocs) === this.syncDocs);
+  }
+
+  /** Applies up to `limit` changed documents, in seq order; returns how many there were. */
+  private applyChanges(limit: number): number {
+    let applied = 0;
+    for (const [id, doc, seq] of this.q.since.iterate(this.index.seq, limit) as Iterable<[number, string | null, number]>) {
+      this.apply(id, doc);
+      this.index.seq = seq; // everything up to here is applied
+      applied++;
+    }
+    return applied;
   }
 
   /** The last change of search_docs the in-memory index holds. */
@@ -130,13 +143,7 @@ export class SearchService {
    */
   private catchUp(): boolean {
     const until = performance.now() + CATCH_UP_MS;
-    let applied = 0;
-    for (const [id, doc, seq] of this.q.sinceSome.iterate(this.index.seq, CATCH_UP_DOCS) as Iterable<[number, string | null, number]>) {
-      this.apply(id, doc);
-      this.index.seq = seq; // rows come in seq order: everything up to here is applied
-      applied++;
-    }
-    if (applied === CATCH_UP_DOCS) return false;
+    if (this.applyChanges(CATCH_UP_DOCS) === CATCH_UP_DOCS) return false;
     if (!this.vocabulary.step(Math.max(1, until - performance.now()))) return false;
     // The suggest keys are built here once, after a start; later changes are merged by the next
     // suggest request (sorting buckets again after every harvest batch cost more than a core's fifth).
