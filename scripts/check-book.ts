@@ -1,14 +1,16 @@
-// npm run check:book -- [--png DIR --pages 1,3,5 --paper a4] FILE.muse|FILE.zip [...]
-// Builds each text as the Book Builder does with the default options, then checks the PDF the way a
+// npm run check:book -- [--png DIR --pages 1,3,5 --paper a4] [--chunk-bytes N] FILE.muse|FILE.zip [...]
+// Builds each text as the Book Builder does with the default options (a large text in chunks, as the
+// build job does; --chunk-bytes sets the chunk size, so a small text goes that way too), then checks the PDF the way a
 // print shop's preflight would: no character without a font, every font embedded, every page of the
 // expected size, an outline when the text has headings, a tagged PDF whose structure tree matches its content.
 // One line per check; exit code 1 on a failure.
 // With --png, the pages listed (default 1-4) are also written as DIR/<name>-<paper>-p<N>.png (docs/screenshots).
 import fs from 'node:fs';
 import path from 'node:path';
-import { compileTypstPdf, imageFormat, missingGlyphsMessage, parseMuse, readMuseZip, resolveLayout } from '../packages/muse/src/index.ts';
+import { compileTypstPdf, imageFormat, joinTypstBook, missingGlyphsMessage, parseMuse, readMuseZip, resolveLayout } from '../packages/muse/src/index.ts';
 import { defaultCollectionData, type CollectionData } from '../packages/shared/src/index.ts';
-import { bookTypst, printedText } from '../server/src/bookbuilder/build.ts';
+import { bookTypstPieces, printedText } from '../server/src/bookbuilder/build.ts';
+import { compileChunked, wantsChunks } from '../server/src/bookbuilder/chunked.ts';
 import { typstOptions } from '../server/src/bookbuilder/options.ts';
 import { pdfFonts, pdfOutline, pdfPagePng, pdfPageSizesMm, pdfTags } from '../server/src/bookbuilder/pdf-checks.ts';
 
@@ -36,21 +38,21 @@ function readSource(file: string): { muse: string; files: Map<string, Uint8Array
 }
 
 /** Builds the text with the default options and runs the PDF checks. */
-export async function checkBook(file: string, data: CollectionData = defaultCollectionData()): Promise<{ checks: BookCheck[]; pages: number; pdf?: Uint8Array }> {
+export async function checkBook(file: string, data: CollectionData = defaultCollectionData(), chunkBytes?: number): Promise<{ checks: BookCheck[]; pages: number; pdf?: Uint8Array }> {
   const text = readSource(file);
   const checks: BookCheck[] = [];
   const missing = missingGlyphsMessage(printedText([text], data));
   checks.push({ name: 'glyphs', ok: !missing, detail: missing ?? 'every character has a font' });
-  const { source, files } = bookTypst([text], data);
-  let built: { pdf: Uint8Array; pages: number };
+  const { book, files } = bookTypstPieces([text], data);
+  let built: { pdf: Uint8Array; pages: number; chunks: number };
   try {
-    built = compileTypstPdf(source, files);
+    built = wantsChunks(book, chunkBytes) ? await compileChunked(book, files, { bytes: chunkBytes }) : { ...compileTypstPdf(joinTypstBook(book), files), chunks: 0 };
   } catch (e) {
     checks.push({ name: 'build', ok: false, detail: e instanceof Error ? e.message : String(e) });
     return { checks, pages: 0 };
   }
   const { pdf, pages } = built;
-  checks.push({ name: 'build', ok: pages > 0, detail: `${pages} pages` });
+  checks.push({ name: 'build', ok: pages > 0, detail: `${pages} pages${built.chunks ? ` laid out in ${built.chunks} chunks` : ''}` });
 
   const fonts = await pdfFonts(pdf);
   const loose = fonts.filter((f) => !f.embedded).map((f) => f.name);
@@ -98,15 +100,16 @@ async function main(args: string[]): Promise<number> {
   const pngDir = opt('--png');
   const pageList = (opt('--pages') ?? '1,2,3,4').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
   const paper = opt('--paper') ?? 'a5';
+  const chunkBytes = opt('--chunk-bytes');
   const files = args;
   if (!files.length) {
-    console.error('usage: npm run check:book -- [--png DIR --pages 1,3,5 --paper a4] FILE.muse|FILE.zip [...]');
+    console.error('usage: npm run check:book -- [--png DIR --pages 1,3,5 --paper a4] [--chunk-bytes N] FILE.muse|FILE.zip [...]');
     return 2;
   }
   const data = { ...defaultCollectionData(), papersize: paper } as CollectionData;
   let failed = 0;
   for (const file of files) {
-    const { checks, pdf, pages } = await checkBook(file, data);
+    const { checks, pdf, pages } = await checkBook(file, data, chunkBytes ? Number(chunkBytes) : undefined);
     for (const c of checks) {
       console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${path.basename(file)}: ${c.name}: ${c.detail}`);
       if (!c.ok) failed++;

@@ -8,7 +8,7 @@ import type { MuseDocument } from './types.ts';
 import { parseMuse } from './parse.ts';
 import { inlineText, parseInline } from './inline.ts';
 import { resolveLayout, type TypstLayoutOptions } from './layout.ts';
-import { LANG_OK, RAGGED, TypstRenderer, headerInline, museBreak, noRefs, preamble, titleLine, typstString } from './typst.ts';
+import { LANG_OK, RAGGED, TypstRenderer, headerInline, joinTypstBook, museBreak, noRefs, preamble, titleLine, typstBookPieces, typstString, type TypstBook, type TypstSegment } from './typst.ts';
 import { compileTypst } from './pdf.ts';
 
 export interface CollectionText {
@@ -30,6 +30,12 @@ const RTL = ['ar', 'he', 'fa'];
 
 /** One Typst document for several texts (a single text works too, with the virtual header on top). */
 export function collectionToTypst(texts: CollectionText[], options: TypstLayoutOptions = {}): CollectionTypst {
+  const { book, files } = collectionToTypstBook(texts, options);
+  return { source: joinTypstBook(book), files };
+}
+
+/** collectionToTypst in pieces (see TypstBook): one segment per text. */
+export function collectionToTypstBook(texts: CollectionText[], options: TypstLayoutOptions = {}): { book: TypstBook; files: Map<string, Uint8Array> } {
   const L = resolveLayout(options);
   const F = L.flags;
   const docs = texts.map((t) => (typeof t.muse === 'string' ? parseMuse(t.muse) : t.muse));
@@ -61,6 +67,8 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
   if (plainSubtitle) meta.push(`description: ${typstString(plainSubtitle)}`);
   out.push(`#set document(${meta.join(', ')})`);
   out.push(...preamble(L, { lang, rtl, title, subtitle, author }));
+  const headEnd = out.length;
+  let frontEnd = -1;
 
   // Front matter: the collection's title page (or block), impressum with the notes, contents.
   if (!F.bodyOnly) {
@@ -74,14 +82,19 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
     } else {
       out.push('#page(header: none, footer: none)[', ...block, '#v(1fr)', date ? `#align(center)[${date}]` : '', ']');
       if (F.impressum && notes) out.push(`#page(header: none, footer: none)[${RAGGED}\n#set text(size: 0.85em)\n#v(1fr)\n#align(center)[${notes}]]`);
+      frontEnd = out.length;
       out.push(toOdd);
     }
   }
   if (!F.notoc) {
     out.push('#museToc()');
+    frontEnd = out.length;
     out.push(F.nocoverpage ? '#v(3em, weak: true)' : toOdd);
   }
+  if (frontEnd < 0) frontEnd = out.length;
   out.push('');
+  const bodyAt = out.length;
+  const segments: TypstSegment[] = [];
 
   docs.forEach((doc, i) => {
     const r = renderers[i];
@@ -97,7 +110,8 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
     parts.push(toOdd);
     if (!F.continuefootnotes) parts.push('#counter(footnote).update(0)');
     // The text's TOC entry at part level; running heads of the part level show the text's title.
-    parts.push(`#metadata((level: 1, title: [${tTitle}]))<muse-toc>`);
+    const entry = `(level: 1, title: [${tTitle}])`;
+    parts.push(`#metadata(${entry})<muse-toc>`);
     // the text's title in the PDF outline: a heading that prints nothing
     parts.push(`#[#show heading: none\n#heading(level: 1, outlined: false, bookmarked: true)[${tTitle}]]`);
     parts.push(`#[#set text(lang: ${typstString(textLang)}${textRtl !== rtl ? `, dir: ${textRtl ? 'rtl' : 'ltr'}` : ''})`);
@@ -114,14 +128,19 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
       parts.push('#metadata(none)<muse-opening>', `#block(width: 100%)[${RAGGED}`, ...titleBlock, ']', '#v(2em)');
     }
     parts.push('');
+    const n = r.tocEntries.length;
     parts.push(r.blocks(doc.body));
+    const toc = [entry, ...r.tocEntries.slice(n)];
     const tail = [headerInline(h.source, r), headerInline(h.notes, r)].filter(Boolean);
     if (tail.length) {
       parts.push(`#v(1fr)\n#block(width: 100%)[#set par(first-line-indent: 0pt)\n#set text(size: 0.9em)\n${tail.map((x) => `#align(center)[${x}]`).join('\n')}]`);
     }
     parts.push(']');
     out.push(parts.join('\n'));
+    // each text starts with a break to a new (recto) page, so the texts can be laid out apart
+    segments.push({ source: (i ? '\n' : '') + parts.join('\n'), toc });
   });
+  const bodyEnd = out.length;
 
   if (!F.nofinalpage && !F.bodyOnly) {
     const lines = [author, title, subtitle, date].filter(Boolean).map((x) => `#align(center)[${x}]`);
@@ -129,7 +148,7 @@ export function collectionToTypst(texts: CollectionText[], options: TypstLayoutO
     if (L.twoside) out.push(museBreak('even'));
     out.push(`#page(header: none, footer: none)[${RAGGED}\n#v(1fr)\n${lines.join('\n')}\n#v(2em)\n#set text(size: 0.9em)\n${tail.join('\n')}\n]`);
   }
-  return { source: out.join('\n') + '\n', files };
+  return { book: typstBookPieces(out, { headEnd, frontEnd, bodyAt, bodyEnd }, segments, true), files };
 }
 
 /** PDF of a collection (see collectionToTypst). */

@@ -17,8 +17,8 @@ let mapped: string[] = [];
 
 function getCompiler(): NodeCompiler {
   if (!compiler) {
-    const fontPaths = FONT_DIRS.filter((d) => existsSync(d));
-    compiler = NodeCompiler.create({ workspace: WORKSPACE, fontArgs: [{ fontPaths }] });
+    const { workspace, fontPaths } = compilerSetup();
+    compiler = NodeCompiler.create({ workspace, fontArgs: [{ fontPaths }] });
   }
   return compiler;
 }
@@ -42,13 +42,25 @@ export function compileTypst(source: string, files?: Map<string, Uint8Array>): U
   return compileTypstPdf(source, files).pdf;
 }
 
+/**
+ * How a compiler is set up for a document: its workspace, font directories, and the attachments by the
+ * path they are mounted at (under FILES_DIR). A chunk's child process (server/src/bookbuilder/chunk-child.mjs)
+ * sets up its own compiler from this.
+ */
+export function compilerSetup(files?: Map<string, Uint8Array>): { workspace: string; fontPaths: string[]; shadows: [string, Uint8Array][] } {
+  return {
+    workspace: WORKSPACE,
+    fontPaths: FONT_DIRS.filter((d) => existsSync(d)),
+    shadows: [...(files ?? [])].map(([name, data]) => [`${WORKSPACE}${FILES_DIR}/${name}`, data]),
+  };
+}
+
 /** Compiles with the attachments mounted under FILES_DIR; throws TypstCompileError with the diagnostics. */
 function compileDoc(source: string, files?: Map<string, Uint8Array>) {
   const c = getCompiler();
   for (const p of mapped) c.unmapShadow(p);
   mapped = [];
-  for (const [name, data] of files ?? []) {
-    const p = `${WORKSPACE}${FILES_DIR}/${name}`;
+  for (const [p, data] of compilerSetup(files).shadows) {
     c.mapShadow(p, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
     mapped.push(p);
   }

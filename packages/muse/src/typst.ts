@@ -102,6 +102,8 @@ export interface RenderNamespace {
 export class TypstRenderer {
   private readonly labels = new Set<string>();
   private readonly emitted = new Set<string>();
+  /** The contents entries rendered so far, as Typst values `(level: n, title: [...])` (a chunked build's contents). */
+  readonly tocEntries: string[] = [];
   private readonly labelPrefix: string;
   private readonly filePrefix: string;
   private inHeading = false;
@@ -309,7 +311,9 @@ export class TypstRenderer {
         const level = b.level;
         // Typst would repeat footnotes of an outlined heading on the TOC page: the TOC and the
         // running heads read this metadata instead, which carries the title without notes.
-        const toc = level <= 4 ? `#metadata((level: ${level}, title: [${this.inline(stripRefs(b.tocChildren ?? b.children)).trim()}]))<muse-toc>` : '';
+        const entry = level <= 4 ? `(level: ${level}, title: [${this.inline(stripRefs(b.tocChildren ?? b.children)).trim()}])` : '';
+        if (entry) this.tocEntries.push(entry);
+        const toc = entry ? `#metadata(${entry})<muse-toc>` : '';
         // anchors go before the heading: its body is repeated in the PDF bookmarks
         this.inHeading = true;
         const body = this.inline(b.children).trim();
@@ -587,12 +591,14 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
   HEADING_EM.forEach((em, i) => out.push(`#show heading.where(level: ${i + 1}): set text(size: ${Math.round(em * L.fontsizePt * 100) / 100}pt)`));
   out.push('#show heading: set block(above: 1.6em, below: 1em)');
   out.push(
-    '#let museToc() = context { heading(level: 2, outlined: false, bookmarked: false, numbering: none)[' +
+    // entries: (entry, page number, link target); a chunked build gives them from its pieces
+    '#let museTocList(entries) = { heading(level: 2, outlined: false, bookmarked: false, numbering: none)[' +
       escapeTypst(tocTitle(lang)) +
-      ']; set par(first-line-indent: 0pt, justify: false); set text(hyphenate: false); for m in query(<muse-toc>) { let v = m.value; let p = counter(page).at(m.location()).first(); ' +
+      ']; set par(first-line-indent: 0pt, justify: false); set text(hyphenate: false); for (v, p, to) in entries { ' +
       // the page number has its own column, level with the entry's last line: never alone on a line
-      'block(above: 0.6em, below: 0.6em, inset: (left: (v.level - 1) * 1.2em), link(m.location(), grid(columns: (1fr, auto), column-gutter: 0.3em, align: (left, right + bottom), ' +
+      'block(above: 0.6em, below: 0.6em, inset: (left: (v.level - 1) * 1.2em), link(to, grid(columns: (1fr, auto), column-gutter: 0.3em, align: (left, right + bottom), ' +
       '{ if v.level == 1 { strong(v.title) } else { v.title }; box(width: 1fr, repeat(text(bottom-edge: "baseline")[ . ])) }, str(p)))) } }',
+    '#let museToc() = context museTocList(query(<muse-toc>).map(m => (m.value, counter(page).at(m.location()).first(), m.location())))',
   );
   const center = (cond: boolean) => (cond ? 'align(center, it)' : 'it');
   const to = L.openRight ? '"odd"' : L.openLeft ? '"even"' : 'none';
@@ -657,7 +663,76 @@ export function museFragmentProblems(text: string): string[] {
   return text.split(/\n\s*\n/).flatMap((para) => unpairedTags(para, noRefs));
 }
 
+/**
+ * A book's Typst source in the pieces a chunked build compiles apart (packages/muse/src/chunks.ts);
+ * joined (joinTypstBook) they are the one-pass source, character for character.
+ */
+export interface TypstBook {
+  /** `#set document`, the page, text and heading rules and the helpers: the start of every piece compiled apart. */
+  head: string;
+  /** Title page, impressum and contents, without the break that ends them ('' when none). */
+  front: string;
+  /**
+   * The body in pieces, each beginning where the book starts a new page (a part, a chapter, a text of
+   * a collection); the first begins with the front's closing break.
+   */
+  segments: TypstSegment[];
+  /** What follows the body (the final page). */
+  tail: string;
+  /** Whether the pieces may be laid out apart: each really starts a new page (not so under nocoverpage, where chapters run on). */
+  splittable: boolean;
+}
+
+export interface TypstSegment {
+  source: string;
+  /** The contents entries of its headings, in order, as Typst values `(level: n, title: [...])`. */
+  toc: string[];
+}
+
+export function joinTypstBook(b: TypstBook): string {
+  return b.head + b.front + b.segments.map((s) => s.source).join('') + b.tail;
+}
+
+/**
+ * Cuts the lines of a book (`out`, joined with newlines) into its pieces: head `[0, headEnd)`, front
+ * `[headEnd, frontEnd)`, the closing break `[frontEnd, bodyAt)` (put before the first segment), the body
+ * `[bodyAt, bodyEnd)` given as `segments` (their sources joined are those lines joined), the tail after.
+ */
+export function typstBookPieces(
+  out: string[],
+  at: { headEnd: number; frontEnd: number; bodyAt: number; bodyEnd: number },
+  segments: TypstSegment[],
+  splittable: boolean,
+): TypstBook {
+  const lines = (a: number, b: number) => (a < b ? out.slice(a, b).join('\n') + '\n' : '');
+  const segs = segments.length ? segments.map((s) => ({ ...s })) : [{ source: '', toc: [] }];
+  segs[0].source = lines(at.frontEnd, at.bodyAt) + segs[0].source;
+  const after = lines(at.bodyEnd, out.length);
+  return {
+    head: lines(0, at.headEnd),
+    front: lines(at.headEnd, at.frontEnd),
+    segments: segs,
+    tail: at.bodyEnd > at.bodyAt ? '\n' + after : after,
+    splittable,
+  };
+}
+
+/** Top-level blocks cut before each part and chapter heading (each starts a new page unless nocoverpage). */
+function chapterRuns(blocks: Block[]): Block[][] {
+  const runs: Block[][] = [[]];
+  for (const b of blocks) {
+    if (b.type === 'heading' && b.level <= 2 && runs[runs.length - 1].length) runs.push([]);
+    runs[runs.length - 1].push(b);
+  }
+  return runs;
+}
+
 export function museToTypst(input: string | MuseDocument, options: TypstOptions = {}): string {
+  return joinTypstBook(museToTypstBook(input, options));
+}
+
+/** museToTypst in pieces (see TypstBook). */
+export function museToTypstBook(input: string | MuseDocument, options: TypstOptions = {}): TypstBook {
   const doc = typeof input === 'string' ? parseMuse(input) : input;
   const L = resolveLayout(options);
   const files = options.files;
@@ -691,6 +766,9 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
   out.push(`#set document(${meta.join(', ')})`);
 
   out.push(...preamble(L, { lang, rtl, title, subtitle, author }));
+  const headEnd = out.length;
+  // where the front ends: before the break that closes it
+  let frontEnd = -1;
 
   if (!F.bodyOnly) {
     // the empty page is a recto: in two-sided mode the title moves on to the next recto (page 3)
@@ -721,17 +799,26 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
           .filter(Boolean);
         out.push(`#page(header: none, footer: none)[${RAGGED}\n#set text(size: 0.85em)\n#v(1fr)\n${imp.map((x) => `#align(center)[${x}]`).join('#v(0.5em)\n')}]`);
       }
+      frontEnd = out.length;
       out.push(museBreak(L.twoside ? 'odd' : ''));
     }
   }
   const wantsToc = doc.body.some((b) => b.type === 'heading' && b.level <= 4) && !F.notoc && !truthy(h.notoc);
   if (wantsToc) {
     out.push('#museToc()');
+    frontEnd = out.length;
     // weak: a hard space after the contents pushed the text onto a new page
     out.push(F.nocoverpage ? '#v(3em, weak: true)' : museBreak(L.twoside ? 'odd' : ''));
   }
+  if (frontEnd < 0 || F.nocoverpage) frontEnd = out.length;
   out.push('');
-  out.push(r.blocks(doc.body));
+  const bodyAt = out.length;
+  const segments = chapterRuns(doc.body).map((run) => {
+    const n = r.tocEntries.length;
+    const source = r.blocks(run);
+    return { source, toc: r.tocEntries.slice(n) };
+  });
+  out.push(segments.map((s) => s.source).join(''));
 
   if (!F.nofinalpage && !F.bodyOnly) {
     const lines: string[] = [];
@@ -750,7 +837,7 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
     if (L.twoside) out.push(museBreak('even'));
     out.push(finalPage);
   }
-  return out.join('\n') + '\n';
+  return typstBookPieces(out, { headEnd, frontEnd, bodyAt, bodyEnd: bodyAt + 1 }, segments, !F.nocoverpage);
 }
 
 /** The title on a title page: KOMA's \\huge, bold unless nobold. */

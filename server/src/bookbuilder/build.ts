@@ -4,10 +4,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { collectionToTypst, compileTypstPdf, evictTypstCaches, missingGlyphsMessage, museToTypst, readMuseZip, TypstCompileError } from '@uc/muse';
+import { collectionToTypstBook, compileTypstPdf, evictTypstCaches, joinTypstBook, missingGlyphsMessage, museToTypstBook, readMuseZip, TypstCompileError, type TypstBook } from '@uc/muse';
 import type { CollectionData } from '@uc/shared';
 import { impose } from '@uc/imposition';
 import { imposeOptions, typstOptions } from './options.ts';
+import { ChunkCompileError, compileChunked, wantsChunks } from './chunked.ts';
 
 export interface BuildText {
   musePath: string;
@@ -19,6 +20,15 @@ export interface BuildInput {
   data: CollectionData;
   /** Where the PDF goes (written to a temporary name first, then renamed). */
   outPath: string;
+  /** Typst source per chunk of a large book (default: chunkBytes()); tests set it low. */
+  chunkBytes?: number;
+}
+
+/** How far a build is: a large book advances per chunk (chunked.ts). */
+export interface BuildProgress {
+  step: number;
+  steps: number;
+  message: string;
 }
 
 export interface BuildResult {
@@ -30,6 +40,10 @@ export interface BuildResult {
   bytes: number;
   typstSeconds: number;
   imposeSeconds: number;
+  /** Chunks a large book was laid out in (0: one pass). */
+  chunks: number;
+  /** The largest peak RSS of a chunk's process, in KB (0: one pass). */
+  childMaxRssKb: number;
 }
 
 function readText(t: BuildText): { muse: string; files: Map<string, Uint8Array> } {
@@ -47,9 +61,15 @@ function readText(t: BuildText): { muse: string; files: Map<string, Uint8Array> 
 
 /** Typst source and files: a single text compiles as itself, several as a collection (reference §2.6). */
 export function bookTypst(texts: { muse: string; files: Map<string, Uint8Array> }[], data: CollectionData): { source: string; files: Map<string, Uint8Array> } {
+  const { book, files } = bookTypstPieces(texts, data);
+  return { source: joinTypstBook(book), files };
+}
+
+/** bookTypst in the pieces a chunked build lays out apart. */
+export function bookTypstPieces(texts: { muse: string; files: Map<string, Uint8Array> }[], data: CollectionData): { book: TypstBook; files: Map<string, Uint8Array> } {
   const opts = typstOptions(data);
-  if (texts.length === 1) return { source: museToTypst(texts[0].muse, { ...opts, files: texts[0].files }), files: texts[0].files };
-  return collectionToTypst(texts, opts);
+  if (texts.length === 1) return { book: museToTypstBook(texts[0].muse, { ...opts, files: texts[0].files }), files: texts[0].files };
+  return collectionToTypstBook(texts, opts);
 }
 
 /** Everything a book prints from its sources: the texts (without Muse comment lines) and the collection's header fields. */
@@ -58,20 +78,26 @@ export function printedText(texts: { muse: string }[], data: CollectionData): st
   return [header, ...texts.map((t) => t.muse.replace(/^;(?: .*)?$/gm, ''))].join('\n');
 }
 
-export async function buildBook(input: BuildInput): Promise<BuildResult> {
+export async function buildBook(input: BuildInput, hooks: { onProgress?: (p: BuildProgress) => void; signal?: AbortSignal } = {}): Promise<BuildResult> {
   if (input.texts.length === 0) throw new Error('The session has no texts to build');
   const t0 = performance.now();
   const texts = input.texts.map(readText);
   // Typst prints characters no font has as empty boxes, silently: refuse, naming a font that has them.
   const missing = missingGlyphsMessage(printedText(texts, input.data));
   if (missing) throw new Error(missing);
-  const { source, files } = bookTypst(texts, input.data);
-  let compiled: { pdf: Uint8Array; pages: number };
+  const { book, files } = bookTypstPieces(texts, input.data);
+  let compiled: { pdf: Uint8Array; pages: number; chunks: number; childMaxRssKb: number };
   try {
-    compiled = compileTypstPdf(source, files);
+    if (wantsChunks(book, input.chunkBytes)) {
+      // a large book: laid out in chunks, each in a process of its own (memory, see chunked.ts)
+      compiled = await compileChunked(book, files, { bytes: input.chunkBytes, onProgress: hooks.onProgress, signal: hooks.signal });
+    } else {
+      hooks.onProgress?.({ step: 1, steps: 1, message: 'Typesetting' });
+      compiled = { ...compileTypstPdf(joinTypstBook(book), files), chunks: 0, childMaxRssKb: 0 };
+    }
   } catch (e) {
-    if (e instanceof TypstCompileError) {
-      const first = e.summary();
+    if (e instanceof TypstCompileError || e instanceof ChunkCompileError) {
+      const first = e instanceof TypstCompileError ? e.summary() : e.diagnostics;
       throw new Error(`Typesetting failed${first ? `: ${first}` : ''}`);
     }
     throw e;
@@ -102,5 +128,7 @@ export async function buildBook(input: BuildInput): Promise<BuildResult> {
     bytes: pdf.length,
     typstSeconds: (t1 - t0) / 1000,
     imposeSeconds: (t2 - t1) / 1000,
+    chunks: compiled.chunks,
+    childMaxRssKb: compiled.childMaxRssKb,
   };
 }

@@ -2,7 +2,7 @@
 // the main thread a build would stall every request). One thread per concurrent build, reused, ended after a minute idle to give back its
 // memory; a build past its time limit (or aborted) has its thread terminated.
 import { Worker } from 'node:worker_threads';
-import type { BuildInput, BuildResult } from './build.ts';
+import type { BuildInput, BuildProgress, BuildResult } from './build.ts';
 import type { CoverRenderInput, CoverRenderResult } from '../covers/render.ts';
 import type { PreviewImageInput } from '../covers/preview-image.ts';
 import type { BuildReply, ThreadResult, ThreadTask } from './build-thread-main.ts';
@@ -43,8 +43,9 @@ export class BuildRunner {
     slot.idleTimer.unref();
   }
 
-  run(input: BuildInput, signal?: AbortSignal): Promise<BuildResult> {
-    return this.exec({ kind: 'book', input }, signal) as Promise<BuildResult>;
+  /** A book build; `onProgress` hears each step (a large book: each chunk, see chunked.ts). */
+  run(input: BuildInput, signal?: AbortSignal, onProgress?: (p: BuildProgress) => void): Promise<BuildResult> {
+    return this.exec({ kind: 'book', input }, signal, onProgress) as Promise<BuildResult>;
   }
 
   runCover(input: CoverRenderInput, signal?: AbortSignal): Promise<CoverRenderResult> {
@@ -55,7 +56,7 @@ export class BuildRunner {
     return this.exec({ kind: 'preview-image', input }) as Promise<{ width: number; height: number }>;
   }
 
-  private async exec(task: ThreadTask, signal?: AbortSignal): Promise<ThreadResult> {
+  private async exec(task: ThreadTask, signal?: AbortSignal, onProgress?: (p: BuildProgress) => void): Promise<ThreadResult> {
     signal?.throwIfAborted();
     const slot = this.slots.find((s) => !s.busy) ?? this.spawn();
     slot.busy = true;
@@ -73,6 +74,7 @@ export class BuildRunner {
         };
         const onMsg = (m: BuildReply) => {
           if (m?.id !== id) return;
+          if ('progress' in m) return onProgress?.(m.progress);
           cleanup();
           if (m.ok) resolve(m.result);
           else reject(new Error(m.error));
