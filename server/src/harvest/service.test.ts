@@ -149,7 +149,7 @@ describe.each(BACKENDS)('harvesting on %s', (dialect) => {
     expect(harvest.runs(site).map((r) => r.id)).toEqual(newest);
   });
 
-  it('runs a queued harvest as a job: in a worker thread with its own connection on SQLite, in this thread on PostgreSQL', async () => {
+  it('runs a queued harvest as a job in a thread (SQLite) or child process (PostgreSQL) with its own connection, indexed there', async () => {
     oai.records.push(dc(1, 'Threaded text'), dc(2, 'Another threaded text'));
     const site = addSite();
     const threaded = new HarvestService(db, sites, new IngestService(db, indexer.asIndexer, files), files, queue, mail, {
@@ -161,14 +161,28 @@ describe.each(BACKENDS)('harvesting on %s', (dialect) => {
     expect(await threaded.jobHandler().run(job.payload, { jobId: job.id, signal: new AbortController().signal })).toEqual({ run_id: run.id, status: 'finished' });
     expect(harvest.run(run.id)).toMatchObject({ status: 'finished', new: 2, pages: 1 });
     expect(titles()).toEqual(['Another threaded text', 'Threaded text']);
-    if (dialect === 'sqlite') {
-      // The thread's own Indexer wrote the index rows (not this thread's stand-in).
-      expect(indexer.calls).toEqual([]);
-      expect(one('SELECT count(*) FROM search_docs WHERE doc IS NOT NULL')).toBe(2);
-    } else {
-      // libpq's binding loads in one thread per process: the harvest ran here, through this thread's indexer.
-      expect(indexer.reindexed).toHaveLength(2);
-    }
+    // Its own Indexer wrote the index rows (not this thread's stand-in).
+    expect(indexer.calls).toEqual([]);
+    expect(one('SELECT count(*) FROM search_docs WHERE doc IS NOT NULL')).toBe(2);
+  });
+
+  it('stops a harvest running in its thread or process when the job is aborted', async () => {
+    for (let i = 1; i <= 6; i++) oai.records.push(dc(i, `Slow text ${i}`));
+    oai.faults.delayMs = 400;
+    const site = addSite();
+    const threaded = new HarvestService(db, sites, new IngestService(db, indexer.asIndexer, files), files, queue, mail, {
+      fetch: { retries: 0, backoffMs: 10, timeoutMs: 5000, allowPrivate: true },
+      thread: { dbFile: target, dataDir: path.join(dir, 'data'), calibreRoot: path.join(dir, 'calibre'), mail: { smtpUrl: null, mailFrom: 'uc@example.org' } },
+    });
+    const run = threaded.start(site);
+    const job = queue.claim('w', ['harvest'])!;
+    const stop = new AbortController();
+    const done = threaded.jobHandler().run(job.payload, { jobId: job.id, signal: stop.signal });
+    while (harvest.run(run.id)!.pages === 0) await new Promise((r) => setTimeout(r, 50));
+    stop.abort(new Error('the time limit passed'));
+    expect(await done).toEqual({ run_id: run.id, status: 'failed' });
+    expect(harvest.run(run.id)!.message).toMatch(/the time limit passed/);
+    expect(harvest.run(run.id)!.records).toBeLessThan(6);
   });
 
   it('closes a run whose job ended without it, so the site can be harvested again', () => {

@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { HARVEST_FAILING_AFTER, type HarvestRun } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import type { IngestRecord, IngestService } from '../ingest/service.ts';
@@ -170,19 +172,23 @@ export class HarvestService {
       timeoutMs: 6 * 3600_000,
       run: async (payload, ctx) => {
         const { run_id } = payload as { run_id: number };
-        // On PostgreSQL in this thread: the libpq binding loads in one thread per process (a worker
-        // thread's load fails with "Module did not self-register"); run `worker` processes for harvests.
-        const inThread = this.opts.thread && this.db.sqlite.dialect === 'sqlite';
-        const run = inThread ? await this.executeInThread(run_id, ctx.signal) : await this.execute(run_id, ctx.signal);
+        const run = this.opts.thread ? await this.executeInThread(run_id, ctx.signal) : await this.execute(run_id, ctx.signal);
         return { run_id, status: run.status };
       },
     };
   }
 
-  /** `execute` in a worker thread; an abort (time limit, shutdown) is passed on and the run records it. */
+  /**
+   * `execute` in a worker thread, or on PostgreSQL in a child process: the libpq binding loads in one
+   * thread per process (a worker thread's load fails with "Module did not self-register"). An abort
+   * (time limit, shutdown) is passed on and the run records it.
+   */
   private executeInThread(runId: number, signal: AbortSignal): Promise<HarvestRun> {
     const { log: _log, thread, ...options } = this.opts;
-    const worker = new Worker(new URL('./thread.mjs', import.meta.url), { workerData: { ...thread!, runId, options } satisfies HarvestThreadData });
+    const data = { ...thread!, runId, options } satisfies HarvestThreadData;
+    const worker = this.db.sqlite.dialect === 'postgres'
+      ? childWorker(fork(fileURLToPath(new URL('./process.mjs', import.meta.url)), [], { execArgv: [] }), data)
+      : new Worker(new URL('./thread.mjs', import.meta.url), { workerData: data });
     const onAbort = () => worker.postMessage({ abort: (signal.reason as Error)?.message ?? 'Stopped' });
     signal.addEventListener('abort', onAbort, { once: true });
     return new Promise<HarvestRun>((resolve, reject) => {
@@ -520,3 +526,12 @@ export class HarvestService {
   }
 }
 
+/** A child process seen as a Worker by executeInThread (messages both ways, 'error' and 'exit'); `data` is its first message. */
+function childWorker(child: ChildProcess, data: HarvestThreadData): Pick<Worker, 'postMessage' | 'on' | 'once'> {
+  child.send(data);
+  return {
+    postMessage: (m: unknown) => child.connected && child.send(m as object),
+    on: (event: string, listener: (...args: unknown[]) => void) => child.on(event, listener),
+    once: (event: string, listener: (...args: unknown[]) => void) => child.once(event, listener),
+  } as unknown as Pick<Worker, 'postMessage' | 'on' | 'once'>;
+}

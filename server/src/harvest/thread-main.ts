@@ -1,7 +1,6 @@
-// A harvest run in its own thread with its own database connection: parsing, mapping, storing and
-// indexing a large harvest never stall the requests the main thread serves (SQLite's WAL lets the
-// readers go on while this thread writes).
-import type { MessagePort } from 'node:worker_threads';
+// A harvest run in its own thread (SQLite) or child process (PostgreSQL, process.mjs) with its own
+// database connection: parsing, mapping, storing and indexing a large harvest never stall the requests
+// the main thread serves (SQLite's WAL lets the readers go on while this thread writes).
 import { openDatabase } from '../db/index.ts';
 import { Indexer } from '../search/indexer.ts';
 import { FileStore } from '../catalogue/files.ts';
@@ -23,14 +22,21 @@ export interface HarvestThreadData {
 
 export type HarvestThreadMessage = { done: unknown } | { error: string };
 
-export async function serve(port: MessagePort, data: HarvestThreadData): Promise<void> {
-  yieldToRequests(); // readers' requests on the main thread come first
+/** The parent's end: a worker thread's MessagePort, or a child process's IPC channel (process.mjs). */
+export interface HarvestPort {
+  on(event: 'message', listener: (m: { abort?: string }) => void): unknown;
+  postMessage(message: HarvestThreadMessage): unknown;
+  close(): unknown;
+}
+
+export async function serve(port: HarvestPort, data: HarvestThreadData): Promise<void> {
+  yieldToRequests(); // readers' requests on the main thread come first (a child process: the whole process)
   const db = openDatabase(data.dbFile);
   const files = new FileStore(db, data.dataDir);
   const mail = new MailService(db, data.mail);
   const harvest = new HarvestService(db, new SiteStore(db, data.calibreRoot), new IngestService(db, new Indexer(db), files), files, new JobQueue(db), mail, data.options);
   const abort = new AbortController();
-  port.on('message', (m: { abort?: string }) => {
+  port.on('message', (m) => {
     if (m?.abort) abort.abort(new Error(m.abort));
   });
   try {
