@@ -13,6 +13,7 @@ import { migrate, openDatabase, type Db } from './index.ts';
 import { copySqliteToPostgres, parseCopyArgs, runCopyCli } from './copy.ts';
 import type { PgConnection } from './postgres.ts';
 import { SearchService } from '../search/service.ts';
+import { INDEX_FORMAT } from '../search/indexer.ts';
 import { LibraryService } from '../libraries/service.ts';
 import { AgentService } from '../agents/service.ts';
 import { ExclusionStore } from '../curation/exclusions.ts';
@@ -30,6 +31,7 @@ async function installation(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-copy-'));
   dirs.push(dir);
   const services = await createServices({ ...loadConfig({}), dataDir: path.join(dir, 'data') });
+  services.indexer.ensureFormat(); // as `serve` does at its start: the index format is recorded
   await importJsonl(writeFixture(dir), services);
   const userId = await services.accounts.createUser({ username: 'curator', password: 'a long password', is_superuser: true, can_merge: true });
   const viewer = services.accounts.viewerOf(services.accounts.getUser(userId)!);
@@ -89,6 +91,7 @@ describe.skipIf(!PG_URL)('db:copy from SQLite to PostgreSQL', () => {
       same('SELECT entry_id, doc, libraries FROM search_docs ORDER BY entry_id');
       same('SELECT entry_id, datestamp, live, exposed FROM oai_records ORDER BY entry_id');
       same('SELECT key FROM oai_secret');
+      same("SELECT name, value FROM settings WHERE name = 'index_format'");
       same('SELECT username, password_hash, is_superuser FROM users ORDER BY id');
       expect(pg.sqlite.prepare('SELECT count(*) FROM entries WHERE canonical_entry_id > id').pluck().get()).toBe(1);
 
@@ -120,10 +123,16 @@ describe.skipIf(!PG_URL)('db:copy from SQLite to PostgreSQL', () => {
     const again = openDatabase(to);
     expect(again.sqlite.prepare("SELECT count(*) FROM libraries WHERE name = 'New'").pluck().get()).toBe(1);
     await again.close();
+    // A source indexed in an older format: rebuilt on PostgreSQL and marked current there.
+    const old = openDatabase(from);
+    old.sqlite.prepare("UPDATE settings SET value = '1' WHERE name = 'index_format'").run();
+    await old.close();
     expect(await runCopyCli(['--to', to, '--from', from, '--force'], '/nonexistent', log)).toBe(0);
     const forced = openDatabase(to);
     const lite2 = openDatabase(from);
     expect(tableCounts(forced)).toEqual(tableCounts(lite2));
+    expect(forced.sqlite.prepare("SELECT value FROM settings WHERE name = 'index_format'").pluck().get()).toBe(String(INDEX_FORMAT));
+    expect(forced.sqlite.prepare('SELECT count(*) FROM entry_fts').pluck().get()).toBe(lite2.sqlite.prepare('SELECT count(*) FROM entries WHERE canonical_entry_id IS NULL').pluck().get());
     await forced.close();
     await lite2.close();
   });

@@ -261,6 +261,8 @@ function rebuildSearch(db: Db, log: (line: string) => void): void {
   const ids = db.sqlite.prepare('SELECT id FROM entries WHERE canonical_entry_id IS NULL ORDER BY id').pluck().all() as number[];
   if (!ids.length) return;
   const indexer = new Indexer(db);
+  // A catalogue indexed in an older format is rebuilt (and marked current) by the Indexer's own rule.
+  if (indexer.ensureFormat(log) > 0) return;
   const started = Date.now();
   for (let i = 0; i < ids.length; i += INDEX_CHUNK) {
     indexer.reindex(ids.slice(i, i + INDEX_CHUNK), { inTransaction: true });
