@@ -110,7 +110,7 @@ function count(pg: PgConnection, table: string): number {
 /**
  * Copies every table of `lite` (migrated) into `pg` (migrated, empty unless `force`). Triggers are off
  * during the copy (the OAI-PMH record state is copied as it is, datestamps included); identity
- * sequences continue after the largest id copied.
+ * sequences continue after the largest id SQLite gave; `rebuild` derives what PostgreSQL adds.
  */
 export function copySqliteToPostgres(lite: SqlConnection, pg: PgConnection, opts: CopyOptions = {}): CopySummary {
   // One read transaction: every table as of the same moment, even if a node still writes (WAL).
