@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
+import { BACKENDS } from '../test/backends.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
 import { PAGE_SIZE } from './oai-provider.ts';
 
@@ -26,12 +27,12 @@ function lines() {
   return out;
 }
 
-describe.skipIf(!available)('oai_pmh (libhttp-oai-perl) harvesting /oai', () => {
+describe.skipIf(!available).each(BACKENDS)('oai_pmh (libhttp-oai-perl) harvesting /oai on %s', (dialect) => {
   let t: TestApp;
   let base: string;
 
   beforeAll(async () => {
-    t = await testApp(lines());
+    t = await testApp(lines(), {}, dialect);
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/oai`;
   });
