@@ -10,7 +10,7 @@
 // that large is laid out in chunks by child processes (server/src/bookbuilder/chunked.ts). One JSON
 // line with the size, pages, chunks, seconds and the peak memory of the whole build: the largest sum
 // of this process's RSS and its children's, sampled every 20 ms from /proc, and the OS's peak RSS of
-// this process and of the largest child (budget: the sum under 1 GiB).
+// this process and of the largest child (budget: the sum under 1 GiB), and the CPU seconds of this process and of the children.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -111,11 +111,13 @@ async function large(mb: number) {
     let peak = treeRss(process.pid);
     const timer = setInterval(() => (peak = Math.max(peak, treeRss(process.pid))), 20);
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const r = await buildBook(
       { texts: [{ musePath, zipPath: null }], data: defaultCollectionData(), outPath: path.join(dir, 'large.pdf') },
       { onProgress: (p) => console.error(`${((performance.now() - t0) / 1000).toFixed(1)} s: ${p.message}`) },
     );
     const seconds = (performance.now() - t0) / 1000;
+    const c1 = process.cpuUsage(c0);
     clearInterval(timer);
     const parentMb = Math.round(process.resourceUsage().maxRSS / 1024);
     const childMb = Math.round(r.childMaxRssKb / 1024);
@@ -128,6 +130,8 @@ async function large(mb: number) {
       pdf_mb: round(r.bytes / 1e6, 1),
       seconds: round(seconds, 1),
       typst_s: round(r.typstSeconds, 1),
+      // CPU seconds of this process and of the chunks' processes: a busy machine disturbs them less
+      cpu_s: { parent: round((c1.user + c1.system) / 1e6, 1), children: round(r.childCpuSeconds, 1) },
       peak_rss_mb: peakMb,
       parent_max_rss_mb: parentMb,
       child_max_rss_mb: childMb,

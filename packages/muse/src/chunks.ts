@@ -95,12 +95,14 @@ export function entryLabel(i: number): string {
 
 /**
  * The front alone (title page, impressum, contents) with the contents given: each entry with its page
- * number, linking to a placeholder the merge sends to the heading.
+ * number, linking to a placeholder the merge sends to the heading; `anchors`: the body's labels the
+ * front links to (a header field's link).
  */
-export function frontTypst(book: TypstBook, entries: { entry: string; page: number }[]): string {
+export function frontTypst(book: TypstBook, entries: { entry: string; page: number }[], anchors: ForeignTarget[] = []): string {
   const list = entries.map((e, i) => `(${e.entry}, ${e.page}, <${entryLabel(i)}>)`);
   const toc = `#let museToc() = museTocList((${list.join(', ')}${list.length ? ',' : ''}))\n`;
-  const foreign = entries.map((_, i) => ({ name: entryLabel(i) }));
+  // the contents' targets, then the anchors the header's links point to
+  const foreign = [...entries.map((_, i) => ({ name: entryLabel(i) })), ...anchors];
   return book.head + toc + book.front + placeholderPages(0, foreign, []);
 }
 

@@ -44,6 +44,8 @@ export interface BuildResult {
   chunks: number;
   /** The largest peak RSS of a chunk's process, in KB (0: one pass). */
   childMaxRssKb: number;
+  /** CPU seconds of the chunks' processes (0: one pass). */
+  childCpuSeconds: number;
 }
 
 function readText(t: BuildText): { muse: string; files: Map<string, Uint8Array> } {
@@ -86,14 +88,14 @@ export async function buildBook(input: BuildInput, hooks: { onProgress?: (p: Bui
   const missing = missingGlyphsMessage(printedText(texts, input.data));
   if (missing) throw new Error(missing);
   const { book, files } = bookTypstPieces(texts, input.data);
-  let compiled: { pdf: Uint8Array; pages: number; chunks: number; childMaxRssKb: number };
+  let compiled: { pdf: Uint8Array; pages: number; chunks: number; childMaxRssKb: number; childCpuSeconds: number };
   try {
     if (wantsChunks(book, input.chunkBytes)) {
       // a large book: laid out in chunks, each in a process of its own (memory, see chunked.ts)
       compiled = await compileChunked(book, files, { bytes: input.chunkBytes, onProgress: hooks.onProgress, signal: hooks.signal });
     } else {
       hooks.onProgress?.({ step: 1, steps: 1, message: 'Typesetting' });
-      compiled = { ...compileTypstPdf(joinTypstBook(book), files), chunks: 0, childMaxRssKb: 0 };
+      compiled = { ...compileTypstPdf(joinTypstBook(book), files), chunks: 0, childMaxRssKb: 0, childCpuSeconds: 0 };
     }
   } catch (e) {
     if (e instanceof TypstCompileError || e instanceof ChunkCompileError) {
@@ -130,5 +132,6 @@ export async function buildBook(input: BuildInput, hooks: { onProgress?: (p: Bui
     imposeSeconds: (t2 - t1) / 1000,
     chunks: compiled.chunks,
     childMaxRssKb: compiled.childMaxRssKb,
+    childCpuSeconds: compiled.childCpuSeconds,
   };
 }

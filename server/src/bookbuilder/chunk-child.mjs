@@ -2,7 +2,7 @@
 // layout is not given back to the system while the process lives, so each chunk's process ends with it.
 // Plain JavaScript on the compiler alone (no TypeScript loader: it would double the start-up time);
 // the parent sends the source and the compiler's setup (compilerSetup in packages/muse/src/pdf.ts).
-// Answers { ok, pdf, pages, probe, maxRssKb } or { ok: false, error, diagnostics, maxRssKb }, then exits.
+// Answers { ok, pdf, pages, probe, maxRssKb, cpuSeconds } or { ok: false, error, diagnostics, maxRssKb, cpuSeconds }, then exits.
 import { NodeCompiler } from '@myriaddreamin/typst-ts-node-compiler';
 
 function compile({ source, setup }) {
@@ -28,6 +28,8 @@ process.once('message', (msg) => {
   } catch (e) {
     reply = { ok: false, error: e instanceof Error ? e.message : String(e), diagnostics: '' };
   }
-  reply.maxRssKb = process.resourceUsage().maxRSS;
+  const ru = process.resourceUsage();
+  reply.maxRssKb = ru.maxRSS;
+  reply.cpuSeconds = (ru.userCPUTime + ru.systemCPUTime) / 1e6;
   process.send(reply, () => process.exit(0));
 });

@@ -14,10 +14,12 @@ const SENTENCE = 'The library keeps the pamphlets of the commune in boxes of gre
 const para = (n: number) => SENTENCE.repeat(n).trim();
 
 // Four chapters in two parts; notes numbered through the book (continuefootnotes), so numbering must
-// carry across chunks; a reference forward ("??" is the page of the anchor) and one back.
+// carry across chunks; a reference forward ("??" is the page of the anchor), one back, and one from the
+// final page (the header's notes).
 const MUSE = `#title Chunks of a Book
 #author A. Writer
 #lang en
+#notes Printed for the reading room; the harbour is on [[#late][page ??]].
 
 * Part One
 
@@ -190,6 +192,8 @@ describe('a book laid out in chunks', () => {
     expect(text(back)).toContain(`Back to the library on page ${early}`);
     expect(await linkTargets(chunked.pdf, forward)).toContain(late);
     expect(await linkTargets(chunked.pdf, back)).toContain(early);
+    expect(text(pages)).toContain(`the harbour is on page ${late}`);
+    expect(await linkTargets(chunked.pdf, pages)).toContain(late);
   });
 
   it('keeps the document information and tells the whole page count in its XMP', () => {

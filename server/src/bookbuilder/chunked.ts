@@ -51,6 +51,8 @@ export interface ChunkedResult {
   chunks: number;
   /** The largest peak RSS of a child process, in KB. */
   childMaxRssKb: number;
+  /** CPU time of all the child processes, in seconds. */
+  childCpuSeconds: number;
 }
 
 export interface ChunkedOptions {
@@ -71,8 +73,8 @@ export class ChunkCompileError extends Error {
 
 /** What chunk-child.mjs answers. */
 type ChunkReply =
-  | { ok: true; pdf: Uint8Array; pages: number; probe: unknown; maxRssKb: number }
-  | { ok: false; error: string; diagnostics: string; maxRssKb: number };
+  | { ok: true; pdf: Uint8Array; pages: number; probe: unknown; maxRssKb: number; cpuSeconds: number }
+  | { ok: false; error: string; diagnostics: string; maxRssKb: number; cpuSeconds: number };
 
 /** Compiles one source in a child process of its own. */
 function compileInChild(source: string, files: Map<string, Uint8Array>, signal?: AbortSignal): Promise<Extract<ChunkReply, { ok: true }>> {
@@ -118,24 +120,35 @@ export async function compileChunked(book: TypstBook, files: Map<string, Uint8Ar
   const plan = planChunks(book, opts.bytes ?? chunkBytes());
   const steps = plan.length + 2;
   let childMaxRssKb = 0;
+  let childCpuSeconds = 0;
   const run = async (source: string) => {
     opts.signal?.throwIfAborted();
     const r = await compileInChild(source, files, opts.signal);
     childMaxRssKb = Math.max(childMaxRssKb, r.maxRssKb);
+    childCpuSeconds += r.cpuSeconds;
     return { pdf: r.pdf, probe: r.probe as ChunkProbe };
   };
 
   // labels: which chunk defines each, which ones others use
-  const labels = plan.map(([a, b]) => labelsOf(book.segments.slice(a, b).map((s) => s.source).join('')));
+  // (the last chunk holds the final page, whose header fields may link into the body too)
+  const labels = plan.map(([a, b]) => labelsOf(book.segments.slice(a, b).map((s) => s.source).join('') + (b === book.segments.length ? book.tail : '')));
   const home = new Map<string, number>();
   labels.forEach((l, i) => l.defined.forEach((n) => home.has(n) || home.set(n, i)));
   const foreignOf = (i: number) => [...labels[i].used].filter((n) => !labels[i].defined.has(n) && home.has(n));
   const exported = plan.map(() => new Set<string>());
   plan.forEach((_, i) => foreignOf(i).forEach((n) => exported[home.get(n)!].add(n)));
+  const frontLinks = [...labelsOf(book.front).used].filter((n) => home.has(n));
+  frontLinks.forEach((n) => exported[home.get(n)!].add(n));
 
   const entries = book.segments.flatMap((s) => s.toc);
   const hasFront = book.front.length > 0;
-  const frontOf = (pages: number[]) => frontTypst(book, entries.map((entry, i) => ({ entry, page: pages[i] })));
+  let places = new Map<string, TargetPlace & { number: number }>();
+  const frontOf = (pages: number[]) =>
+    frontTypst(
+      book,
+      entries.map((entry, i) => ({ entry, page: pages[i] })),
+      frontLinks.map((name) => ({ name, page: places.get(name)?.number ?? 0 })),
+    );
 
   // the front with guessed page numbers (as wide as the book's last ones will be), for its length
   const guess = String(Math.max(10, Math.round(book.segments.reduce((n, s) => n + s.source.length, 0) / 1800)));
@@ -143,7 +156,7 @@ export async function compileChunked(book: TypstBook, files: Map<string, Uint8Ar
   for (let attempt = 0; ; attempt++) {
     const frontPages = front ? front.probe.end - 1 : 0;
     const laid: Laid[] = [];
-    const places = new Map<string, TargetPlace & { number: number }>();
+    places = new Map();
     let state: ChunkState = { ...START_STATE, lastPage: frontPages };
     for (let i = 0; i < plan.length; i++) {
       const [a, b] = plan[i];
@@ -188,13 +201,13 @@ export async function compileChunked(book: TypstBook, files: Map<string, Uint8Ar
     }
     opts.onProgress?.({ step: steps, steps, message: 'Joining the parts' });
     const pieces: MergePiece[] = [];
-    if (front) pieces.push({ pdf: front.pdf, first: 0, end: front.probe.end - 1, foreign: entries.map((_, i) => entryLabel(i)), levels: [] });
+    if (front) pieces.push({ pdf: front.pdf, first: 0, end: front.probe.end - 1, foreign: [...entries.map((_, i) => entryLabel(i)), ...frontLinks], levels: [] });
     laid.forEach((l, i) => {
       const [a, b] = plan[i];
       const levels = book.segments.slice(a, b).flatMap((s) => s.toc.map((e) => Number(e.match(/^\(level: (\d)/)?.[1] ?? 1)));
       pieces.push({ pdf: l.pdf, first: standIns(l.state.lastPage), end: l.probe.end - 1, foreign: l.foreign.map((t) => t.name), levels });
     });
     const pdf = await mergeChunkPdfs(pieces, targets);
-    return { pdf, pages: state.lastPage, chunks: plan.length, childMaxRssKb };
+    return { pdf, pages: state.lastPage, chunks: plan.length, childMaxRssKb, childCpuSeconds };
   }
 }
