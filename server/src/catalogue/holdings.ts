@@ -12,6 +12,3 @@ export function partLibrariesSql(dialect: Dialect): string {
   WHERE l.aggregation_entry_id IN ${idList(dialect)}
     AND NOT EXISTS (SELECT 1 FROM data_sources o WHERE o.entry_id = l.aggregation_entry_id)`;
 }
-
-/** The SQLite form, for callers not yet given the dialect (search/indexer.ts: use partLibrariesSql). */
-export const PART_LIBRARIES_SQL = partLibrariesSql('sqlite');
