@@ -132,7 +132,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const bookbuilder = new BookBuilderService(db, builderSessions, catalogue, files, jobs, {
     maxSessionBytes: BOOKBUILDER_MAX_SESSION_BYTES,
     maxTexts: BOOKBUILDER_MAX_TEXTS,
-  }, () => fonts.names());
+  }, () => fonts.names(), undefined, (family, letters) => fonts.knownMissing(family, letters));
   const buildRunner = new BuildRunner();
   const covers = new CoverService(builderSessions, jobs, buildRunner, () => fonts.names(), {
     templatePath: config.coverTemplate || undefined,

@@ -70,6 +70,8 @@ async function main() {
       services.indexer.ensureFormat((m) => console.log(m));
       if (config.demo) await loadDemoIfEmpty(services, config.demoDir, (m) => console.log(m));
       services.search.sync();
+      // The Book Builder's font list, read in a thread now rather than at its first request.
+      services.fonts.ready().catch((e: Error) => console.error(`Reading the installed fonts failed: ${e.message}`));
       const app = await buildApp(config, services);
       // Jobs (book builds) run in this process unless JOB_CONCURRENCY=0 leaves them to `worker`.
       const jobs = config.jobConcurrency > 0 ? createJobWorker(config, services, (m, x) => app.log.info(x ?? {}, m)) : null;

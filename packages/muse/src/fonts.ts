@@ -403,6 +403,25 @@ export function textLetters(text: string, into = new Set<string>()): Set<string>
 
 let families: Map<string, Ranges> | null = null;
 
+/**
+ * What `availableFonts()` and `lettersMissing()` read from the font files (a few seconds with many
+ * fonts installed), as plain data: a server computes it in another thread and hands it over.
+ */
+export interface FontIndex {
+  families: FontFamily[];
+  coverage: [string, [number, number][]][];
+}
+
+export function fontIndex(): FontIndex {
+  return { families: availableFonts(), coverage: [...familyCoverage()] };
+}
+
+/** Takes a FontIndex made by `fontIndex()` (in another thread) instead of reading the files here. */
+export function useFontIndex(index: FontIndex): void {
+  cache = index.families;
+  families = new Map(index.coverage);
+}
+
 /** The code points each family's font files cover (all its faces together), read once per process. */
 function familyCoverage(): Map<string, Ranges> {
   if (families) return families;

@@ -4,8 +4,10 @@
 // preview_png; SVG is our extra) rendered by the server on first request and cached under DATA_DIR/cache/fonts/.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { Resvg } from '@resvg/resvg-js';
-import { availableFonts, fontSpecimenPdf, fontSpecimenTypst, lettersMissing, typstToSvg, type FontFamily } from '@uc/muse';
+import { availableFonts, fontSpecimenPdf, fontSpecimenTypst, typstToSvg, useFontIndex, type FontFamily, type FontIndex } from '@uc/muse';
+import type { FontTask, FontTaskAnswer } from './font-thread-main.ts';
 import type { BookFont } from '@uc/shared';
 
 const API = '/collector/api';
@@ -24,6 +26,9 @@ export function svgToPng(svg: string, width = PNG_WIDTH): Buffer {
 /** The bundled families (the defaults), offered whatever the texts: the compiler falls back for letters they lack. */
 export const isBundledFont = (name: string) => name.startsWith('DejaVu ');
 
+/** Sets of letters whose answers are kept (the last few sessions'). */
+const LETTER_SETS_KEPT = 64;
+
 /** How many of the letters a family lacks are named in the list. */
 const MISSING_SHOWN = 12;
 
@@ -33,9 +38,58 @@ export function fontSlug(name: string): string {
 
 export class FontCatalog {
   private families: FontFamily[] | null = null;
+  private loading: Promise<FontIndex> | null = null;
+  private rendering = new Map<string, Promise<void>>();
+  /** The letters each family lacks, per set of letters (the last few sessions' texts). */
+  private lacking = new Map<string, Promise<Map<string, string[]>>>();
+  private lackingKnown = new Map<string, Map<string, string[]>>();
 
   constructor(private cacheDir: string) {}
 
+  /** Reads the installed fonts in a thread, once; `serve` starts it at once so the first list is ready. */
+  ready(): Promise<FontIndex> {
+    this.loading ??= inFontThread({ kind: 'index' }).then((answer) => {
+      if (!('index' in answer)) throw new Error('no font index');
+      useFontIndex(answer.index);
+      this.families = answer.index.families;
+      return answer.index;
+    });
+    return this.loading;
+  }
+
+  /**
+   * The letters a family lacks from an earlier list for the same letters (a build is checked after its
+   * session's font list was shown), or null when not asked yet.
+   */
+  knownMissing(family: string, letters: Set<string>): string[] | null {
+    const known = this.lackingKnown.get([...letters].join(''));
+    return known ? (known.get(family) ?? []) : null;
+  }
+
+  /** Which of `letters` each family lacks, found in a thread (an embedded family is asked by compiling). */
+  private async missing(letters: Set<string>): Promise<Map<string, string[]>> {
+    if (!letters.size) return new Map();
+    // In the texts' order: the letters named first are the first ones the texts use.
+    const list = [...letters];
+    const key = list.join('');
+    let answer = this.lacking.get(key);
+    if (!answer) {
+      const index = await this.ready();
+      answer = inFontThread({ kind: 'missing', index, letters: list }).then((a) => {
+        if (!('missing' in a)) throw new Error('no answer');
+        const known = new Map(a.missing);
+        if (this.lackingKnown.size >= LETTER_SETS_KEPT) this.lackingKnown.delete(this.lackingKnown.keys().next().value!);
+        this.lackingKnown.set(key, known);
+        return known;
+      });
+      answer.catch(() => this.lacking.delete(key));
+      if (this.lacking.size >= LETTER_SETS_KEPT) this.lacking.delete(this.lacking.keys().next().value!);
+      this.lacking.set(key, answer);
+    }
+    return answer;
+  }
+
+  /** For a build's check of its font names: read here if the thread has not answered yet (a rare start-up race). */
   private all(): FontFamily[] {
     this.families ??= availableFonts();
     return this.families;
@@ -49,11 +103,13 @@ export class FontCatalog {
    * Every family, marked against `letters` (those of the session's texts; none without a session):
    * `offered` when bundled or when it has every letter, `missing` naming the first letters it lacks.
    */
-  list(letters: Set<string> = new Set()): BookFont[] {
+  async list(letters: Set<string> = new Set()): Promise<BookFont[]> {
+    await this.ready();
+    const lacking = await this.missing(letters);
     return this.all().map((f) => {
       const slug = encodeURIComponent(fontSlug(f.name));
       const styles = f.styles.length ? ` (${f.styles.slice(0, 6).join(', ')}${f.styles.length > 6 ? '…' : ''})` : '';
-      const missing = lettersMissing(f.name, letters);
+      const missing = lacking.get(f.name) ?? [];
       return {
         name: f.name,
         desc: `${f.name}${styles}`,
@@ -69,22 +125,54 @@ export class FontCatalog {
     });
   }
 
-  /** The cached specimen of a listed family, rendered on first use; null for unknown names. */
-  preview(slug: string, ext: PreviewKind): string | null {
-    const family = this.all().find((f) => fontSlug(f.name) === slug);
+  /** The cached specimen of a listed family, rendered in a thread on first use; null for unknown names. */
+  async preview(slug: string, ext: PreviewKind): Promise<string | null> {
+    const family = (await this.ready()).families.find((f) => fontSlug(f.name) === slug);
     if (!family) return null;
     const file = path.join(this.cacheDir, `${fontSlug(family.name)}.${ext}`);
-    if (!fs.existsSync(file)) {
-      const bytes = ext === 'pdf'
-        ? fontSpecimenPdf(family.name)
-        : ext === 'svg'
-          ? typstToSvg(fontSpecimenTypst(family.name))
-          : svgToPng(fs.readFileSync(this.preview(slug, 'svg')!, 'utf8'));
-      fs.mkdirSync(this.cacheDir, { recursive: true });
-      const tmp = `${file}.tmp-${process.pid}`;
-      fs.writeFileSync(tmp, bytes);
-      fs.renameSync(tmp, file);
+    if (fs.existsSync(file)) return file;
+    // One rendering per file at a time: two requests for the same specimen wait for the same one.
+    let pending = this.rendering.get(file);
+    if (!pending) {
+      pending = inFontThread({ kind: 'preview', family: family.name, ext, file }).then((answer) => {
+        if ('error' in answer) throw new Error(answer.error);
+      }).finally(() => this.rendering.delete(file));
+      this.rendering.set(file, pending);
     }
+    await pending;
     return file;
   }
+}
+
+/** Renders one specimen into `file` (the PNG from the SVG, rendered first when missing). */
+export function renderPreview(family: string, ext: PreviewKind, file: string): void {
+  if (fs.existsSync(file)) return;
+  let bytes: Uint8Array;
+  if (ext === 'pdf') bytes = fontSpecimenPdf(family);
+  else if (ext === 'svg') bytes = Buffer.from(typstToSvg(fontSpecimenTypst(family)));
+  else {
+    const svg = file.replace(/\.png$/, '.svg');
+    renderPreview(family, 'svg', svg);
+    bytes = svgToPng(fs.readFileSync(svg, 'utf8'));
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  fs.writeFileSync(tmp, bytes);
+  fs.renameSync(tmp, file);
+}
+
+function inFontThread(task: FontTask): Promise<FontTaskAnswer> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./font-thread.mjs', import.meta.url), { workerData: task });
+    let answered = false;
+    worker.once('message', (answer: FontTaskAnswer) => {
+      answered = true;
+      if ('error' in answer) reject(new Error(answer.error));
+      else resolve(answer);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (!answered) reject(new Error(`The font thread ended (code ${code}) without an answer`));
+    });
+  });
 }

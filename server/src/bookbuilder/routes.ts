@@ -26,7 +26,7 @@ export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog)
       case 'reorder':
         return books.reorder(b.session_id, b.move_id, b.to_id);
       case 'get_fonts':
-        return { fonts: fonts.list(books.textLetters(b.session_id)) };
+        return { fonts: await fonts.list(books.textLetters(b.session_id)) };
       case 'get_headings':
         return { headings: HEADINGS.map((h) => ({ name: h.name, desc: h.desc })) };
       case 'build':
@@ -41,7 +41,7 @@ export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog)
     schema: { params: z.object({ file: z.string().regex(/^[A-Za-z0-9-]{1,80}\.(pdf|png|svg)$/, 'expected <font>.pdf, <font>.png or <font>.svg') }) },
   }, async (req, reply) => {
     const [, slug, ext] = /^(.+)\.(pdf|png|svg)$/.exec(req.params.file)! as unknown as [string, string, PreviewKind];
-    const file = fonts.preview(slug, ext);
+    const file = await fonts.preview(slug, ext);
     if (!file) throw notFound('No such font');
     return reply
       .type(previewType[ext])

@@ -55,6 +55,8 @@ export class BookBuilderService {
     private fontNames: () => string[],
     /** A family's kind (the monofont must be a monospaced one). */
     private fontType: (name: string) => string | undefined = (name) => availableFonts().find((f) => f.name === name)?.type,
+    /** The letters a family lacks as the font list found them in its thread (null: ask the compiler here). */
+    private knownMissing: (family: string, letters: Set<string>) => string[] | null = () => null,
   ) {
     const s = db.sqlite;
     this.q = {
@@ -225,7 +227,8 @@ export class BookBuilderService {
     }
     // the families get_fonts offers for these texts: DejaVu (bundled) or one with every letter
     for (const key of keys) {
-      const missing = isBundledFont(data[key]) ? [] : lettersMissing(data[key], this.textLetters(s.id));
+      const letters = this.textLetters(s.id);
+      const missing = isBundledFont(data[key]) ? [] : (this.knownMissing(data[key], letters) ?? lettersMissing(data[key], letters));
       if (missing.length) {
         throw new HttpError(400, 'the font "{{font}}" lacks letters of these texts ({{letters}}): choose one the Fonts tab offers', {
           field: `collection_data.${key}`,
