@@ -195,13 +195,16 @@ export class OaiProvider {
    * (strftime 'now' is statement_timestamp()), so the rule is the same if every transaction of this
    * database that has written (it has a transaction id) or is running a statement, and began before
    * the answer's time, has ended: what they stamped earlier is committed, anything later is stamped
-   * later. Sessions of other database roles are invisible here without pg_read_all_stats.
+   * later. Sessions of other database roles are invisible here without pg_read_all_stats. The time is
+   * the database's (its clock stamps the records), so a node whose clock runs ahead loses nothing.
    */
   private async settledNowPostgres(): Promise<Date> {
-    const busy = this.db.sqlite.prepare(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
+    const s = this.db.sqlite;
+    const busy = s.prepare(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
       AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND xact_start < CAST(? AS timestamptz)
       AND (backend_xid IS NOT NULL OR state = 'active')`).pluck();
-    const now = this.now();
+    const now = this.opts.now ? this.now()
+      : new Date(s.prepare('SELECT CAST(floor(extract(epoch FROM clock_timestamp()) * 1000) AS bigint)').pluck().get() as number);
     for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
       if ((busy.get(now.toISOString()) as number) === 0) return now;
       await new Promise((r) => setTimeout(r, SETTLE_WAIT_MS));
