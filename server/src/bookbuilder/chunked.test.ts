@@ -7,7 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib';
 import { defaultCollectionData, type CollectionData } from '@uc/shared';
-import { buildBook, type BuildResult } from './build.ts';
+import { bookTypstPieces, buildBook, type BuildResult } from './build.ts';
+import { BuildRunner } from './runner.ts';
+import { wantsChunks } from './chunked.ts';
 import { pdfFonts, pdfInfo, pdfOutline, pdfPageCount, pdfPageSizesMm, pdfTags, pdfTextSpans } from './pdf-checks.ts';
 
 const SENTENCE = 'The library keeps the pamphlets of the commune in boxes of grey card, and the readers come on Thursdays. ';
@@ -67,18 +69,23 @@ let chunked: { result: BuildResult; pdf: Uint8Array };
 let onePass: { result: BuildResult; pdf: Uint8Array };
 const progress: string[] = [];
 
-async function build(name: string, chunkBytes: number, onProgress?: (m: string) => void) {
-  const musePath = path.join(dir, 'book.muse');
-  const outPath = path.join(dir, `${name}.pdf`);
-  const result = await buildBook({ texts: [{ musePath, zipPath: null }], data: DATA, outPath, chunkBytes }, { onProgress: (p) => onProgress?.(p.message) });
-  return { result, pdf: new Uint8Array(fs.readFileSync(outPath)) };
+async function build(name: string, chunkBytes: number, runner?: BuildRunner) {
+  const input = { texts: [{ musePath: path.join(dir, 'book.muse'), zipPath: null }], data: DATA, outPath: path.join(dir, `${name}.pdf`), chunkBytes };
+  // as a build job does it: in a build thread, its progress passed on
+  const result = runner ? await runner.run(input, undefined, (p) => progress.push(p.message)) : await buildBook(input);
+  return { result, pdf: new Uint8Array(fs.readFileSync(input.outPath)) };
 }
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chunked-book-'));
   fs.writeFileSync(path.join(dir, 'book.muse'), MUSE);
   // each chapter is over 2,000 bytes of Typst: one chunk per chapter (the first with the part before it)
-  chunked = await build('chunked', 2000, (m) => progress.push(m));
+  const runner = new BuildRunner();
+  try {
+    chunked = await build('chunked', 2000, runner);
+  } finally {
+    await runner.close();
+  }
   onePass = await build('one-pass', 1e9);
 }, 240_000);
 
@@ -214,4 +221,40 @@ describe('a book laid out in chunks', () => {
     expect(tags.lang).toBe('en');
     expect(tags.elements).toEqual(whole.elements);
   });
+});
+
+describe('which books are laid out in chunks', () => {
+  const pieces = (muse: string, data: Partial<CollectionData> = {}) => bookTypstPieces([{ muse, files: new Map() }], { ...defaultCollectionData(), ...data }).book;
+
+  it('a book over one and a half chunks that starts new pages at its chapters', () => {
+    expect(wantsChunks(pieces(MUSE), 2000)).toBe(true);
+    // the same book under the default chunk size (about 800 pages) keeps the one-pass path
+    expect(wantsChunks(pieces(MUSE))).toBe(false);
+  });
+
+  it('not a text whose chapters run on (nocoverpage), nor one without chapters', () => {
+    expect(wantsChunks(pieces(MUSE, { nocoverpage: true }), 2000)).toBe(false);
+    expect(wantsChunks(pieces(`#title Plain\n\n${para(200)}\n`), 2000)).toBe(false);
+  });
+});
+
+describe('a collection laid out in chunks', () => {
+  it('is cut between its texts and gives the pages of the one-pass book', async () => {
+    const texts = [1, 2, 3].map((i) => {
+      const musePath = path.join(dir, `text-${i}.muse`);
+      fs.writeFileSync(musePath, `#title Text ${i}\n#lang en\n\n** Opening ${i}\n\n${para(25)} A note.[1]\n\n** Closing ${i}\n\n${para(25)}\n\n[1] Note of text ${i}.\n`);
+      return { musePath, zipPath: null };
+    });
+    const data = { ...defaultCollectionData(), title: 'Three Texts', twoside: true, headings: 'title_chapter' as const };
+    const cut = await buildBook({ texts, data, outPath: path.join(dir, 'coll-cut.pdf'), chunkBytes: 3000 });
+    const whole = await buildBook({ texts, data, outPath: path.join(dir, 'coll-whole.pdf'), chunkBytes: 1e9 });
+    expect(cut.chunks).toBe(3);
+    expect(whole.chunks).toBe(0);
+    const a = new Uint8Array(fs.readFileSync(path.join(dir, 'coll-cut.pdf')));
+    const b = new Uint8Array(fs.readFileSync(path.join(dir, 'coll-whole.pdf')));
+    expect(cut.bookPages).toBe(whole.bookPages);
+    for (let p = 0; p < whole.bookPages; p++) expect(spans(a, p), `page ${p + 1}`).toEqual(spans(b, p));
+    expect(pdfOutline(a)).toEqual(pdfOutline(b));
+    expect((await pdfTags(a)).problems).toEqual([]);
+  }, 120_000);
 });
