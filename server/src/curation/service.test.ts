@@ -159,6 +159,16 @@ describe.each(BACKENDS)('curation on %s', (dialect) => {
     expect(rows.entry('Imported Later')).toBeGreaterThan(inner);
   });
 
+  it('lists an aggregation\'s parts without a position after the numbered ones, as the entry page shows them', () => {
+    const zines = rows.entry('Zines of the Year', { languages: ['en'] });
+    const loose = rows.entry('A Loose Zine', { languages: ['en'] });
+    const first = rows.entry('Zine One', { languages: ['en'] });
+    rows.part(zines, loose, null);
+    rows.part(zines, first, 1);
+    expect(curation.listing(curator, 'aggregations').records.filter((r) => r.aggregation_id === zines).map((r) => [r.title, r.position]))
+      .toEqual([['Zine One', 1], ['A Loose Zine', null]]);
+  });
+
   it('blocks undoing a Wikidata edit a later one changed, until that one is undone', () => {
     const agent = id['Emma Goldman'];
     const first = curation.editAgent(curator, agent, 'Q1').change_id!;

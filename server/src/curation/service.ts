@@ -83,7 +83,7 @@ export class CurationService {
       parentsOf: s.prepare(`SELECT DISTINCT coalesce(p.canonical_entry_id, p.id) FROM aggregation_links l JOIN entries p ON p.id = l.aggregation_entry_id
         WHERE l.aggregated_entry_id IN (SELECT id FROM entries WHERE id = @id OR canonical_entry_id = @id)`).pluck(),
       maxPosition: s.prepare('SELECT max(position) FROM aggregation_links WHERE aggregation_entry_id = ?').pluck(),
-      linksOf: s.prepare('SELECT aggregated_entry_id AS item, position FROM aggregation_links WHERE aggregation_entry_id = ? ORDER BY position, aggregated_entry_id'),
+      linksOf: s.prepare('SELECT aggregated_entry_id AS item, position FROM aggregation_links WHERE aggregation_entry_id = ? ORDER BY position NULLS LAST, aggregated_entry_id'),
       nextId: (table: string) => s.prepare(nextIdSql(s.dialect, table)).pluck(),
       // Entries whose shown authors depend on these agents: their own, their variants', and those of authors split into them.
       agentClosure: s.prepare(`SELECT id FROM agents WHERE id IN ${IDS} OR canonical_agent_id IN ${IDS}
@@ -587,7 +587,7 @@ export class CurationService {
         ];
         const rows = s.prepare(`SELECT l.aggregation_entry_id AS aggregation_id, a.title AS aggregation_title, l.position, e.id, e.title
           FROM aggregation_links l JOIN entries a ON a.id = l.aggregation_entry_id JOIN entries e ON e.id = l.aggregated_entry_id
-          ORDER BY a.title, l.aggregation_entry_id, l.position, e.title LIMIT ?`).all(limit) as { aggregation_id: number; id: number; title: string }[];
+          ORDER BY a.title, l.aggregation_entry_id, l.position NULLS LAST, e.title LIMIT ?`).all(limit) as { aggregation_id: number; id: number; title: string }[];
         const labels = this.entryLabels(rows);
         records = rows.map((r) => ({ ...r, title: labels.get(r.id), revert: { id: r.aggregation_id, item: r.id } }));
         break;
