@@ -47,8 +47,10 @@ export function compileTypst(source: string, files?: Map<string, Uint8Array>): U
  * path they are mounted at (under FILES_DIR). A chunk's child process (server/src/bookbuilder/chunk-child.mjs)
  * sets up its own compiler from this.
  */
-export function compilerSetup(files?: Map<string, Uint8Array>): { workspace: string; fontPaths: string[]; shadows: [string, Uint8Array][] } {
+export function compilerSetup(files?: Map<string, Uint8Array>): { compilerModule: string; workspace: string; fontPaths: string[]; shadows: [string, Uint8Array][] } {
   return {
+    // the compiler package as this package resolves it (the child need not find it from where it lives)
+    compilerModule: createRequire(import.meta.url).resolve('@myriaddreamin/typst-ts-node-compiler'),
     workspace: WORKSPACE,
     fontPaths: FONT_DIRS.filter((d) => existsSync(d)),
     shadows: [...(files ?? [])].map(([name, data]) => [`${WORKSPACE}${FILES_DIR}/${name}`, data]),

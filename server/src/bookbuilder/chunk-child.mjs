@@ -3,9 +3,10 @@
 // Plain JavaScript on the compiler alone (no TypeScript loader: it would double the start-up time);
 // the parent sends the source and the compiler's setup (compilerSetup in packages/muse/src/pdf.ts).
 // Answers { ok, pdf, pages, probe, maxRssKb, cpuSeconds } or { ok: false, error, diagnostics, maxRssKb, cpuSeconds }, then exits.
-import { NodeCompiler } from '@myriaddreamin/typst-ts-node-compiler';
+import { createRequire } from 'node:module';
 
 function compile({ source, setup }) {
+  const { NodeCompiler } = createRequire(import.meta.url)(setup.compilerModule);
   const c = NodeCompiler.create({ workspace: setup.workspace, fontArgs: [{ fontPaths: setup.fontPaths }] });
   for (const [p, data] of setup.shadows) c.mapShadow(p, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   const res = c.compile({ mainFileContent: source });
@@ -21,6 +22,8 @@ function compile({ source, setup }) {
   return { ok: true, pdf: new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength), pages: doc.numOfPages, probe };
 }
 
+// a parent gone (its build thread ended) leaves nothing to do
+process.once('disconnect', () => process.exit(0));
 process.once('message', (msg) => {
   let reply;
   try {
