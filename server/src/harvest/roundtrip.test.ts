@@ -1,24 +1,11 @@
 // Round trip: one instance harvests another's /oai (over real HTTP, both on 127.0.0.1) and ends with the
-// same visible entries: titles, authors, languages, "is part of" and "is a translation of" links.
+// same visible entries: titles, authors, languages, "is part of" and "is a translation of" links; with
+// PostgreSQL, a SQLite instance harvests a PostgreSQL one and the other way round.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../test/fixture.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
-
-let source: TestApp;
-let target: TestApp;
-let oaiUrl: string;
-
-beforeAll(async () => {
-  source = await testApp();
-  await source.app.listen({ host: '127.0.0.1', port: 0 });
-  oaiUrl = `http://127.0.0.1:${(source.app.server.address() as AddressInfo).port}/oai`;
-  target = await testApp([{ type: 'settings', site_name: 'Second instance' }, { type: 'library', id: 1, name: 'Aggregator', public: true }], { harvestAllowPrivate: true });
-});
-afterAll(async () => {
-  await source?.close();
-  await target?.close();
-});
+import { APP_BACKENDS } from '../test/backends.ts';
 
 interface Shape { title: string; authors: string[]; languages: string[]; parts: string[]; translationOf: string | null }
 
@@ -40,7 +27,24 @@ function visibleEntries(t: TestApp): Shape[] {
   return out.sort((a, b) => a.title.localeCompare(b.title));
 }
 
-describe('one instance harvesting another', () => {
+describe.each(APP_BACKENDS)('one instance harvesting another, the harvester on %s', (dialect) => {
+  // The source on the other back end when there are two: each one's OAI-PMH answers, the other's harvest.
+  const sourceDialect = APP_BACKENDS.find((d) => d !== dialect) ?? dialect;
+  let source: TestApp;
+  let target: TestApp;
+  let oaiUrl: string;
+
+  beforeAll(async () => {
+    source = await testApp(undefined, {}, sourceDialect);
+    await source.app.listen({ host: '127.0.0.1', port: 0 });
+    oaiUrl = `http://127.0.0.1:${(source.app.server.address() as AddressInfo).port}/oai`;
+    target = await testApp([{ type: 'settings', site_name: 'Second instance' }, { type: 'library', id: 1, name: 'Aggregator', public: true }], { harvestAllowPrivate: true }, dialect);
+  });
+  afterAll(async () => {
+    await source?.close();
+    await target?.close();
+  });
+
   for (const format of ['marc21', 'oai_dc'] as const) {
     it(`ends with the same visible entries (${format})`, async () => {
       const site = target.services.sites.create(1, { title: `Source (${format})`, site_type: 'generic', url: oaiUrl, oai_metadata_format: format, active: true }, true);
