@@ -1,40 +1,48 @@
 // Several processes on one database (issue 12): two app nodes (`serve` with JOB_CONCURRENCY=0, as behind
-// a proxy) and one `worker` sharing one DATA_DIR. What one node does, the other sees: sessions, the
-// failed-login counters, an upload processed by the worker and found through the other node within a
-// second, a book the worker builds and the other node serves.
+// a proxy) and one `worker` sharing one DATA_DIR (the book files) and one database: the SQLite file in
+// DATA_DIR, or a fresh PostgreSQL database on the run's cluster (server/src/test/pg-global-setup.ts) in
+// DATABASE_URL. What one node does, the other sees: sessions, the failed-login counters, an upload
+// processed by the worker and found through the other node within a second, a book the worker builds
+// and the other node serves.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultCollectionData, toBuildPayload } from '../packages/shared/src/bookbuilder.ts';
+import Database from 'better-sqlite3';
+import { PgConnection } from '../server/src/db/postgres.ts';
+import { APP_BACKENDS, dropTestDatabases, testDatabaseTarget } from '../server/src/test/backends.ts';
 import { Client, exited, killGroup, runMain, startMain, startServer, tail, until, type ServerHandle } from '../bench/lib/child-server.ts';
 
 const LIFETIME_S = 240;
 const LIBRARY = 1;
 const LIBRARIAN = { username: 'multinode-librarian', password: 'multinode librarian password' };
 
-describe('two app nodes and a worker on one database', () => {
+describe.each(APP_BACKENDS)('two app nodes and a worker on one database (%s)', (dialect) => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-multinode-'));
   const dataDir = path.join(tmp, 'data');
   const logFile = path.join(tmp, 'nodes.log');
-  const env = { JOB_CONCURRENCY: '0' };
+  /** DATABASE_URL for the three processes and the admin command (none on SQLite: the file in DATA_DIR). */
+  let dbEnv: { DATABASE_URL?: string } = {};
+  let env: NodeJS.ProcessEnv = {};
   let a: ServerHandle;
   let b: ServerHandle;
   let worker: ChildProcess;
 
   beforeAll(async () => {
     fs.mkdirSync(dataDir, { recursive: true });
+    if (dialect === 'postgres') dbEnv = { DATABASE_URL: testDatabaseTarget('postgres') };
+    env = { JOB_CONCURRENCY: '0', ...dbEnv };
     // Node A loads the demo; B starts on the filled database; neither runs jobs: the worker does.
     a = await startServer({ dataDir, env, lifetimeS: LIFETIME_S, logFile });
     b = await startServer({ dataDir, env, lifetimeS: LIFETIME_S, logFile });
     worker = startMain({
       args: ['worker'], lifetimeS: LIFETIME_S, logFile,
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', JOB_CONCURRENCY: '1', HARVEST_SCHEDULE_SECONDS: '0' },
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', JOB_CONCURRENCY: '1', HARVEST_SCHEDULE_SECONDS: '0', ...dbEnv },
     });
     const made = runMain(['admin', 'create-user', '--username', LIBRARIAN.username, '--email', 'multinode@example.invalid', '--library-admin', String(LIBRARY)],
-      { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, `${LIBRARIAN.password}\n`);
+      { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...dbEnv }, `${LIBRARIAN.password}\n`);
     expect(made.code, made.out).toBe(0);
   }, 180_000);
 
@@ -44,6 +52,7 @@ describe('two app nodes and a worker on one database', () => {
       killGroup(worker, 'SIGTERM');
       if (!(await exited(worker, 5000))) killGroup(worker, 'SIGKILL');
     }
+    dropTestDatabases();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -103,7 +112,7 @@ describe('two app nodes and a worker on one database', () => {
   }, 90_000);
 
   it('a book asked for on one node is built by the worker and served by the other', async () => {
-    const db = new Database(path.join(dataDir, 'catalogue.sqlite'), { readonly: true });
+    const db = dbEnv.DATABASE_URL ? new PgConnection(dbEnv.DATABASE_URL) : new Database(path.join(dataDir, 'catalogue.sqlite'), { readonly: true });
     const dsId = db.prepare("SELECT data_source_id FROM data_source_files WHERE ext = '.muse' ORDER BY data_source_id LIMIT 1").pluck().get() as number;
     db.close();
     expect(dsId).toBeTruthy();
