@@ -138,7 +138,7 @@ async function main() {
       return;
     }
     default:
-      console.error(`unknown command "${command}"; use serve, worker, migrate, import FILE.jsonl, harvest [--site ID] [--force], mail-flush [LIMIT] or admin create-user ...`);
+      console.error(`unknown command "${command}"; use serve, worker, migrate, db-copy --to postgres://..., import FILE.jsonl, harvest [--site ID] [--force], mail-flush [LIMIT] or admin create-user ...`);
       process.exit(2);
   }
 }
