@@ -504,6 +504,8 @@ export const bookbuilderResponseSchema = z.object({
   error: z.string().nullable().optional(),
   /** check_job: jobs ahead of this one while it is queued. */
   queue_position: z.number().int().nullable().optional(),
+  /** check_job of a running build (our addition): its step of how many (a large book advances per chunk), when this server runs it. */
+  progress: z.object({ step: z.number().int(), steps: z.number().int() }).nullable().optional(),
   /** check_job of a finished build: the PDF's pages (sheet sides when imposed). */
   pages: z.number().int().nullable().optional(),
   /** check_job of a finished build: the book's pages before imposition, and the printed sheets when imposed. */

@@ -18,6 +18,8 @@ import { ANONYMOUS } from '../http/viewer.ts';
 import { HttpError } from '../http/errors.ts';
 import { BuilderSessions } from './sessions.ts';
 import { ALREADY_FROM_OTHER_LIBRARY, BOOK_BUILD_JOB, BookBuilderService } from './service.ts';
+import type { BuildProgress, BuildResult } from './build.ts';
+import type { BuildRunner } from './runner.ts';
 
 afterAll(() => dropTestDatabases());
 
@@ -149,5 +151,25 @@ describe.each(BACKENDS)('Book Builder on %s', (dialect) => {
     const fresh = builder.list(sid);
     expect(fresh.session_id).not.toBe(sid);
     expect(fresh.texts).toEqual([]);
+  });
+
+  it('tells a running build\'s step (a large book advances per chunk) while this process runs it', async () => {
+    const sid = builder.add(null, ds.a, ANONYMOUS).session_id!;
+    const jobId = builder.build(sid, { ...defaultCollectionData(), title: 'A book' }).job_id!;
+    const job = queue.claim('w', [BOOK_BUILD_JOB])!;
+    let release = () => {};
+    const runner = {
+      run: async (_input: unknown, _signal: AbortSignal, onProgress?: (p: BuildProgress) => void): Promise<BuildResult> => {
+        onProgress?.({ step: 2, steps: 5, message: 'Typesetting part 1 of 3 (from page 5)' });
+        await new Promise<void>((r) => (release = r));
+        return { pages: 3, bookPages: 3, sheets: null, bytes: 4, typstSeconds: 0, imposeSeconds: 0, chunks: 3, childMaxRssKb: 0, childCpuSeconds: 0 };
+      },
+    } as unknown as BuildRunner;
+    const running = builder.jobHandler(runner, { concurrency: 1, timeoutMs: 60_000 }).run(job.payload, { jobId, signal: new AbortController().signal });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(builder.checkJob(sid, jobId)).toMatchObject({ status: 'active', progress: { step: 2, steps: 5 } });
+    release();
+    await running;
+    expect(builder.checkJob(sid, jobId).progress ?? null).toBeNull();
   });
 });

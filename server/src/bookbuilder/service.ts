@@ -43,6 +43,8 @@ const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
 
 export class BookBuilderService {
   private q;
+  /** The step of each build this process runs (check_job shows it; a build run by another worker process has none). */
+  private progress = new Map<number, { step: number; steps: number }>();
 
   constructor(
     private db: Db,
@@ -262,6 +264,7 @@ export class BookBuilderService {
       status: job.status,
       error: job.status === 'failed' ? job.error : null,
       queue_position: job.status === 'inactive' ? this.queue.position(jobId) : null,
+      progress: job.status === 'active' ? this.progress.get(jobId) ?? null : null,
       pages: job.status === 'finished' ? job.result?.pages ?? null : null,
       book_pages: job.status === 'finished' ? job.result?.bookPages ?? null : null,
       sheets: job.status === 'finished' ? job.result?.sheets ?? null : null,
@@ -281,17 +284,23 @@ export class BookBuilderService {
         const texts = this.texts(s.id).filter((t) => wanted.has(t.id));
         if (texts.length === 0) throw new Error('The session has no texts to build');
         const file = `book-${ctx.jobId}.pdf`;
-        const result = await runner.run(
-          {
-            texts: texts.map((t) => {
-              const tp = this.textPaths(s.id, t.id);
-              return { musePath: tp.muse, zipPath: fs.existsSync(tp.zip) ? tp.zip : null };
-            }),
-            data: p.data,
-            outPath: path.join(this.sessions.dir(s.id), file),
-          },
-          ctx.signal,
-        );
+        let result: BuildResult;
+        try {
+          result = await runner.run(
+            {
+              texts: texts.map((t) => {
+                const tp = this.textPaths(s.id, t.id);
+                return { musePath: tp.muse, zipPath: fs.existsSync(tp.zip) ? tp.zip : null };
+              }),
+              data: p.data,
+              outPath: path.join(this.sessions.dir(s.id), file),
+            },
+            ctx.signal,
+            (pr) => this.progress.set(ctx.jobId, { step: pr.step, steps: pr.steps }),
+          );
+        } finally {
+          this.progress.delete(ctx.jobId);
+        }
         this.sessions.storeOutput(s.id, ctx.jobId, file, result.pages);
         return result;
       },

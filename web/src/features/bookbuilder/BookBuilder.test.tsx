@@ -368,6 +368,26 @@ describe('Book Builder screen', () => {
     expect(JSON.parse(localStorage.getItem(BOOKBUILDER_STORAGE_KEY)!).state).toMatchObject({ session_id: SID, job_produced: 42, status: 'finished' });
   }, 10_000);
 
+  it('shows a running build\'s step when it has several (a large book, per chunk)', async () => {
+    withSession([TWO[0]]);
+    bookApi({
+      texts: [TWO[0]],
+      jobs: [
+        { session_id: SID, job_id: 42, status: 'active', progress: { step: 3, steps: 8 } },
+        { session_id: SID, job_id: 42, status: 'active', progress: { step: 4, steps: 8 } },
+        { session_id: SID, job_id: 42, status: 'finished', pages: 24, book_pages: 24, sheets: null },
+      ],
+    });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Build' }));
+    expect(await screen.findByText('(step 3 of 8)')).toBeInTheDocument();
+    expect(screen.getByText('Working')).toBeInTheDocument();
+    expect(await screen.findByText('(step 4 of 8)', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(await screen.findByText('24 pages', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.queryByText(/step \d+ of/)).toBeNull();
+  }, 10_000);
+
   it('shows "Job failed" with its reason', async () => {
     withSession([TWO[0]]);
     bookApi({ texts: [TWO[0]], jobs: [{ session_id: SID, job_id: 42, status: 'failed', error: 'Typesetting failed: bad' }] });

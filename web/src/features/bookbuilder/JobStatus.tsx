@@ -22,8 +22,23 @@ export interface JobTarget {
   fail(error: string): void;
 }
 
-/** Polls check_job once a second while queued or running (stops when the page is left or the job ends); answers the queue position. */
-export function useCheckJob(scope: string, sessionId: string | null, jobId: number | null, polling: boolean, target: JobTarget): number | null {
+/** How far a running build is: its step of how many (a large book advances per chunk). */
+export interface JobProgress {
+  step: number;
+  steps: number;
+}
+
+/**
+ * Polls check_job once a second while queued or running (stops when the page is left or the job ends);
+ * answers the queue position and the running build's progress.
+ */
+export function useCheckJob(
+  scope: string,
+  sessionId: string | null,
+  jobId: number | null,
+  polling: boolean,
+  target: JobTarget,
+): { position: number | null; progress: JobProgress | null } {
   const q = useQuery({
     queryKey: [scope, 'job', sessionId, jobId],
     queryFn: ({ signal }) => api.bookbuilder({ action: 'check_job', session_id: sessionId, check_job_id: jobId! }, signal),
@@ -54,7 +69,7 @@ export function useCheckJob(scope: string, sessionId: string | null, jobId: numb
         target.fail(JOB_NOT_FOUND_MESSAGE);
     }
   }, [data, target]);
-  return data?.queue_position ?? null;
+  return { position: data?.queue_position ?? null, progress: data?.status === 'active' ? data.progress ?? null : null };
 }
 
 const bookJobTarget: JobTarget = {
@@ -90,6 +105,8 @@ export interface JobStatusViewProps {
   status: JobStatusValue | null;
   error: string | null;
   queuePosition: number | null;
+  /** A running build's step, shown when it has several (a large book, per chunk). */
+  progress?: JobProgress | null;
   /** The session and job of the finished PDF, when there is one. */
   pdf: { sessionId: string; job: number } | null;
   /** Title of the embedded PDF. */
@@ -98,7 +115,7 @@ export interface JobStatusViewProps {
   details?: ReactNode;
 }
 
-export function JobStatusView({ headingId, status, error, queuePosition, pdf, frameTitle, details }: JobStatusViewProps) {
+export function JobStatusView({ headingId, status, error, queuePosition, progress, pdf, frameTitle, details }: JobStatusViewProps) {
   const { t } = useTranslation();
   return (
     <section aria-labelledby={headingId} className="mt-4">
@@ -115,6 +132,7 @@ export function JobStatusView({ headingId, status, error, queuePosition, pdf, fr
         {status === 'active' && (
           <p className="flex items-center gap-2 font-medium">
             <Spinner /> {t('Working')}
+            {progress && progress.steps > 1 ? <span className="text-sm text-stone-700">({t('step {{step}} of {{steps}}', { step: progress.step, steps: progress.steps })})</span> : null}
           </p>
         )}
         {status === 'failed' && (
@@ -147,13 +165,14 @@ export function JobStatus() {
   const produced = useBookBuilder((s) => s.job_produced);
   const info = useBookBuilder((s) => s.produced);
   const sessionId = useBookBuilder((s) => s.session_id);
-  const position = useJobPolling();
+  const { position, progress } = useJobPolling();
   return (
     <JobStatusView
       headingId="bb-status"
       status={status}
       error={error}
       queuePosition={position}
+      progress={progress}
       pdf={produced !== null && sessionId ? { sessionId, job: produced } : null}
       frameTitle={t('Preview of the book (PDF)')}
       details={

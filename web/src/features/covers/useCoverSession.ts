@@ -63,5 +63,5 @@ export function useCoverJobPolling(): number | null {
   const sessionId = useCoverStore((s) => s.session_id);
   const jobId = useCoverStore((s) => s.job_id);
   const polling = useCoverStore(isCoverPolling);
-  return useCheckJob('covers', sessionId, jobId, polling, coverJobTarget);
+  return useCheckJob('covers', sessionId, jobId, polling, coverJobTarget).position;
 }
