@@ -114,7 +114,7 @@ async function large(mb: number) {
     const c0 = process.cpuUsage();
     const r = await buildBook(
       { texts: [{ musePath, zipPath: null }], data: defaultCollectionData(), outPath: path.join(dir, 'large.pdf') },
-      { onProgress: (p) => console.error(`${((performance.now() - t0) / 1000).toFixed(1)} s: ${p.message}`) },
+      { onProgress: (p) => console.error(`${((performance.now() - t0) / 1000).toFixed(1)} s: ${p.label}`) },
     );
     const seconds = (performance.now() - t0) / 1000;
     const c1 = process.cpuUsage(c0);

@@ -28,7 +28,8 @@ export interface BuildInput {
 export interface BuildProgress {
   step: number;
   steps: number;
-  message: string;
+  /** What it is doing, for logs and the benchmark (readers see the step only). */
+  label: string;
 }
 
 export interface BuildResult {
@@ -94,7 +95,7 @@ export async function buildBook(input: BuildInput, hooks: { onProgress?: (p: Bui
       // a large book: laid out in chunks, each in a process of its own (memory, see chunked.ts)
       compiled = await compileChunked(book, files, { bytes: input.chunkBytes, onProgress: hooks.onProgress, signal: hooks.signal });
     } else {
-      hooks.onProgress?.({ step: 1, steps: 1, message: 'Typesetting' });
+      hooks.onProgress?.({ step: 1, steps: 1, label: 'Typesetting' });
       compiled = { ...compileTypstPdf(joinTypstBook(book), files), chunks: 0, childMaxRssKb: 0, childCpuSeconds: 0 };
     }
   } catch (e) {

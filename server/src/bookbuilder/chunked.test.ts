@@ -72,7 +72,7 @@ const progress: string[] = [];
 async function build(name: string, chunkBytes: number, runner?: BuildRunner) {
   const input = { texts: [{ musePath: path.join(dir, 'book.muse'), zipPath: null }], data: DATA, outPath: path.join(dir, `${name}.pdf`), chunkBytes };
   // as a build job does it: in a build thread, its progress passed on
-  const result = runner ? await runner.run(input, undefined, (p) => progress.push(p.message)) : await buildBook(input);
+  const result = runner ? await runner.run(input, undefined, (p) => progress.push(p.label)) : await buildBook(input);
   return { result, pdf: new Uint8Array(fs.readFileSync(input.outPath)) };
 }
 

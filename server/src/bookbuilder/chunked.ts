@@ -59,7 +59,7 @@ export interface ChunkedOptions {
   bytes?: number;
   signal?: AbortSignal;
   /** Called as the build advances: before each chunk, and before the merge. */
-  onProgress?: (p: { step: number; steps: number; message: string }) => void;
+  onProgress?: (p: { step: number; steps: number; label: string }) => void;
 }
 
 export class ChunkCompileError extends Error {
@@ -160,7 +160,7 @@ export async function compileChunked(book: TypstBook, files: Map<string, Uint8Ar
     let state: ChunkState = { ...START_STATE, lastPage: frontPages };
     for (let i = 0; i < plan.length; i++) {
       const [a, b] = plan[i];
-      opts.onProgress?.({ step: i + 1, steps, message: `Typesetting part ${i + 1} of ${plan.length} (from page ${state.lastPage + 1})` });
+      opts.onProgress?.({ step: i + 1, steps, label: `Typesetting part ${i + 1} of ${plan.length} (from page ${state.lastPage + 1})` });
       const foreign = foreignOf(i).map((name) => ({ name, page: places.get(name)?.number }));
       const r = await run(chunkTypst(book, a, b, state, foreign, [...exported[i]]));
       for (const [name, page, x, y, number] of r.probe.anchors) places.set(name, { piece: i, page, x, y, number });
@@ -190,7 +190,7 @@ export async function compileChunked(book: TypstBook, files: Map<string, Uint8Ar
     if (hasFront) for (const [name, p] of places) targets.set(name, { ...p, piece: p.piece + 1 });
     if (numbers.length !== entries.length) throw new Error(`The chunks laid out ${numbers.length} headings of ${entries.length}`);
     if (hasFront) {
-      opts.onProgress?.({ step: plan.length + 1, steps, message: 'Typesetting the contents' });
+      opts.onProgress?.({ step: plan.length + 1, steps, label: 'Typesetting the contents' });
       const again = await run(frontOf(numbers));
       if (again.probe.end !== front!.probe.end && attempt === 0) {
         // the contents took another number of pages: every page number moves
@@ -199,7 +199,7 @@ export async function compileChunked(book: TypstBook, files: Map<string, Uint8Ar
       }
       front = again;
     }
-    opts.onProgress?.({ step: steps, steps, message: 'Joining the parts' });
+    opts.onProgress?.({ step: steps, steps, label: 'Joining the parts' });
     const pieces: MergePiece[] = [];
     if (front) pieces.push({ pdf: front.pdf, first: 0, end: front.probe.end - 1, foreign: [...entries.map((_, i) => entryLabel(i)), ...frontLinks], levels: [] });
     laid.forEach((l, i) => {

@@ -160,7 +160,7 @@ describe.each(BACKENDS)('Book Builder on %s', (dialect) => {
     let release = () => {};
     const runner = {
       run: async (_input: unknown, _signal: AbortSignal, onProgress?: (p: BuildProgress) => void): Promise<BuildResult> => {
-        onProgress?.({ step: 2, steps: 5, message: 'Typesetting part 1 of 3 (from page 5)' });
+        onProgress?.({ step: 2, steps: 5, label: 'Typesetting part 1 of 3 (from page 5)' });
         await new Promise<void>((r) => (release = r));
         return { pages: 3, bookPages: 3, sheets: null, bytes: 4, typstSeconds: 0, imposeSeconds: 0, chunks: 3, childMaxRssKb: 0, childCpuSeconds: 0 };
       },
