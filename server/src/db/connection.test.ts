@@ -151,6 +151,19 @@ describe.skipIf(!BACKENDS.includes('postgres'))('PgConnection', () => {
     }
   });
 
+  it('stores a text holding a NUL character without it, instead of cutting the text there', () => {
+    // PostgreSQL's text cannot hold U+0000, and libpq's C strings would end at it: "Quixotic" alone.
+    const conn = new PgConnection(testDatabaseTarget('postgres'));
+    try {
+      conn.exec('CREATE TABLE notes (v text)');
+      conn.prepare('INSERT INTO notes (v) VALUES (?)').run('Quixotic\u0000 notes, the rest');
+      expect(conn.prepare('SELECT v FROM notes').pluck().get()).toBe('Quixotic notes, the rest');
+      expect(conn.prepare('SELECT count(*) FROM notes WHERE v = ?').pluck().get('Quixotic notes, the\u0000 rest')).toBe(1);
+    } finally {
+      conn.close();
+    }
+  });
+
   it('iterates through a cursor, in or out of a transaction, and closes it when the caller stops', () => {
     const conn = new PgConnection(testDatabaseTarget('postgres'));
     try {

@@ -182,7 +182,8 @@ function readDigits(s: string, from: number): number {
 /** One argument as libpq's text format (null = SQL NULL), refusing what better-sqlite3 refuses. */
 export function toPgText(v: unknown): string | null {
   if (v === null || v === undefined) return null;
-  if (typeof v === 'string') return v;
+  // PostgreSQL's text cannot hold U+0000 and libpq would end the C string there, losing the rest.
+  if (typeof v === 'string') return v.includes('\0') ? v.replaceAll('\0', '') : v;
   if (typeof v === 'number') return Number.isNaN(v) ? null : String(v);
   if (typeof v === 'bigint') return String(v);
   if (typeof v === 'boolean') return v ? '1' : '0';
