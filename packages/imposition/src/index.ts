@@ -4,3 +4,4 @@ export { pageOrder, validateImposeOptions, cropPassSequence, type ImposeOptions,
 export { paperSizeMm, paperSizePt, measureMm, mmToPt, round3, NAMED_PAPER_SIZES, SPEC_PAPER_SIZES, PT_PER_MM } from './paper.ts';
 export { cropLayout, cropModuleSignatures, creepUnits, CROP_DEFAULTS, type CropLayoutOptions, type CropPageLayout, type Mark, type MarkName } from './cropmarks.ts';
 export { impose, type ImposeResult, type ImposeExtraOptions } from './impose.ts';
+export { plain as copyPdfValue } from './tags.ts';

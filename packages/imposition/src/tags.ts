@@ -30,7 +30,7 @@ const N = (s: string) => PDFName.of(s);
 const ELEMENT_KEYS = ['S', 'T', 'Lang', 'Alt', 'E', 'ActualText', 'A', 'C', 'R', 'ID'];
 
 /** Copies direct values (names, strings, numbers, attribute dictionaries) into the output; refs are resolved first. */
-function plain(src: PDFDocument, out: PDFDocument, v: PDFObject): PDFObject {
+export function plain(src: PDFDocument, out: PDFDocument, v: PDFObject): PDFObject {
   const o = v instanceof PDFRef ? src.context.lookup(v) : v;
   if (o instanceof PDFDict) {
     const d = out.context.obj({});

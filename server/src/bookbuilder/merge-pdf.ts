@@ -20,6 +20,7 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 import { TARGET_STEP, TARGETS_PER_PAGE } from '@uc/muse';
+import { copyPdfValue } from '@uc/imposition';
 
 export interface MergePiece {
   pdf: Uint8Array;
@@ -44,17 +45,8 @@ const N = (s: string) => PDFName.of(s);
 /** Entries of a structure element copied as they are (PDF 1.7 table 323); P, K, Pg and ID are rebuilt. */
 const ELEMENT_KEYS = ['S', 'T', 'Lang', 'Alt', 'E', 'ActualText', 'A', 'C', 'R'];
 
-/** Copies direct values into the output (refs resolved: names, strings, numbers, small dictionaries). */
-function plain(src: PDFDocument, out: PDFDocument, v: PDFObject): PDFObject {
-  const o = v instanceof PDFRef ? src.context.lookup(v) : v;
-  if (o instanceof PDFDict) {
-    const d = out.context.obj({});
-    for (const [k, x] of o.entries()) d.set(k, plain(src, out, x));
-    return d;
-  }
-  if (o instanceof PDFArray) return out.context.obj(o.asArray().map((x) => plain(src, out, x)));
-  return o ?? PDFNull;
-}
+/** Copies direct values into the output (refs resolved): the one rule imposition uses for its tags. */
+const plain = copyPdfValue;
 
 const text = (o: PDFObject | undefined) => (o instanceof PDFString || o instanceof PDFHexString ? o.decodeText() : '');
 
