@@ -43,12 +43,13 @@ export class FontCatalog {
   /** The letters each family lacks, per set of letters (the last few sessions' texts). */
   private lacking = new Map<string, Promise<Map<string, string[]>>>();
   private lackingKnown = new Map<string, Map<string, string[]>>();
+  private thread = new FontThread();
 
   constructor(private cacheDir: string) {}
 
   /** Reads the installed fonts in a thread, once; `serve` starts it at once so the first list is ready. */
   ready(): Promise<FontIndex> {
-    this.loading ??= inFontThread({ kind: 'index' }).then((answer) => {
+    this.loading ??= this.thread.run({ kind: 'index' }).then((answer) => {
       if (!('index' in answer)) throw new Error('no font index');
       useFontIndex(answer.index);
       this.families = answer.index.families;
@@ -75,7 +76,7 @@ export class FontCatalog {
     let answer = this.lacking.get(key);
     if (!answer) {
       const index = await this.ready();
-      answer = inFontThread({ kind: 'missing', index, letters: list }).then((a) => {
+      answer = this.thread.run({ kind: 'missing', index, letters: list }).then((a) => {
         if (!('missing' in a)) throw new Error('no answer');
         const known = new Map(a.missing);
         if (this.lackingKnown.size >= LETTER_SETS_KEPT) this.lackingKnown.delete(this.lackingKnown.keys().next().value!);
@@ -134,7 +135,7 @@ export class FontCatalog {
     // One rendering per file at a time: two requests for the same specimen wait for the same one.
     let pending = this.rendering.get(file);
     if (!pending) {
-      pending = inFontThread({ kind: 'preview', family: family.name, ext, file }).then((answer) => {
+      pending = this.thread.run({ kind: 'preview', family: family.name, ext, file }).then((answer) => {
         if ('error' in answer) throw new Error(answer.error);
       }).finally(() => this.rendering.delete(file));
       this.rendering.set(file, pending);
@@ -161,18 +162,57 @@ export function renderPreview(family: string, ext: PreviewKind, file: string): v
   fs.renameSync(tmp, file);
 }
 
-function inFontThread(task: FontTask): Promise<FontTaskAnswer> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./font-thread.mjs', import.meta.url), { workerData: task });
-    let answered = false;
-    worker.once('message', (answer: FontTaskAnswer) => {
-      answered = true;
-      if ('error' in answer) reject(new Error(answer.error));
-      else resolve(answer);
+/**
+ * The thread that does the font work, started on first use and ended after a minute without tasks (it
+ * holds the compiler's fonts, tens of MB). Tasks are answered in turn.
+ */
+class FontThread {
+  private worker: Worker | null = null;
+  private pending = new Map<number, { resolve: (a: FontTaskAnswer) => void; reject: (e: Error) => void }>();
+  private nextId = 1;
+  private idle: NodeJS.Timeout | null = null;
+
+  run(task: FontTask): Promise<FontTaskAnswer> {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = null;
+    const worker = this.worker ?? this.start();
+    const id = this.nextId++;
+    return new Promise<FontTaskAnswer>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, task });
+    }).then((answer) => {
+      if ('error' in answer) throw new Error(answer.error);
+      return answer;
     });
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (!answered) reject(new Error(`The font thread ended (code ${code}) without an answer`));
+  }
+
+  private start(): Worker {
+    const worker = new Worker(new URL('./font-thread.mjs', import.meta.url));
+    worker.unref(); // never what keeps a process alive
+    worker.on('message', ({ id, answer }: { id: number; answer: FontTaskAnswer }) => {
+      this.pending.get(id)?.resolve(answer);
+      this.pending.delete(id);
+      if (this.pending.size === 0) {
+        this.idle = setTimeout(() => this.stop(), FONT_THREAD_IDLE_MS);
+        this.idle.unref();
+      }
     });
-  });
+    const fail = (e: Error) => {
+      for (const p of this.pending.values()) p.reject(e);
+      this.pending.clear();
+      if (this.worker === worker) this.worker = null;
+    };
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`The font thread ended (code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private stop(): void {
+    const worker = this.worker;
+    this.worker = null;
+    void worker?.terminate();
+  }
 }
+
+const FONT_THREAD_IDLE_MS = 60_000;
