@@ -289,12 +289,24 @@ function mergeRanges(rs: Ranges): Ranges {
 }
 
 let coverage: Ranges | null = null;
+let bundledCoverage: Ranges | null = null;
 
 /** Every code point some font in the compiler's font directories covers (computed once per process). */
 function fontCoverage(): Ranges {
-  if (coverage) return coverage;
+  return (coverage ??= dirsCoverage(FONT_DIRS));
+}
+
+/**
+ * What the bundled DejaVu fonts cover (FONT_DIRS[0], a part of fontCoverage): asked first, since it
+ * takes milliseconds where reading every installed font takes a build thread about a second.
+ */
+function bundledFontCoverage(): Ranges {
+  return (bundledCoverage ??= dirsCoverage(FONT_DIRS.slice(0, 1)));
+}
+
+function dirsCoverage(dirs: string[]): Ranges {
   const all: Ranges = [];
-  for (const dir of FONT_DIRS) {
+  for (const dir of dirs) {
     for (const file of fontFiles(dir)) {
       try {
         for (const cmap of new Set(fileFaceCmaps(file).map((f) => f.cmap))) for (const r of cmapRanges(cmap)) all.push(r);
@@ -303,8 +315,7 @@ function fontCoverage(): Ranges {
       }
     }
   }
-  coverage = mergeRanges(all);
-  return coverage;
+  return mergeRanges(all);
 }
 
 function covered(cp: number, rs: Ranges): boolean {
@@ -350,7 +361,7 @@ export interface MissingGlyphs {
  */
 export function missingGlyphs(text: string): MissingGlyphs[] {
   if (!/[^\x00-\x7f]/.test(text)) return [];
-  const rs = fontCoverage();
+  const bundled = bundledFontCoverage();
   const seen = new Set<number>();
   const groups = new Map<string, MissingGlyphs>();
   for (const m of text.matchAll(/[^\x00-\x7f]/gu)) {
@@ -358,7 +369,7 @@ export function missingGlyphs(text: string): MissingGlyphs[] {
     const cp = ch.codePointAt(0)!;
     if (seen.has(cp)) continue;
     seen.add(cp);
-    if (INVISIBLE.test(ch) || covered(cp, rs)) continue;
+    if (INVISIBLE.test(ch) || covered(cp, bundled) || covered(cp, fontCoverage())) continue;
     const font = fontFor(ch);
     const g = groups.get(font);
     if (g) {
