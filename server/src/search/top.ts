@@ -24,8 +24,12 @@ export function firstByRelevance(ids: ArrayLike<number>, k: number, scores: Floa
     if (da !== db) return da < db;
     return a < b;
   };
+  // The kept ones' lowest score: most of a large match set scores below it and is passed over on one
+  // read of its score (ids come in order, so the reads are too) instead of a comparison with the root.
+  let floor = -Infinity;
   for (let r = 0; r < n; r++) {
     const id = ids[r];
+    if (scores[id] < floor) continue;
     if (used < size) {
       let i = used++;
       while (i > 0) {
@@ -49,6 +53,7 @@ export function firstByRelevance(ids: ArrayLike<number>, k: number, scores: Floa
       }
       heap[i] = id;
     }
+    if (used === size) floor = scores[heap[0]];
   }
   return Array.from(heap).sort((a, b) => (after(a, b) ? 1 : after(b, a) ? -1 : 0));
 }
