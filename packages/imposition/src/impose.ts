@@ -8,6 +8,11 @@ import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import {
   PDFDocument,
+  PDFEmbeddedPage,
+  PDFName,
+  PDFObjectCopier,
+  PDFPageEmbedder,
+  PDFRawStream,
   PDFRef,
   appendBezierCurve,
   beginMarkedContent,
@@ -26,7 +31,6 @@ import {
   setLineWidth,
   setStrokingGrayscaleColor,
   stroke,
-  type PDFEmbeddedPage,
   type PDFFont,
   type PDFOperator,
   type PDFPage,
@@ -168,6 +172,50 @@ function drawLabels(page: PDFPage, layout: CropPageLayout, font: PDFFont, label:
   page.drawText(text, { x: cx, y: layout.y - vgap - size, size, font, color: BLACK });
 }
 
+/**
+ * The book's pages as form XObjects of `out`, as `out.embedPages` makes them, except that a page whose
+ * content is one Flate stream keeps its compressed bytes (pdf-lib would inflate and deflate every page
+ * again: 0.5 s of a 300-page book's imposition) and is written once. Call `embed()` on each before `out.flush()`.
+ */
+async function embedBookPages(out: PDFDocument, pages: PDFPage[]): Promise<PDFEmbeddedPage[]> {
+  if (pages.length === 0) return [];
+  const copy = PDFObjectCopier.for(pages[0].node.context, out.context).copy;
+  return Promise.all(
+    pages.map(async (p) => {
+      const node = copy(p.node);
+      const embedder = await PDFPageEmbedder.for(node);
+      const generic = embedder.embedIntoContext.bind(embedder);
+      embedder.embedIntoContext = async (context, ref) => {
+        const { Contents, Resources } = node.normalizedEntries();
+        // the page's own stream, between the q and Q streams pdf-lib wraps a page's content in (a form's
+        // Do saves and restores the graphics state anyway)
+        const wrappers = [context.getPushGraphicsStateContentStream(), context.getPopGraphicsStateContentStream()];
+        const own = (Contents?.asArray() ?? []).filter((r) => !wrappers.includes(r as PDFRef));
+        const stream = own.length === 1 ? context.lookup(own[0]) : undefined;
+        if (!(stream instanceof PDFRawStream) || stream.dict.lookup(PDFName.of('Filter')) !== PDFName.of('FlateDecode') || stream.dict.has(PDFName.of('DecodeParms'))) {
+          return generic(context, ref);
+        }
+        // the copied page's content stream would be written too, unused
+        if (own[0] instanceof PDFRef) context.delete(own[0]);
+        const { left, bottom, right, top } = embedder.boundingBox;
+        const form = context.stream(stream.contents, {
+          Type: 'XObject',
+          Subtype: 'Form',
+          FormType: 1,
+          BBox: [left, bottom, right, top],
+          Matrix: embedder.transformationMatrix,
+          Resources,
+          Filter: 'FlateDecode',
+        });
+        if (!ref) return context.register(form);
+        context.assign(ref, form);
+        return ref;
+      };
+      return PDFEmbeddedPage.of(out.context.nextRef(), out, embedder);
+    }),
+  );
+}
+
 async function loadSource(pdf: Uint8Array): Promise<PDFDocument> {
   if (!(pdf instanceof Uint8Array) || pdf.length === 0) throw new ImpositionError('the input is empty: expected the bytes of a PDF');
   try {
@@ -243,7 +291,7 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
   const sheetH = round3(rows * slotH);
 
   const out = await PDFDocument.create();
-  const embedded = await out.embedPages(srcPages);
+  const embedded = await embedBookPages(out, srcPages);
   if (crop) out.registerFontkit(fontkit);
   const font = crop ? await out.embedFont(labelFontBytes(), { subset: true }) : null;
   // the input's metadata survives imposition (as in the reference)
@@ -319,7 +367,8 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
     });
   }
 
-  // the forms of the pages exist once flushed; their tags then point into them
+  // the forms of the pages exist once embedded and flushed; their tags then point into them
+  for (const e of embedded) await e.embed();
   await out.flush();
   carryTags(src, out, placed);
   const bytes = await out.save({ useObjectStreams: true });
