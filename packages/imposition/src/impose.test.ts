@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { impose, IMPOSITION_SCHEMAS, ImpositionError, measureMm, pageOrder, paperSizePt } from './index.ts';
 import { fixturesPresent, loadFixture, optionsFor, type OrderingCase } from './testing/fixtures.ts';
 import { inspectPdf, numberedPdf } from './testing/pdf.ts';
-import { PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFDocument, PDFName } from 'pdf-lib';
 
 const present = fixturesPresent('orderings.json');
 const cases: OrderingCase[] = present
@@ -140,6 +140,19 @@ describe('impose', () => {
     const doc = await PDFDocument.load(res.pdf);
     expect(doc.getTitle()).toBe('Numbered test book');
     expect(doc.getAuthor()).toBe('Imposition tests');
+  });
+
+  it('shows every page whether its content is one stream, several, or one stream shared with another page', async () => {
+    const doc = await PDFDocument.load(await numberedPdf(4));
+    const [p1, p2, p3] = doc.getPages().map((p) => p.node);
+    // page 2 draws page 1's stream; page 3 gets a second stream after its own
+    p2.set(PDFName.of('Contents'), p1.get(PDFName.of('Contents'))!);
+    const extra = doc.context.register(doc.context.flateStream('0 0 1 1 re f'));
+    const own = p3.lookup(PDFName.of('Contents'));
+    p3.set(PDFName.of('Contents'), doc.context.obj([...(own instanceof PDFArray ? own.asArray() : [p3.get(PDFName.of('Contents'))!]), extra]));
+    const res = await impose(await doc.save(), { schema: '2up' });
+    const shown = (await inspectPdf(res.pdf)).flatMap((p) => p.draws.map((d) => d.page)).sort();
+    expect(shown).toEqual([1, 1, 3, 4]);
   });
 
   it('fits pages of another size into the size of page 1 and says so', async () => {

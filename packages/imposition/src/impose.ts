@@ -175,12 +175,14 @@ function drawLabels(page: PDFPage, layout: CropPageLayout, font: PDFFont, label:
 /**
  * The book's pages as form XObjects of `out`, as `out.embedPages` makes them, except that a page whose
  * content is one Flate stream keeps its compressed bytes (pdf-lib would inflate and deflate every page
- * again: 0.5 s of a 300-page book's imposition) and is written once. Call `embed()` on each before `out.flush()`.
+ * again: 0.5 s of a 300-page book's imposition) and is written once. Call `embed()` before `out.flush()`.
  */
-async function embedBookPages(out: PDFDocument, pages: PDFPage[]): Promise<PDFEmbeddedPage[]> {
-  if (pages.length === 0) return [];
+async function embedBookPages(out: PDFDocument, pages: PDFPage[]): Promise<{ pages: PDFEmbeddedPage[]; embed: () => Promise<void> }> {
+  if (pages.length === 0) return { pages: [], embed: async () => {} };
   const copy = PDFObjectCopier.for(pages[0].node.context, out.context).copy;
-  return Promise.all(
+  // the copied pages' content streams the forms do not use (dropped once every form is made: pages may share one)
+  const unused = new Set<PDFRef>();
+  const embedded = await Promise.all(
     pages.map(async (p) => {
       const node = copy(p.node);
       const embedder = await PDFPageEmbedder.for(node);
@@ -195,8 +197,7 @@ async function embedBookPages(out: PDFDocument, pages: PDFPage[]): Promise<PDFEm
         if (!(stream instanceof PDFRawStream) || stream.dict.lookup(PDFName.of('Filter')) !== PDFName.of('FlateDecode') || stream.dict.has(PDFName.of('DecodeParms'))) {
           return generic(context, ref);
         }
-        // the copied page's content stream would be written too, unused
-        if (own[0] instanceof PDFRef) context.delete(own[0]);
+        if (own[0] instanceof PDFRef) unused.add(own[0]);
         const { left, bottom, right, top } = embedder.boundingBox;
         const form = context.stream(stream.contents, {
           Type: 'XObject',
@@ -214,6 +215,11 @@ async function embedBookPages(out: PDFDocument, pages: PDFPage[]): Promise<PDFEm
       return PDFEmbeddedPage.of(out.context.nextRef(), out, embedder);
     }),
   );
+  const embed = async () => {
+    for (const e of embedded) await e.embed();
+    for (const r of unused) out.context.delete(r);
+  };
+  return { pages: embedded, embed };
 }
 
 async function loadSource(pdf: Uint8Array): Promise<PDFDocument> {
@@ -291,7 +297,8 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
   const sheetH = round3(rows * slotH);
 
   const out = await PDFDocument.create();
-  const embedded = await embedBookPages(out, srcPages);
+  const book = await embedBookPages(out, srcPages);
+  const embedded = book.pages;
   if (crop) out.registerFontkit(fontkit);
   const font = crop ? await out.embedFont(labelFontBytes(), { subset: true }) : null;
   // the input's metadata survives imposition (as in the reference)
@@ -368,7 +375,7 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
   }
 
   // the forms of the pages exist once embedded and flushed; their tags then point into them
-  for (const e of embedded) await e.embed();
+  await book.embed();
   await out.flush();
   carryTags(src, out, placed);
   const bytes = await out.save({ useObjectStreams: true });
