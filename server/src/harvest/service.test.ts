@@ -149,13 +149,16 @@ describe.each(BACKENDS)('harvesting on %s', (dialect) => {
     expect(harvest.runs(site).map((r) => r.id)).toEqual(newest);
   });
 
+  /** A HarvestService whose queued runs go to a thread (SQLite) or a child process (PostgreSQL). */
+  const threadedHarvest = () => new HarvestService(db, sites, new IngestService(db, indexer.asIndexer, files), files, queue, mail, {
+    fetch: { retries: 0, backoffMs: 10, timeoutMs: 5000, allowPrivate: true },
+    thread: { dbFile: target, dataDir: path.join(dir, 'data'), calibreRoot: path.join(dir, 'calibre'), mail: { smtpUrl: null, mailFrom: 'uc@example.org' } },
+  });
+
   it('runs a queued harvest as a job in a thread (SQLite) or child process (PostgreSQL) with its own connection, indexed there', async () => {
     oai.records.push(dc(1, 'Threaded text'), dc(2, 'Another threaded text'));
     const site = addSite();
-    const threaded = new HarvestService(db, sites, new IngestService(db, indexer.asIndexer, files), files, queue, mail, {
-      fetch: { retries: 0, backoffMs: 10, timeoutMs: 5000, allowPrivate: true },
-      thread: { dbFile: target, dataDir: path.join(dir, 'data'), calibreRoot: path.join(dir, 'calibre'), mail: { smtpUrl: null, mailFrom: 'uc@example.org' } },
-    });
+    const threaded = threadedHarvest();
     const run = threaded.start(site);
     const job = queue.claim('w', ['harvest'])!;
     expect(await threaded.jobHandler().run(job.payload, { jobId: job.id, signal: new AbortController().signal })).toEqual({ run_id: run.id, status: 'finished' });
@@ -170,10 +173,7 @@ describe.each(BACKENDS)('harvesting on %s', (dialect) => {
     for (let i = 1; i <= 6; i++) oai.records.push(dc(i, `Slow text ${i}`));
     oai.faults.delayMs = 400;
     const site = addSite();
-    const threaded = new HarvestService(db, sites, new IngestService(db, indexer.asIndexer, files), files, queue, mail, {
-      fetch: { retries: 0, backoffMs: 10, timeoutMs: 5000, allowPrivate: true },
-      thread: { dbFile: target, dataDir: path.join(dir, 'data'), calibreRoot: path.join(dir, 'calibre'), mail: { smtpUrl: null, mailFrom: 'uc@example.org' } },
-    });
+    const threaded = threadedHarvest();
     const run = threaded.start(site);
     const job = queue.claim('w', ['harvest'])!;
     const stop = new AbortController();
