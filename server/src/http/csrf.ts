@@ -4,9 +4,10 @@
 // The token is not stored on the server: any token is good as long as header and cookie agree. A cookie
 // the browser already holds is never replaced, so the token stays the same for that browser. A fresh
 // browser's first requests, sent in parallel, each get their own new cookie and the browser keeps the
-// one it stores last; the web client reads the cookie when it sends (so header and cookie agree), asks
-// GET /collector/api/csrf first when it holds none, and retries a call refused for CSRF once. A refusal
-// for a missing cookie comes with a new cookie, so that one retry can succeed.
+// one it stores last; so the web client, before a state-changing call, waits for the answers to the
+// requests it sent without a cookie, asks GET /collector/api/csrf when it still holds none, reads the
+// cookie when it sends, and retries a call refused for CSRF once. A refusal for a missing cookie comes
+// with a new cookie, so that one retry can succeed.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 

@@ -139,6 +139,33 @@ describe('CSRF on a first visit', () => {
     ]);
   });
 
+  it('a first visit\'s POST waits for the GETs sent without a cookie, whose answers may still replace it, and sends the last one', async () => {
+    let answerGet: () => void = () => undefined;
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      if (init?.method === 'GET' && url === '/collector/api/general') {
+        await new Promise<void>((r) => (answerGet = r));
+        setCookie('from-the-get'); // the server's answer to a cookieless GET
+        return new Response('{}', { status: 200 });
+      }
+      if (url === '/collector/api/csrf') {
+        setCookie('from-csrf');
+        return new Response('{"ok":true}', { status: 200 });
+      }
+      return new Response('{"ok":1}', { status: 200 });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const get = request('/general');
+    const post = request('/report/bug', { method: 'POST', body: {} });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(sent(fetchMock).map((c) => c.method), 'the POST is not sent before the GET is answered').toEqual(['GET']);
+    answerGet();
+    await Promise.all([get, post]);
+    expect(sent(fetchMock)).toEqual([
+      { url: '/collector/api/general', method: 'GET', token: undefined },
+      { url: '/collector/api/report/bug', method: 'POST', token: 'from-the-get' },
+    ]);
+  });
+
   it('a POST refused for a missing cookie retries once with the cookie the refusal set', async () => {
     const fetchMock = vi.fn(async (url: string) => {
       if (url === '/collector/api/csrf') return new Response('{"error":"down"}', { status: 502 }); // no cookie from there

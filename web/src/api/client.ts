@@ -72,21 +72,49 @@ export interface RequestOptions {
 let csrfCookieRequest: Promise<void> | null = null;
 
 /**
- * Makes sure the browser holds a `csrftoken` cookie before a state-changing call: when it has none (a
- * first visit), one GET /csrf hands it out, shared by every call waiting at that moment, so parallel
- * first calls end up with one cookie rather than one each. A failure is left to the call itself.
+ * API requests sent while the browser held no cookie: the server hands a new `csrftoken` to each of
+ * them, so until they are answered the cookie may still change under a token just read.
  */
-export function ensureCsrfCookie(): Promise<void> {
-  if (csrfToken()) return Promise.resolve();
-  csrfCookieRequest ??= fetch(apiUrl('/csrf'), { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
-    .then(
+const cookielessInFlight = new Set<Promise<unknown>>();
+
+/** fetch for API URLs; a request sent without a cookie is counted until its answer (and cookie) arrived. */
+export function apiFetch(url: string, init: RequestInit): Promise<Response> {
+  const answer = fetch(url, init);
+  if (!csrfToken()) {
+    const settled = answer.then(
       () => undefined,
       () => undefined,
-    )
-    .finally(() => {
-      csrfCookieRequest = null;
-    });
-  return csrfCookieRequest;
+    );
+    cookielessInFlight.add(settled);
+    void settled.finally(() => cookielessInFlight.delete(settled));
+  }
+  return answer;
+}
+
+/**
+ * Makes sure the browser holds a `csrftoken` cookie that no answer still on its way will replace, before
+ * a state-changing call reads it: it waits for the API requests sent without a cookie (a first visit's
+ * GETs), and when there is still no cookie, one GET /csrf hands it out, shared by every call waiting at
+ * that moment, so parallel first calls end up with one cookie rather than one each. A failure is left to
+ * the call itself (its one retry).
+ */
+export async function ensureCsrfCookie(): Promise<void> {
+  for (let round = 0; round < 4; round++) {
+    if (cookielessInFlight.size) {
+      await Promise.all([...cookielessInFlight]);
+      continue;
+    }
+    if (csrfToken()) return;
+    csrfCookieRequest ??= apiFetch(apiUrl('/csrf'), { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        csrfCookieRequest = null;
+      });
+    await csrfCookieRequest;
+  }
 }
 
 /** The interface language (set on <html lang> by the i18n setup), so the server's messages come in it. */
@@ -133,7 +161,7 @@ async function send<T>(path: string, opts: RequestOptions): Promise<T> {
   }
   let res: Response;
   try {
-    res = await fetch(apiUrl(path, opts.params), {
+    res = await apiFetch(apiUrl(path, opts.params), {
       method,
       headers,
       body,
@@ -271,7 +299,7 @@ export function citationUrl(entryId: number | string, format: CiteFormat): strin
 export async function fetchCitation(entryId: number | string, format: CiteFormat, signal?: AbortSignal): Promise<string> {
   let res: Response;
   try {
-    res = await fetch(citationUrl(entryId, format), { signal, credentials: 'same-origin' });
+    res = await apiFetch(citationUrl(entryId, format), { signal, credentials: 'same-origin' });
   } catch (e) {
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
     throw new ApiError(0, e instanceof Error ? e.message : 'Network error');

@@ -1,5 +1,5 @@
 // Library administration calls (spec §7), through the one client.
-import { ApiError, apiUrl, csrfToken, request } from '../../api/client';
+import { ApiError, apiFetch, apiUrl, csrfToken, ensureCsrfCookie, request } from '../../api/client';
 import type {
   AdminLibrary,
   CreateLibraryUserBody,
@@ -57,10 +57,11 @@ export class UploadError extends ApiError {
 
 /** The multipart upload; unlike `request`, keeps the `bad_rows` of a refusal. */
 async function uploadSpreadsheet(id: number | string, form: FormData): Promise<SpreadsheetUploadResponse> {
+  await ensureCsrfCookie();
   const token = csrfToken();
   let res: Response;
   try {
-    res = await fetch(apiUrl(`/spreadsheet/${lib(id)}`), {
+    res = await apiFetch(apiUrl(`/spreadsheet/${lib(id)}`), {
       method: 'POST', body: form, credentials: 'same-origin', headers: { Accept: 'application/json', ...(token ? { 'X-CSRFToken': token } : {}) },
     });
   } catch (e) {
