@@ -76,6 +76,8 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   /** Entries stored and not yet indexed; entries of lines that link (indexed after the links). */
   let toIndex = new Set<number>();
   const linked = new Set<number>();
+  // Full-text rows written by this import: an entry indexed again for its doc alone keeps its row.
+  const bulkIndex = { ...BULK, ftsWritten: new Map<number, string>() };
 
   const flush = () => {
     const records: IngestRecord[] = [];
@@ -140,7 +142,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
     });
     for (const id of touched) (linking.has(id) || linked.has(id) ? linked : toIndex).add(id);
     if (toIndex.size >= INDEX_CHUNK) {
-      ingest.reindex(toIndex, BULK);
+      deps.indexer.reindex(toIndex, bulkIndex);
       toIndex = new Set();
     }
     summary.entries += batch.length;
@@ -223,7 +225,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       childEntryId: entryOfFileId.get(l.child)!,
       position: l.position,
     }));
-    ingest.reindex(new Set([...toIndex, ...linked, ...ingest.link(linkRequests, BULK)]), BULK);
+    deps.indexer.reindex(new Set([...toIndex, ...linked, ...ingest.link(linkRequests, BULK)]), bulkIndex);
   };
 
   // One transaction around everything: a failure half-way leaves the catalogue as it was. Statement

@@ -1,6 +1,7 @@
 // Builds the index snapshot of entries from the catalogue tables and writes search_docs + entry_fts
 // (FTS5 rows of folded text on SQLite; on PostgreSQL a tsvector of the same tokens, search/pg-fts.ts).
 // Called by ingestion and curation with the ids of the entries they touched.
+import { hash } from 'node:crypto';
 import anyAscii from 'any-ascii';
 import { foldText, FILTER_NAMES, searchForms, type FilterName } from '@uc/shared';
 import type { Db } from '../db/index.ts';
@@ -82,6 +83,8 @@ export class Indexer {
       recordlessParents: s.prepare(`SELECT DISTINCT l.aggregation_entry_id FROM aggregation_links l WHERE l.aggregated_entry_id IN ${IDS}
         AND NOT EXISTS (SELECT 1 FROM data_sources d WHERE d.entry_id = l.aggregation_entry_id)`).pluck(),
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
+      // The entries that have a full-text row: exactly those with a doc (both are written together).
+      indexed: s.prepare(`SELECT entry_id FROM search_docs WHERE entry_id IN ${IDS} AND doc IS NOT NULL`).pluck(),
       putDoc: s.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries) VALUES (?, ?, ?, ?)
         ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries`),
       ftsDelete: this.pg ? null : s.prepare('DELETE FROM entry_fts WHERE rowid = ?'),
@@ -116,7 +119,7 @@ export class Indexer {
    * Rebuilds the index rows of these entries (and of the canonical entries they were merged into).
    * `inTransaction`: the caller holds the write transaction (a bulk import): no savepoint per batch.
    */
-  reindex(entryIds: Iterable<number>, opts?: { inTransaction?: boolean }): number {
+  reindex(entryIds: Iterable<number>, opts?: BulkReindexOptions): number {
     const ids = new Set(entryIds);
     const given = [...ids];
     // A curated aggregation (no record of its own) is visible through its parts: it follows their changes.
@@ -131,7 +134,7 @@ export class Indexer {
       // flush what it holds, so rows written per batch of 500 made many small segments to merge later.
       const fts = new FtsRows();
       for (let i = 0; i < all.length; i += 500) {
-        written += this.reindexBatch(all.slice(i, i + 500), fts);
+        written += this.reindexBatch(all.slice(i, i + 500), fts, opts.ftsWritten);
         if (fts.rows.length >= BULK_FTS_ROWS) this.writeFts(fts);
       }
       this.writeFts(fts);
@@ -174,7 +177,7 @@ export class Indexer {
   }
 
   /** Writes the search_docs rows of these entries and drops their old full-text rows; their new ones go to `fts`. */
-  private reindexBatch(ids: number[], fts: FtsRows): number {
+  private reindexBatch(ids: number[], fts: FtsRows, ftsWritten?: Map<number, string>): number {
     const q = this.q;
     const idsJson = JSON.stringify(ids);
     const entries = q.entries.all(idsJson) as EntryRow[];
@@ -199,6 +202,9 @@ export class Indexer {
     const partLibs = groupBy((q.partLibraries.all(JSON.stringify(canonIds.filter((id) => !dsBy.has(id) && hasParts.has(id)))) as { entry_id: number; library_id: number }[]), (r) => r.entry_id);
 
     let seq = q.maxSeq.get() as number;
+    // Only rows that exist are deleted: a delete in FTS5 (contentless, with deletes) costs even for a
+    // rowid it never held, and one that exists costs milliseconds in an index of large segments.
+    const hadRow = new Set(q.indexed.all(JSON.stringify([...new Set([...canonIds, ...ids])])) as number[]);
     const missing = new Set(ids);
     // Full-text rows are written after every search_docs row of the batch (writeFts): a statement that
     // fires triggers (the OAI-PMH record state) opens a savepoint, which makes FTS5 flush its pending
@@ -209,8 +215,9 @@ export class Indexer {
       missing.delete(e.id);
       const ds = dsBy.get(e.id) ?? [];
       const viaParts = partLibs.get(e.id) ?? [];
-      ftsGone.push(e.id);
       if (ds.length === 0 && viaParts.length === 0) {
+        if (hadRow.has(e.id)) ftsGone.push(e.id);
+        ftsWritten?.delete(e.id);
         q.putDoc.run(e.id, ++seq, null, null);
         continue;
       }
@@ -264,18 +271,26 @@ export class Indexer {
       q.putDoc.run(e.id, ++seq, JSON.stringify(doc), JSON.stringify(values.library.map(Number)));
       const dsTitles = ds.flatMap((d) => [d.title, d.subtitle ?? '']).filter((t) => t && t !== e.title && t !== e.subtitle);
       const dsAuthors = ds.flatMap((d) => JSON.parse(d.authors) as string[]);
-      ftsRows.push([
+      const row: FtsRow = [
         e.id,
         // Titles and authors in Cyrillic or Greek are indexed as written and in Latin letters.
         searchForms([e.title, e.subtitle ?? '', ...new Set(dsTitles)].join(' \n ')).join(' \n '),
         searchForms([...creator.map((c) => c.value), ...new Set(dsAuthors)].join(' \n ')).join(' \n '),
         foldText(ds.flatMap((d) => [d.description, d.publisher, d.isbn, d.material_description]).filter(Boolean).join(' \n ')),
         foldText(ds.map((d) => d.full_text ?? '').join(' \n ')),
-      ]);
+      ];
+      // In a bulk load an entry indexed earlier in the same transaction is often indexed again for its
+      // doc alone (it became an aggregation or an original); the same full-text row is not rewritten.
+      const fingerprint = ftsWritten && hash('sha1', row.join('\u0000'), 'base64');
+      if (fingerprint !== undefined && ftsWritten!.get(e.id) === fingerprint) continue;
+      if (hadRow.has(e.id)) ftsGone.push(e.id);
+      ftsRows.push(row);
+      if (fingerprint !== undefined) ftsWritten!.set(e.id, fingerprint);
     }
     // Merged-away entries and ids that no longer exist: drop them from the index.
     for (const id of missing) {
-      ftsGone.push(id);
+      if (hadRow.has(id)) ftsGone.push(id);
+      ftsWritten?.delete(id);
       q.putDoc.run(id, ++seq, null, null);
     }
     // A row still waiting in `fts` (an entry of an earlier batch of this call) goes in before it is deleted.
@@ -297,9 +312,18 @@ const BULK_FTS_ROWS = 20_000;
 /** Full-text rows per statement on PostgreSQL. */
 const PG_FTS_ROWS = 500;
 
+/**
+ * `inTransaction`: the caller holds the write transaction (a bulk import); `ftsWritten`: the same map
+ * over the whole transaction, of the full-text rows written in it (entry id to fingerprint).
+ */
+export interface BulkReindexOptions { inTransaction?: boolean; ftsWritten?: Map<number, string> }
+
+/** An entry's full-text row: rowid, title, authors, body, full text. */
+type FtsRow = [number, string, string, string, string];
+
 /** Full-text rows waiting to be written, and their entry ids. */
 class FtsRows {
-  rows: [number, string, string, string, string][] = [];
+  rows: FtsRow[] = [];
   ids = new Set<number>();
 }
 

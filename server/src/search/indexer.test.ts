@@ -1,0 +1,85 @@
+// The Indexer in a bulk load (one transaction, `ftsWritten` over all of it): an entry indexed again
+// keeps its full-text row when its text did not change, gets a new one when it did, and loses it when
+// it leaves the catalogue; what a reader finds is the same as with a reindex per change.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrate, openDatabase, type Db } from '../db/index.ts';
+import { beginImmediate } from '../db/connection.ts';
+import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { FileStore } from '../catalogue/files.ts';
+import { ensureSite, upsertLibrary, LibraryService } from '../libraries/service.ts';
+import { IngestService, type IngestRecord } from '../ingest/service.ts';
+import { AgentService } from '../agents/service.ts';
+import { ExclusionStore } from '../curation/exclusions.ts';
+import { AuthorResolver } from '../agents/resolve.ts';
+import { ANONYMOUS } from '../http/viewer.ts';
+import { Indexer } from './indexer.ts';
+import { SearchService } from './service.ts';
+
+afterAll(() => dropTestDatabases());
+
+describe.each(BACKENDS)('bulk reindexing on %s', (dialect) => {
+  let db: Db;
+  let dir: string;
+  let indexer: Indexer;
+  let ingest: IngestService;
+  let site: number;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-indexer-'));
+    db = openDatabase(testDatabaseTarget(dialect));
+    await migrate(db);
+    indexer = new Indexer(db);
+    ingest = new IngestService(db, indexer, new FileStore(db, path.join(dir, 'data')));
+    site = ensureSite(db, upsertLibrary(db, { name: 'Biblioteca', public: 1, active: 1 } as never), 'generic', null, 'Biblioteca');
+  });
+  afterEach(async () => {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const rec = (identifier: string, extra: Partial<IngestRecord> = {}): IngestRecord => ({
+    siteId: site, identifier, title: 'Tidewater Almanac', authors: ['Mara Quell'], languages: ['en'], ...extra,
+  });
+  const found = (query: string) => {
+    const search = new SearchService(db, new LibraryService(db), new AgentService(db), new ExclusionStore(db), new AuthorResolver(db));
+    return search.search({ query, page: 1, pageSize: 50, filters: {}, exact: true }, ANONYMOUS).matches.map((m) => m.title[0]!.value).sort();
+  };
+
+  it('an entry indexed again in the same load: kept, rewritten or dropped as its text says', () => {
+    const bulk = { inTransaction: true, ftsWritten: new Map<number, string>() };
+    let almanac = 0;
+    let ledger = 0;
+    const transaction = beginImmediate(db.sqlite);
+    try {
+      almanac = ingest.store([rec('a', { description: 'a lighthouse keeper' })], bulk).entryIds[0]!;
+      ledger = ingest.store([rec('b', { title: 'Harbour Ledger', authors: ['Ines Varro'] })], bulk).entryIds[0]!;
+      const atlas = ingest.store([rec('c', { title: 'Salt Atlas', authors: ['Ines Varro'] })], bulk).entryIds[0]!;
+      indexer.reindex([almanac, ledger, atlas], bulk);
+      // Indexed again with nothing changed (as a link's parent is): its row stays as it was.
+      indexer.reindex([almanac], bulk);
+      // The ledger's record now says something else: the old words go, the new ones come.
+      ingest.store([rec('b', { title: 'Harbour Ledger', authors: ['Ines Varro'], description: 'tide tables' })], bulk);
+      indexer.reindex([ledger], bulk);
+      // The atlas loses its only record: it leaves the index.
+      ingest.removeDataSources([db.sqlite.prepare('SELECT id FROM data_sources WHERE identifier = ?').pluck().get('c') as number]);
+      indexer.reindex([atlas], bulk);
+      transaction.commit();
+    } catch (e) {
+      transaction.rollback();
+      throw e;
+    }
+    expect(found('tidewater')).toEqual(['Tidewater Almanac']);
+    expect(found('lighthouse')).toEqual(['Tidewater Almanac']);
+    expect(found('"tide tables"')).toEqual(['Harbour Ledger']);
+    expect(found('varro')).toEqual(['Harbour Ledger']);
+    expect(found('salt')).toEqual([]);
+    if (dialect === 'sqlite') {
+      // One full-text row per entry in the index: none written twice, none left behind.
+      expect(db.sqlite.prepare(`SELECT rowid FROM entry_fts WHERE entry_fts MATCH 'tidewater OR harbour OR salt' ORDER BY rowid`).pluck().all())
+        .toEqual([almanac, ledger]);
+    }
+  });
+});
