@@ -70,3 +70,19 @@ export function oneSnapshotSql(dialect: Dialect): string | null {
 export function outerLoopJoin(dialect: Dialect): string {
   return dialect === 'postgres' ? 'JOIN' : 'CROSS JOIN';
 }
+
+/**
+ * The JSON text of rows bound as one `?::jsonb` parameter (PostgreSQL writes set-wise from
+ * `jsonb_array_elements`): strings as a bound string arrives, without NUL characters (jsonb cannot hold
+ * U+0000) and with a lone surrogate as U+FFFD (which jsonb refuses as an escape).
+ */
+export function jsonbRows(rows: unknown): string {
+  const json = JSON.stringify(rows);
+  if (!json.includes('\\u0000') && !/\\ud[89a-f]/.test(json)) return json;
+  return JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'string' ? asPgText(v) : v));
+}
+
+/** A string as PostgreSQL stores it when bound (see jsonbRows). */
+export function asPgText(s: string): string {
+  return s.replaceAll('\0', '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}

@@ -131,6 +131,85 @@ describe.each(BACKENDS)('ingestion on %s', (dialect) => {
       expect(count('entry_agents')).toBe(1);
     });
 
+    it('records of one batch see each other: one work grouped once, a record given twice, authors new and held; ids in record order', () => {
+      const kropotkin = ['Peter Kropotkin'];
+      const first = ingest.store([
+        rec('a', { datestamp: '2020-01-01T00:00:00.000Z' }),
+        rec('b', { title: 'MUTUAL  AID', datestamp: '2022-01-01T00:00:00.000Z' }),
+        rec('c', { title: 'The Conquest of Bread', authors: ['Peter Kropotkin', 'Élisée Reclus'], languages: ['en', 'FR'] }),
+        rec('d', { title: 'Fields', datestamp: '2021-01-01T00:00:00.000Z' }),
+        rec('d', { title: 'Fields', datestamp: '2021-01-01T00:00:00.000Z', description: 'corrected' }),
+      ]);
+      expect(first.outcomes).toEqual(['new', 'new', 'new', 'new', 'updated']);
+      const [aid, , bread, fields] = first.entryIds;
+      expect(first.entryIds).toEqual([aid, aid, bread, fields, fields]);
+      expect(aid! < bread! && bread! < fields!).toBe(true);
+      expect([...first.touched].sort()).toEqual([aid, bread, fields].sort());
+      expect(first.dataSourceIds[4]).toBe(first.dataSourceIds[3]);
+      expect(first.dataSourceIds.slice(0, 4)).toEqual([...first.dataSourceIds.slice(0, 4)].sort((x, y) => x - y));
+      expect(db.sqlite.prepare('SELECT identifier, entry_id, description FROM data_sources ORDER BY id').all()).toEqual([
+        { identifier: 'a', entry_id: aid, description: null }, { identifier: 'b', entry_id: aid, description: null },
+        { identifier: 'c', entry_id: bread, description: null }, { identifier: 'd', entry_id: fields, description: 'corrected' },
+      ]);
+      // The later date of the entry's two records; the first record's wording.
+      expect(db.sqlite.prepare('SELECT title, datestamp FROM entries WHERE id = ?').get(aid)).toEqual({ title: 'Mutual Aid', datestamp: '2022-01-01T00:00:00.000Z' });
+      const authorsOf = (entry: number) => db.sqlite.prepare(`SELECT a.name FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id
+        WHERE ea.entry_id = ? ORDER BY ea.position`).pluck().all(entry);
+      expect(authorsOf(bread!)).toEqual(['Peter Kropotkin', 'Élisée Reclus']);
+      expect(db.sqlite.prepare('SELECT language_code FROM entry_languages WHERE entry_id = ? ORDER BY position').pluck().all(bread)).toEqual(['en', 'fr']);
+      expect(db.sqlite.prepare('SELECT name FROM agents ORDER BY id').pluck().all()).toEqual(['Peter Kropotkin', 'Élisée Reclus']);
+
+      // A record of the first batch corrected, one new work by a known and a new author, one record unchanged.
+      const second = ingest.store([
+        rec('a', { subtitle: 'A Factor of Evolution', datestamp: '2019-01-01T00:00:00.000Z' }),
+        rec('e', { title: 'Anarchy', authors: ['Errico Malatesta', 'Élisée Reclus'] }),
+        rec('c', { title: 'The Conquest of Bread', authors: ['Peter Kropotkin', 'Élisée Reclus'], languages: ['en', 'FR'] }),
+      ]);
+      expect(second.outcomes).toEqual(['updated', 'new', 'unchanged']);
+      const anarchy = second.entryIds[1]!;
+      expect(second.entryIds).toEqual([aid, anarchy, bread]);
+      expect(anarchy).toBeGreaterThan(fields!);
+      expect([...second.touched].sort()).toEqual([aid, anarchy].sort());
+      expect(db.sqlite.prepare('SELECT title, subtitle, datestamp FROM entries WHERE id = ?').get(aid))
+        .toEqual({ title: 'Mutual Aid', subtitle: 'A Factor of Evolution', datestamp: '2022-01-01T00:00:00.000Z' });
+      expect(authorsOf(anarchy)).toEqual(['Errico Malatesta', 'Élisée Reclus']);
+      expect(db.sqlite.prepare('SELECT name FROM agents ORDER BY id').pluck().all()).toEqual([...kropotkin, 'Élisée Reclus', 'Errico Malatesta']);
+      expect(count('data_sources')).toBe(5);
+
+      // The same records again: nothing is written, nothing is to reindex.
+      const tables = () => ['entries', 'data_sources', 'agents', 'entry_agents', 'entry_languages']
+        .map((t) => db.sqlite.prepare(`SELECT * FROM ${t} ORDER BY 1, 2`).all());
+      const before = tables();
+      const again = ingest.store([
+        rec('a', { subtitle: 'A Factor of Evolution', datestamp: '2019-01-01T00:00:00.000Z' }),
+        rec('e', { title: 'Anarchy', authors: ['Errico Malatesta', 'Élisée Reclus'] }),
+        rec('d', { title: 'Fields', datestamp: '2021-01-01T00:00:00.000Z', description: 'corrected' }),
+      ]);
+      expect(again).toMatchObject({ outcomes: ['unchanged', 'unchanged', 'unchanged'], entryIds: [aid, anarchy, fields], dataSourceIds: [first.dataSourceIds[0], second.dataSourceIds[1], first.dataSourceIds[3]] });
+      expect([...again.touched]).toEqual([]);
+      expect(tables()).toEqual(before);
+    });
+
+    it('index rows of a batch: one new seq each, with their OAI-PMH records', () => {
+      const indexed = new IngestService(db, new Indexer(db), new FileStore(db, path.join(dir, 'data')));
+      const { entryIds } = indexed.store(['Mutual Aid', 'Fields', 'Anarchy'].map((title, i) => rec(`r${i}`, { title })));
+      indexed.reindex(entryIds);
+      const docs = () => db.sqlite.prepare('SELECT entry_id FROM search_docs ORDER BY seq').pluck().all();
+      expect(docs()).toEqual(entryIds);
+      expect(one('SELECT count(DISTINCT seq) FROM search_docs')).toBe(3);
+      expect(db.sqlite.prepare('SELECT entry_id FROM oai_records WHERE live = 1 AND exposed = 1 ORDER BY entry_id').pluck().all()).toEqual(entryIds);
+      // Reindexed again: new seqs after every earlier one; an entry whose records are gone drops out.
+      const top = one('SELECT max(seq) FROM search_docs') as number;
+      indexed.removeDataSources([one('SELECT id FROM data_sources WHERE identifier = ?', 'r1') as number]);
+      indexed.reindex([entryIds[2]!, entryIds[1]!, entryIds[0]!]);
+      expect(docs()).toEqual(entryIds);
+      expect(one('SELECT min(seq) FROM search_docs')).toBe(top + 1);
+      expect(one('SELECT doc IS NULL FROM search_docs WHERE entry_id = ?', entryIds[1])).toBe(1);
+      expect(one('SELECT count(DISTINCT seq) FROM search_docs')).toBe(3);
+      expect(db.sqlite.prepare('SELECT entry_id, live FROM oai_records ORDER BY entry_id').all())
+        .toEqual(entryIds.map((id) => ({ entry_id: id, live: id === entryIds[1] ? 0 : 1 })));
+    });
+
     it('links report only what changed; full texts too; removed records name their entries', () => {
       const [parent, child, original] = ['Anthology', 'Essay', 'Original'].map((title, i) => ingest.store([rec(`r${i}`, { title })]).entryIds[0]!);
       const link = (position: number | null) => [...ingest.link([{ kind: 'aggregation', parentEntryId: parent!, childEntryId: child!, position }])].sort();

@@ -5,6 +5,7 @@ import type { Indexer } from '../search/indexer.ts';
 import type { FileStore } from '../catalogue/files.ts';
 import { foldText } from '@uc/shared';
 import { groupingKey, normaliseAuthorName, normaliseLanguage } from './grouping.ts';
+import { asPgText, jsonbRows } from '../db/dialect.ts';
 
 export interface IngestRecord {
   siteId: number;
@@ -57,8 +58,43 @@ const DS_FIELDS = [
 ] as const;
 const clip = (s: string | null | undefined, max = 10000) => (s == null ? null : s.length > max ? s.slice(0, max) + '...' : s);
 
+/** A data source as stored, with the entry holding it (`dsByKey`). */
+type HeldDataSource = Record<string, unknown> & {
+  id: number; entry_id: number | null; datestamp: string; owner_id: number | null; owner_canonical: number | null;
+};
+type DataSourceRow = ReturnType<IngestService['dataSourceRow']>;
+type EntryFound = { id: number; canonical_entry_id: number | null };
+
+/**
+ * A record stored again unchanged changes nothing (no datestamp bump, no reindex): re-uploading the
+ * same spreadsheet or re-running an import does not make old records "new".
+ */
+function sameAsHeld(existing: HeldDataSource | undefined, row: DataSourceRow): existing is HeldDataSource & { owner_id: number } {
+  return !!existing && existing.entry_id !== null && existing.owner_id !== null && DS_FIELDS.every((f) => (existing[f] ?? null) === row[f]);
+}
+
+/**
+ * What storeOne reads and writes through: the statements themselves (SQLite, a microsecond each), or a
+ * batch that reads ahead and writes set-wise (PostgreSQL: `PgBatch`, every statement a round trip).
+ */
+interface StoreTarget {
+  dataSource(siteId: number, identifier: string): HeldDataSource | undefined;
+  entryByKey(key: string): EntryFound | undefined;
+  insertEntry(title: string, subtitle: string | null, key: string, datestamp: string): number;
+  /** The entry's own record changed: its wording, and the later acquisition date. */
+  updateEntry(v: { title: string; subtitle: string | null; key: string; datestamp: string; id: number }): void;
+  /** Another record joined the entry: the later acquisition date. */
+  bumpEntry(v: { datestamp: string; id: number }): void;
+  addAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]): void;
+  insertDs(row: DataSourceRow & { site_id: number; identifier: string; entry_id: number }): number;
+  updateDs(row: DataSourceRow & { site_id: number; identifier: string; entry_id: number; id: number }): void;
+}
+
 export class IngestService {
   private q;
+  /** storeOne's reads and writes on SQLite: the statements, row by row. */
+  private direct: StoreTarget;
+  private pgq: PgStatements | null = null;
   private agentIds = new Map<string, number>();
   private languages = new Set<string>();
 
@@ -102,6 +138,17 @@ export class IngestService {
           ON CONFLICT (aggregation_entry_id, aggregated_entry_id) DO UPDATE SET position = excluded.position
           WHERE aggregation_links.position IS DISTINCT FROM excluded.position`),
     };
+    const q = this.q;
+    this.direct = {
+      dataSource: (siteId, identifier) => q.dsByKey.get(siteId, identifier) as HeldDataSource | undefined,
+      entryByKey: (key) => q.entryByKey.get(key) as EntryFound | undefined,
+      insertEntry: (title, subtitle, key, datestamp) => Number(q.insertEntry.run(title, subtitle, key, datestamp).lastInsertRowid),
+      updateEntry: (v) => { q.updateEntry.run(v); },
+      bumpEntry: (v) => { q.bumpEntry.run(v); },
+      addAuthorsAndLanguages: (entryId, authors, languages) => this.addAuthorsAndLanguages(entryId, authors, languages),
+      insertDs: (row) => Number(q.insertDs.run(row).lastInsertRowid),
+      updateDs: (row) => { q.updateDs.run(row); },
+    };
   }
 
   /**
@@ -115,14 +162,47 @@ export class IngestService {
     const outcomes: StoreOutcome[] = [];
     const now = new Date().toISOString();
     this.atomically(opts, () => {
+      if (this.db.sqlite.dialect === 'postgres') return this.storeBatch(records, now, { entryIds, touched, dataSourceIds, outcomes });
       for (const r of records) {
-        const { entryId, dataSourceId, outcome } = this.storeOne(r, now, touched);
+        const { entryId, dataSourceId, outcome } = this.storeOne(r, this.direct, now, touched);
         entryIds.push(entryId);
         dataSourceIds.push(dataSourceId);
         outcomes.push(outcome);
       }
     });
     return { entryIds, touched, dataSourceIds, outcomes };
+  }
+
+  /**
+   * PostgreSQL: the same decisions record by record (storeOne), but read ahead (the batch's data
+   * sources, then the entries of their grouping keys: one statement each) and written set-wise at the
+   * end, new rows with ids taken in order, so a batch is about a dozen round trips instead of thousands.
+   */
+  private storeBatch(records: IngestRecord[], now: string, out: { entryIds: number[]; touched: Set<number>; dataSourceIds: number[]; outcomes: StoreOutcome[] }): void {
+    this.pgq ??= pgStatements(this.db, this.q.entryByKey);
+    const batch = new PgBatch(this.pgq, this.agentIds, this.languages);
+    batch.readDataSources(records);
+    // The grouping keys of the records that are new or changed (an unchanged one needs none).
+    const keys = new Set<string>();
+    for (const r of records) {
+      const p = this.normalised(r);
+      const existing = batch.dataSource(r.siteId, r.identifier);
+      if (!sameAsHeld(existing, this.recordRow(r, p, existing, now))) keys.add(groupingKey(p.title, p.authors, p.languages));
+    }
+    batch.readEntries(keys);
+    const touched = new Set<number>();
+    for (const r of records) {
+      const { entryId, dataSourceId, outcome } = this.storeOne(r, batch, now, touched);
+      out.entryIds.push(entryId);
+      out.dataSourceIds.push(dataSourceId);
+      out.outcomes.push(outcome);
+    }
+    const { entryId, dataSourceId } = batch.write();
+    for (let i = 0; i < out.entryIds.length; i++) {
+      out.entryIds[i] = entryId(out.entryIds[i]!);
+      out.dataSourceIds[i] = dataSourceId(out.dataSourceIds[i]!);
+    }
+    for (const id of touched) out.touched.add(entryId(id));
   }
 
   private atomically(opts: BulkOptions | undefined, fn: () => void): void {
@@ -152,51 +232,59 @@ export class IngestService {
     return touched;
   }
 
-  private storeOne(r: IngestRecord, now: string, touched: Set<number>): { entryId: number; dataSourceId: number; outcome: StoreOutcome } {
-    const q = this.q;
-    const title = clip(r.title.trim(), TITLE_MAX) || '(untitled)';
-    const subtitle = clip(r.subtitle?.trim() || null, TITLE_MAX);
-    const authors = [...new Set(r.authors.map(normaliseAuthorName).filter(Boolean))];
-    const languages = [...new Set(r.languages.map(normaliseLanguage).filter((l): l is string => !!l))];
-    const existing = q.dsByKey.get(r.siteId, r.identifier) as (Record<string, unknown> & {
-      id: number; entry_id: number | null; datestamp: string; owner_id: number | null; owner_canonical: number | null;
-    }) | undefined;
+  /** The record's title, subtitle, authors and languages as stored. */
+  private normalised(r: IngestRecord) {
+    return {
+      title: clip(r.title.trim(), TITLE_MAX) || '(untitled)',
+      subtitle: clip(r.subtitle?.trim() || null, TITLE_MAX),
+      authors: [...new Set(r.authors.map(normaliseAuthorName).filter(Boolean))],
+      languages: [...new Set(r.languages.map(normaliseLanguage).filter((l): l is string => !!l))],
+    };
+  }
+
+  /** The data source row the record makes, given what is stored under its site and identifier. */
+  private recordRow(r: IngestRecord, p: ReturnType<IngestService['normalised']>, existing: HeldDataSource | undefined, now: string): DataSourceRow {
     // The datestamp is the acquisition date: a record already held keeps it unless the source gives one.
     const datestamp = r.datestamp || existing?.datestamp || now;
-    const row = this.dataSourceRow(r, title, subtitle, authors, languages, datestamp);
+    const row = this.dataSourceRow(r, p.title, p.subtitle, p.authors, p.languages, datestamp);
     // A record that says nothing of its full text (a harvested record: the text comes with its files) keeps the stored one.
     if (r.full_text === undefined && existing) row.full_text = (existing.full_text as string | null) ?? null;
-    // A record stored again unchanged changes nothing (no datestamp bump, no reindex): re-uploading the
-    // same spreadsheet or re-running an import does not make old records "new".
-    if (existing && existing.entry_id !== null && DS_FIELDS.every((f) => (existing[f] ?? null) === row[f])) {
-      if (existing.owner_id !== null) return { entryId: existing.owner_canonical ?? existing.owner_id, dataSourceId: existing.id, outcome: 'unchanged' };
-    }
+    return row;
+  }
+
+  private storeOne(r: IngestRecord, t: StoreTarget, now: string, touched: Set<number>): { entryId: number; dataSourceId: number; outcome: StoreOutcome } {
+    const p = this.normalised(r);
+    const { title, subtitle, authors, languages } = p;
+    const existing = t.dataSource(r.siteId, r.identifier);
+    const row = this.recordRow(r, p, existing, now);
+    if (sameAsHeld(existing, row)) return { entryId: existing.owner_canonical ?? existing.owner_id!, dataSourceId: existing.id, outcome: 'unchanged' };
+    const datestamp = row.datestamp;
     // The grouping key is only needed for a new or changed record (most of a re-import is unchanged).
     const key = groupingKey(title, authors, languages);
     let entryId: number;
-    const found = q.entryByKey.get(key) as { id: number; canonical_entry_id: number | null } | undefined;
+    const found = t.entryByKey(key);
     if (found) {
       entryId = found.canonical_entry_id ?? found.id;
       // A new holding keeps the entry's wording (records differ only in case or accents); a re-import
       // of a record already in the entry may correct it.
       if (!found.canonical_entry_id) {
-        if (existing?.entry_id === found.id) q.updateEntry.run({ title, subtitle, key, datestamp, id: found.id });
-        else q.bumpEntry.run({ datestamp, id: found.id });
+        if (existing?.entry_id === found.id) t.updateEntry({ title, subtitle, key, datestamp, id: found.id });
+        else t.bumpEntry({ datestamp, id: found.id });
       } else touched.add(found.id);
     } else {
-      entryId = Number(q.insertEntry.run(title, subtitle, key, datestamp).lastInsertRowid);
+      entryId = t.insertEntry(title, subtitle, key, datestamp);
     }
-    if (!found) this.addAuthorsAndLanguages(entryId, authors, languages);
+    if (!found) t.addAuthorsAndLanguages(entryId, authors, languages);
     touched.add(entryId);
     if (existing?.entry_id && existing.entry_id !== entryId) touched.add(existing.entry_id);
 
     const entryRow = { ...row, site_id: r.siteId, identifier: r.identifier, entry_id: found && found.canonical_entry_id ? found.id : entryId };
     let dataSourceId: number;
     if (existing) {
-      q.updateDs.run({ ...entryRow, id: existing.id });
+      t.updateDs({ ...entryRow, id: existing.id });
       dataSourceId = existing.id;
     } else {
-      dataSourceId = Number(q.insertDs.run(entryRow).lastInsertRowid);
+      dataSourceId = t.insertDs(entryRow);
     }
     return { entryId, dataSourceId, outcome: existing ? 'updated' : 'new' };
   }
@@ -284,5 +372,198 @@ export class IngestService {
 
   reindex(entryIds: Iterable<number>, opts?: BulkOptions): number {
     return this.indexer.reindex(entryIds, opts);
+  }
+}
+
+/** The set-wise statements of PgBatch (rows as one jsonb array: `jsonbRows`). */
+function pgStatements(db: Db, entryByKey: ReturnType<Db['sqlite']['prepare']>) {
+  const s = db.sqlite;
+  const ROWS = 'jsonb_array_elements(?::jsonb) r';
+  const dsText = ['title', 'subtitle', 'authors', 'languages', 'description', 'publisher', 'isbn', 'shelf_location_code',
+    'material_description', 'edition_statement', 'place_date_of_publication_distribution', 'uri', 'uri_label', 'content_type',
+    'downloads', 'full_text', 'datestamp'];
+  const dsColumns = ['entry_id', ...dsText, 'year_edition', 'year_first_edition'];
+  // The later of the acquisition dates in `dates` (what the row-wise CASE WHEN datestamp >= ? gives, in any order).
+  const latest = (dates: string) => `(SELECT max(v) FROM jsonb_array_elements_text(${dates}) v)`;
+  return {
+    entryByKey,
+    dataSources: s.prepare(`SELECT d.*, e.id AS owner_id, e.canonical_entry_id AS owner_canonical
+      FROM (SELECT DISTINCT (r->>0)::bigint AS site_id, r->>1 AS identifier FROM ${ROWS}) k
+      JOIN data_sources d ON d.site_id = k.site_id AND d.identifier = k.identifier
+      LEFT JOIN entries e ON e.id = d.entry_id`),
+    // The first entry of each grouping key, as entryByKey answers it.
+    entries: s.prepare(`SELECT DISTINCT ON (grouping_key) grouping_key, id, canonical_entry_id FROM entries
+      WHERE grouping_key IN (SELECT jsonb_array_elements_text(?::jsonb)) ORDER BY grouping_key, id`),
+    // `n` new ids of each table (an id column `generated by default as identity`), one statement.
+    nextIds: Object.fromEntries(['entries', 'agents', 'data_sources'].map((table) => [table,
+      s.prepare(`SELECT nextval(pg_get_serial_sequence('${table}', 'id')) FROM generate_series(1, ?)`).pluck()])),
+    insertEntries: s.prepare(`INSERT INTO entries (id, title, subtitle, grouping_key, datestamp)
+      SELECT (r->>0)::bigint, r->>1, r->>2, r->>3, ${latest(`r->4`)} FROM ${ROWS}`),
+    updateEntries: s.prepare(`UPDATE entries e SET
+        title = CASE WHEN x.w THEN x.r->>'title' ELSE e.title END,
+        subtitle = CASE WHEN x.w THEN x.r->>'subtitle' ELSE e.subtitle END,
+        grouping_key = CASE WHEN x.w THEN x.r->>'key' ELSE e.grouping_key END,
+        datestamp = CASE WHEN e.datestamp >= x.d THEN e.datestamp ELSE x.d END,
+        last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+      FROM (SELECT r, (r->>'w') = '1' AS w, ${latest(`r->'dates'`)} AS d FROM ${ROWS}) x
+      WHERE e.id = (x.r->>'id')::bigint`),
+    agentsByName: s.prepare('SELECT id, name FROM agents WHERE name IN (SELECT jsonb_array_elements_text(?::jsonb))'),
+    insertAgents: s.prepare(`INSERT INTO agents (id, name, normalized_name) SELECT (r->>0)::bigint, r->>1, r->>2 FROM ${ROWS}`),
+    insertLanguages: s.prepare('INSERT INTO languages (code) SELECT jsonb_array_elements_text(?::jsonb) ON CONFLICT DO NOTHING'),
+    addAgents: s.prepare(`INSERT INTO entry_agents (entry_id, agent_id, position)
+      SELECT (r->>0)::bigint, (r->>1)::bigint, (r->>2)::bigint FROM ${ROWS} ON CONFLICT DO NOTHING`),
+    addLanguages: s.prepare(`INSERT INTO entry_languages (entry_id, language_code, position)
+      SELECT (r->>0)::bigint, r->>1, (r->>2)::bigint FROM ${ROWS} ON CONFLICT DO NOTHING`),
+    // Rows as the table's own row type: the columns typed by name, no cast per value.
+    insertDs: s.prepare(`INSERT INTO data_sources (id, site_id, identifier, ${dsColumns.join(', ')})
+      SELECT id, site_id, identifier, ${dsColumns.join(', ')} FROM json_populate_recordset(NULL::data_sources, ?::json)`),
+    updateDs: s.prepare(`UPDATE data_sources d SET ${dsColumns.map((c) => `${c} = r.${c}`).join(', ')},
+        last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+      FROM json_populate_recordset(NULL::data_sources, ?::json) r WHERE d.id = r.id`),
+  };
+}
+type PgStatements = ReturnType<typeof pgStatements>;
+
+type StoredDataSource = DataSourceRow & { site_id: number; identifier: string; entry_id: number };
+
+/**
+ * PostgreSQL's StoreTarget for one batch: what is stored is read ahead (readDataSources, readEntries),
+ * storeOne's writes are kept, new rows under stand-in ids (-1, -2, ...), and `write()` makes them
+ * set-wise, the new ids taken from the identity sequences in the order the records made them (as SQLite
+ * numbers them). Later records of the batch see what earlier ones stored (a second record of one work
+ * joins the entry the first one made; a record given twice updates its first copy).
+ */
+class PgBatch implements StoreTarget {
+  private held = new Map<string, HeldDataSource>();
+  private byKey = new Map<string, EntryFound | null>();
+  /** canonical_entry_id of the entries found or made (a data source's owner, for `held`). */
+  private canonicalOf = new Map<number, number | null>();
+  private newEntries: { title: string; subtitle: string | null; key: string; dates: string[] }[] = [];
+  private entryUpdates = new Map<number, { id: number; w: 0 | 1; title?: string; subtitle?: string | null; key?: string; dates: string[] }>();
+  private newDs: StoredDataSource[] = [];
+  private dsUpdates = new Map<number, StoredDataSource & { id: number }>();
+  private people: { entryId: number; authors: string[]; languages: string[] }[] = [];
+
+  constructor(private q: PgStatements, private agentIds: Map<string, number>, private languages: Set<string>) {}
+
+  /** Data sources are found by site and identifier as PostgreSQL compares the bound identifier. */
+  private static dsKey(siteId: number, identifier: string): string {
+    return `${siteId} ${asPgText(identifier)}`;
+  }
+
+  readDataSources(records: IngestRecord[]): void {
+    const rows = this.q.dataSources.all(jsonbRows(records.map((r) => [r.siteId, r.identifier]))) as (HeldDataSource & { site_id: number; identifier: string })[];
+    for (const row of rows) this.held.set(PgBatch.dsKey(row.site_id, row.identifier), row);
+  }
+
+  readEntries(keys: Set<string>): void {
+    if (keys.size === 0) return;
+    for (const k of keys) this.byKey.set(k, null);
+    for (const row of this.q.entries.all(JSON.stringify([...keys])) as (EntryFound & { grouping_key: string })[]) {
+      this.byKey.set(row.grouping_key, { id: row.id, canonical_entry_id: row.canonical_entry_id });
+      this.canonicalOf.set(row.id, row.canonical_entry_id);
+    }
+  }
+
+  dataSource(siteId: number, identifier: string): HeldDataSource | undefined {
+    return this.held.get(PgBatch.dsKey(siteId, identifier));
+  }
+
+  entryByKey(key: string): EntryFound | undefined {
+    let found = this.byKey.get(key);
+    if (found === undefined) {
+      // Not read ahead (a record given twice in the batch, changed the second time): ask.
+      found = (this.q.entryByKey.get(key) as EntryFound | undefined) ?? null;
+      this.byKey.set(key, found);
+      if (found) this.canonicalOf.set(found.id, found.canonical_entry_id);
+    }
+    return found ?? undefined;
+  }
+
+  insertEntry(title: string, subtitle: string | null, key: string, datestamp: string): number {
+    const id = -this.newEntries.push({ title, subtitle, key, dates: [datestamp] });
+    this.byKey.set(key, { id, canonical_entry_id: null });
+    this.canonicalOf.set(id, null);
+    return id;
+  }
+
+  updateEntry(v: { title: string; subtitle: string | null; key: string; datestamp: string; id: number }): void {
+    const e = v.id < 0 ? this.newEntries[-v.id - 1]! : this.entryUpdate(v.id);
+    Object.assign(e, { title: v.title, subtitle: v.subtitle, key: v.key }, v.id < 0 ? {} : { w: 1 });
+    e.dates.push(v.datestamp);
+  }
+
+  bumpEntry(v: { datestamp: string; id: number }): void {
+    (v.id < 0 ? this.newEntries[-v.id - 1]! : this.entryUpdate(v.id)).dates.push(v.datestamp);
+  }
+
+  private entryUpdate(id: number) {
+    let u = this.entryUpdates.get(id);
+    if (!u) this.entryUpdates.set(id, (u = { id, w: 0, dates: [] }));
+    return u;
+  }
+
+  addAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]): void {
+    this.people.push({ entryId, authors, languages });
+  }
+
+  insertDs(row: StoredDataSource): number {
+    const id = -this.newDs.push(row);
+    this.hold(row, id);
+    return id;
+  }
+
+  updateDs(row: StoredDataSource & { id: number }): void {
+    if (row.id < 0) this.newDs[-row.id - 1] = row;
+    else this.dsUpdates.set(row.id, row);
+    this.hold(row, row.id);
+  }
+
+  /** What a later record of the batch finds under this site and identifier. */
+  private hold(row: StoredDataSource, id: number): void {
+    this.held.set(PgBatch.dsKey(row.site_id, row.identifier), {
+      ...row, id, owner_id: row.entry_id, owner_canonical: this.canonicalOf.get(row.entry_id) ?? null,
+    });
+  }
+
+  /** Writes the batch; answers the real ids of the stand-in ones. */
+  write(): { entryId: (id: number) => number; dataSourceId: (id: number) => number } {
+    const q = this.q;
+    const entryIds = this.take('entries', this.newEntries.length);
+    const entryId = (id: number) => (id < 0 ? entryIds[-id - 1]! : id);
+    if (entryIds.length) {
+      q.insertEntries.run(jsonbRows(this.newEntries.map((e, i) => [entryIds[i], e.title, e.subtitle, e.key, e.dates])));
+    }
+    if (this.entryUpdates.size) q.updateEntries.run(jsonbRows([...this.entryUpdates.values()]));
+
+    // Agents by exact name: those not known yet are looked up, the rest made.
+    const names = [...new Set(this.people.flatMap((p) => p.authors))].filter((n) => !this.agentIds.has(n));
+    if (names.length) {
+      for (const a of q.agentsByName.all(jsonbRows(names)) as { id: number; name: string }[]) this.agentIds.set(a.name, a.id);
+      const missing = names.filter((n) => !this.agentIds.has(n));
+      const ids = this.take('agents', missing.length);
+      if (missing.length) q.insertAgents.run(jsonbRows(missing.map((n, i) => [ids[i], n, foldText(n)])));
+      missing.forEach((n, i) => this.agentIds.set(n, ids[i]!));
+    }
+    const codes = [...new Set(this.people.flatMap((p) => p.languages))].filter((c) => !this.languages.has(c));
+    if (codes.length) {
+      q.insertLanguages.run(JSON.stringify(codes));
+      for (const c of codes) this.languages.add(c);
+    }
+    const agentRows = this.people.flatMap((p) => p.authors.map((n, i) => [entryId(p.entryId), this.agentIds.get(n), i]));
+    if (agentRows.length) q.addAgents.run(JSON.stringify(agentRows));
+    const languageRows = this.people.flatMap((p) => p.languages.map((c, i) => [entryId(p.entryId), c, i]));
+    if (languageRows.length) q.addLanguages.run(JSON.stringify(languageRows));
+
+    const dsIds = this.take('data_sources', this.newDs.length);
+    if (dsIds.length) q.insertDs.run(jsonbRows(this.newDs.map((d, i) => ({ ...d, id: dsIds[i], entry_id: entryId(d.entry_id) }))));
+    if (this.dsUpdates.size) q.updateDs.run(jsonbRows([...this.dsUpdates.values()].map((d) => ({ ...d, entry_id: entryId(d.entry_id) }))));
+    return { entryId, dataSourceId: (id) => (id < 0 ? dsIds[-id - 1]! : id) };
+  }
+
+  /** `n` new ids of the table, in increasing order. */
+  private take(table: string, n: number): number[] {
+    if (n === 0) return [];
+    return (this.q.nextIds[table]!.all(n) as number[]).sort((a, b) => a - b);
   }
 }

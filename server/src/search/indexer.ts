@@ -5,7 +5,7 @@ import { hash } from 'node:crypto';
 import anyAscii from 'any-ascii';
 import { foldText, FILTER_NAMES, searchForms, type FilterName } from '@uc/shared';
 import type { Db } from '../db/index.ts';
-import { idList } from '../db/dialect.ts';
+import { idList, jsonbRows } from '../db/dialect.ts';
 import type { IndexDoc } from './doc.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { partLibrariesSql } from '../catalogue/holdings.ts';
@@ -87,6 +87,10 @@ export class Indexer {
       indexed: s.prepare(`SELECT entry_id FROM search_docs WHERE entry_id IN ${IDS} AND doc IS NOT NULL`).pluck(),
       putDoc: s.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries) VALUES (?, ?, ?, ?)
         ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries`),
+      // PostgreSQL: a batch's rows in one statement, in seq order (the OAI-PMH triggers still fire per row).
+      putDocs: this.pg ? s.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries)
+        SELECT (r->>0)::bigint, (r->>1)::bigint, r->>2, r->>3 FROM jsonb_array_elements(?::jsonb) r ORDER BY (r->>1)::bigint
+        ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries`) : null,
       ftsDelete: this.pg ? null : s.prepare('DELETE FROM entry_fts WHERE rowid = ?'),
       ftsInsert: this.pg ? null : s.prepare('INSERT INTO entry_fts (rowid, title, authors, body, fulltext) VALUES (?, ?, ?, ?, ?)'),
       // PostgreSQL: rows by the hundred in one statement (a round trip each costs more than the row).
@@ -205,6 +209,10 @@ export class Indexer {
     // Only rows that exist are deleted: a delete in FTS5 (contentless, with deletes) costs even for a
     // rowid it never held, and one that exists costs milliseconds in an index of large segments.
     const hadRow = new Set(q.indexed.all(JSON.stringify([...new Set([...canonIds, ...ids])])) as number[]);
+    const docs: [number, number, string | null, string | null][] = [];
+    const putDoc = q.putDocs
+      ? (id: number, seq: number, doc: string | null, libraries: string | null) => { docs.push([id, seq, doc, libraries]); }
+      : (id: number, seq: number, doc: string | null, libraries: string | null) => { q.putDoc.run(id, seq, doc, libraries); };
     const missing = new Set(ids);
     // Full-text rows are written after every search_docs row of the batch (writeFts): a statement that
     // fires triggers (the OAI-PMH record state) opens a savepoint, which makes FTS5 flush its pending
@@ -218,7 +226,7 @@ export class Indexer {
       if (ds.length === 0 && viaParts.length === 0) {
         if (hadRow.has(e.id)) ftsGone.push(e.id);
         ftsWritten?.delete(e.id);
-        q.putDoc.run(e.id, ++seq, null, null);
+        putDoc(e.id, ++seq, null, null);
         continue;
       }
       const resolved = authorsBy.get(e.id);
@@ -268,7 +276,7 @@ export class Indexer {
         sort_title: titleSortKey(e.title, e.subtitle),
         agent_keys: resolved?.keys ?? [],
       };
-      q.putDoc.run(e.id, ++seq, JSON.stringify(doc), JSON.stringify(values.library.map(Number)));
+      putDoc(e.id, ++seq, JSON.stringify(doc), JSON.stringify(values.library.map(Number)));
       const dsTitles = ds.flatMap((d) => [d.title, d.subtitle ?? '']).filter((t) => t && t !== e.title && t !== e.subtitle);
       const dsAuthors = ds.flatMap((d) => JSON.parse(d.authors) as string[]);
       const row: FtsRow = [
@@ -291,8 +299,9 @@ export class Indexer {
     for (const id of missing) {
       if (hadRow.has(id)) ftsGone.push(id);
       ftsWritten?.delete(id);
-      q.putDoc.run(id, ++seq, null, null);
+      putDoc(id, ++seq, null, null);
     }
+    if (docs.length) q.putDocs!.run(jsonbRows(docs));
     // A row still waiting in `fts` (an entry of an earlier batch of this call) goes in before it is deleted.
     if (ftsGone.some((id) => fts.ids.has(id))) this.writeFts(fts);
     if (q.ftsDeleteMany) q.ftsDeleteMany.run(JSON.stringify(ftsGone));
