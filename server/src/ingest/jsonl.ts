@@ -10,7 +10,7 @@ import { ensureSite, upsertLibrary } from '../libraries/service.ts';
 import type { PagesService } from '../pages/service.ts';
 import type { FileStore } from '../catalogue/files.ts';
 import type { IngestRecord, IngestService, LinkRequest } from './service.ts';
-import type { Indexer } from '../search/indexer.ts';
+import { FtsFingerprints, type Indexer } from '../search/indexer.ts';
 import type { EntryLine, Line } from './format.ts';
 import { readCheckedLines } from './reader.ts';
 
@@ -77,7 +77,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   let toIndex = new Set<number>();
   const linked = new Set<number>();
   // Full-text rows written by this import: an entry indexed again for its doc alone keeps its row.
-  const bulkIndex = { ...BULK, ftsWritten: new Map<number, string>() };
+  const bulkIndex = { ...BULK, ftsWritten: new FtsFingerprints() };
 
   const flush = () => {
     const records: IngestRecord[] = [];

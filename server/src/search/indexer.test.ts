@@ -15,7 +15,7 @@ import { AgentService } from '../agents/service.ts';
 import { ExclusionStore } from '../curation/exclusions.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
-import { Indexer } from './indexer.ts';
+import { FtsFingerprints, Indexer } from './indexer.ts';
 import { SearchService } from './service.ts';
 
 afterAll(() => dropTestDatabases());
@@ -49,7 +49,7 @@ describe.each(BACKENDS)('bulk reindexing on %s', (dialect) => {
   };
 
   it('an entry indexed again in the same load: kept, rewritten or dropped as its text says', () => {
-    const bulk = { inTransaction: true, ftsWritten: new Map<number, string>() };
+    const bulk = { inTransaction: true, ftsWritten: new FtsFingerprints() };
     let almanac = 0;
     let ledger = 0;
     const transaction = beginImmediate(db.sqlite);
