@@ -1,7 +1,7 @@
 // The grouping rule: records with the same normalised title, authors and languages are one entry.
 // Normalised = folded (case, diacritics, apostrophes), punctuation dropped, whitespace collapsed;
 // authors and languages compare as sets (their order does not matter). The subtitle does not count.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { foldText } from '@uc/shared';
 
 export function normaliseForGrouping(text: string): string {
@@ -14,7 +14,7 @@ export function groupingKey(title: string, authors: string[], languages: string[
     [...new Set(authors.map(normaliseForGrouping).filter(Boolean))].sort().join(';'),
     [...new Set(languages.map((l) => l.toLowerCase()))].sort().join(','),
   ];
-  return createHash('sha1').update(parts.join('\u0001')).digest('hex');
+  return hash('sha1', parts.join('\u0001'), 'hex');
 }
 
 /** Language codes as stored: lower-case ISO 639 codes of 2 or 3 letters; anything else is dropped. */
