@@ -67,7 +67,8 @@ export class Indexer {
     this.pg = s.dialect === 'postgres';
     this.authors = new AuthorResolver(db);
     this.q = {
-      entries: s.prepare(`SELECT id, title, subtitle, canonical_entry_id, original_entry_id, datestamp FROM entries WHERE id IN ${IDS}`),
+      // In id order, so seqs follow the same order on both back ends (SQLite's plan gives it anyway; PostgreSQL's does not).
+      entries: s.prepare(`SELECT id, title, subtitle, canonical_entry_id, original_entry_id, datestamp FROM entries WHERE id IN ${IDS} ORDER BY id`),
       variants: s.prepare(`SELECT id, canonical_entry_id FROM entries WHERE canonical_entry_id IN ${IDS}`),
       dataSources: s.prepare(`SELECT d.id, d.entry_id, s.library_id, d.title, d.subtitle, d.authors, d.year_edition,
           d.year_first_edition, d.description, d.publisher, d.isbn, d.material_description, d.downloads, d.full_text, d.datestamp
