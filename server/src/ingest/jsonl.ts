@@ -13,6 +13,7 @@ import type { IngestRecord, IngestService, LinkRequest } from './service.ts';
 import { FtsFingerprints, type Indexer } from '../search/indexer.ts';
 import type { EntryLine, Line } from './format.ts';
 import { readCheckedLines } from './reader.ts';
+import { deferOaiRecords } from '../publish/oai-bulk.ts';
 
 /** The import holds one transaction over everything (see below): no savepoint per batch. */
 const BULK = { inTransaction: true } as const;
@@ -238,7 +239,10 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   const transaction = beginImmediate(db.sqlite);
   try {
     const restoreIndexSettings = deps.indexer.bulkSettings();
+    // The OAI-PMH record state of everything indexed is written once at the end, not per index row.
+    const oaiRecords = deferOaiRecords(db);
     await run();
+    oaiRecords.finish();
     restoreIndexSettings();
     transaction.commit();
   } catch (err) {

@@ -36,6 +36,28 @@ function forms(dialect: Dialect) {
   };
 }
 
+/**
+ * The `written` rule of the triggers below for every doc written after index row `seq` ?, as three
+ * set-wise statements (a bulk load, publish/oai-bulk.ts): the record changed now, live, exposed if a
+ * library of its doc is visible now or was; its sets are its doc's libraries.
+ */
+export function writtenSetWise(dialect: Dialect): string[] {
+  const f = forms(dialect);
+  const since = 'd.seq > ? AND d.doc IS NOT NULL';
+  return [
+    `INSERT INTO oai_records (entry_id, datestamp, live, exposed)
+      SELECT d.entry_id, ${NOW}, 1, ${f.docShown('d.libraries')} FROM search_docs d WHERE ${since}
+      ON CONFLICT (entry_id) DO UPDATE SET datestamp = excluded.datestamp, live = 1, exposed = ${f.greatest}(oai_records.exposed, excluded.exposed)`,
+    `DELETE FROM oai_sets WHERE entry_id IN (SELECT d.entry_id FROM search_docs d WHERE ${since})`,
+    `${f.insertIgnore} INTO oai_sets (library_id, datestamp, entry_id)
+      SELECT CAST(j.value AS INTEGER), r.datestamp, r.entry_id FROM search_docs d JOIN oai_records r ON r.entry_id = d.entry_id,
+        ${f.eachId('d.libraries')} WHERE ${since}${f.onConflictIgnore}`,
+  ];
+}
+
+/** The triggers that keep a record's state per written index row (writtenSetWise does their work for a bulk load). */
+export const WRITTEN_TRIGGERS = ['oai_doc_inserted', 'oai_doc_updated'];
+
 /** A library's visibility changed: every record it holds (or held last) gets a new datestamp, so incremental harvests see it. */
 const bumpLibrary = (exposeLive: boolean) => `
   UPDATE oai_records SET datestamp = ${NOW}${exposeLive ? ', exposed = CASE WHEN live = 1 THEN 1 ELSE exposed END' : ''}
