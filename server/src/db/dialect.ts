@@ -1,6 +1,7 @@
 // The few SQL forms that differ between SQLite and PostgreSQL, for statements that cannot be written
 // once (docs/architecture.md, "Database back ends"). Everything else is written in SQL both accept.
 import type { Dialect } from './connection.ts';
+import { toPgText } from './postgres.ts';
 
 /** A subquery of the text values of a JSON array (a bound parameter or a column): `x IN (${jsonValues(d, '?')})`. */
 export function jsonValues(dialect: Dialect, json: string): string {
@@ -82,7 +83,7 @@ export function jsonbRows(rows: unknown): string {
   return JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'string' ? asPgText(v) : v));
 }
 
-/** A string as PostgreSQL stores it when bound (see jsonbRows). */
+/** A string as PostgreSQL stores it when bound (toPgText; a lone surrogate becomes U+FFFD in UTF-8). */
 export function asPgText(s: string): string {
-  return s.replaceAll('\0', '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  return toPgText(s)!.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
