@@ -2,8 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { installErrorHandler } from '../http/errors.ts';
 import { installCsrf } from '../http/csrf.ts';
 import { LibraryService, upsertLibrary } from '../libraries/service.ts';
@@ -19,8 +19,7 @@ describe.each(BACKENDS)('accounts on %s', (dialect) => {
   const outbox: OutgoingMail[] = [];
 
   beforeAll(async () => {
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     upsertLibrary(db, { id: 1, name: 'Open Library', public: 1, active: 1 });
     upsertLibrary(db, { id: 2, name: 'Closed Stacks', public: 0, active: 1 });
     const libraries = new LibraryService(db);

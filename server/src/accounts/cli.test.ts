@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { LibraryService, upsertLibrary } from '../libraries/service.ts';
 import { AccountService } from './service.ts';
 import { runAdminCommand } from './cli.ts';
@@ -11,8 +11,7 @@ describe.each(BACKENDS)('admin command on %s', (dialect) => {
   let db: Db;
   let accounts: AccountService;
   beforeAll(async () => {
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     upsertLibrary(db, { id: 7, name: 'Seven', public: 1, active: 1 });
     accounts = new AccountService(db, new LibraryService(db), { sessionDays: 1, resetMinutes: 5, minPasswordLength: 10, publicUrl: 'http://x' }, async () => {});
   });

@@ -1,7 +1,7 @@
 // The admin area's rules on each back end (admin.test.ts checks the routes and permissions on the full app).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
 import { LibraryService, ensureSite } from '../libraries/service.ts';
 import { PagesService } from '../pages/service.ts';
@@ -19,8 +19,7 @@ describe.each(BACKENDS)('AdminService on %s', (dialect) => {
   let admin: AdminService;
   let accounts: AccountService;
   beforeAll(async () => {
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     const libraries = new LibraryService(db);
     const pages = new PagesService(db);
     accounts = new AccountService(db, libraries, { sessionDays: 1, resetMinutes: 5, minPasswordLength: 10, publicUrl: 'http://x' }, async () => {});

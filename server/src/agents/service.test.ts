@@ -1,8 +1,8 @@
 // Authors on each back end: lookups, the author search's SQL, THE author-resolution rule and the
 // Wikidata card cache (agents.test.ts checks the routes on the full app).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { startFakeWikidata, type FakeWikidata } from '../test/wikidata-fake.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
 import { AgentService, type CreatorCounter } from './service.ts';
@@ -27,8 +27,7 @@ describe.each(BACKENDS)('agents on %s', (dialect) => {
   let db: Db;
   const ids: Record<string, number> = {};
   beforeAll(async () => {
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     const s = db.sqlite;
     const agent = s.prepare('INSERT INTO agents (name, normalized_name, wikidata_id, canonical_agent_id) VALUES (?, ?, ?, ?)');
     ids.kropotkin = Number(agent.run('Peter Kropotkin', 'peter kropotkin', 'Q5752', null).lastInsertRowid);

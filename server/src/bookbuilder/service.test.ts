@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultCollectionData } from '@uc/shared';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { CatalogueRows } from '../test/catalogue-rows.ts';
 import { FileStore } from '../catalogue/files.ts';
 import { CatalogueService } from '../catalogue/service.ts';
@@ -36,8 +36,7 @@ describe.each(BACKENDS)('Book Builder on %s', (dialect) => {
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-bb-'));
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     const libraries = new LibraryService(db);
     files = new FileStore(db, path.join(dir, 'data'));
     catalogue = new CatalogueService(db, libraries, files, new AuthorResolver(db));

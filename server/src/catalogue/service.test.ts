@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { CatalogueRows } from '../test/catalogue-rows.ts';
 import { ANONYMOUS, type Viewer } from '../http/viewer.ts';
 import { LibraryService } from '../libraries/service.ts';
@@ -26,8 +26,7 @@ describe.each(BACKENDS)('catalogue on %s', (dialect) => {
   let member: Viewer;
 
   beforeAll(async () => {
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-cat-'));
     const rows = new CatalogueRows(db);
     const open = rows.library('Biblioteca Uno');

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { CatalogueRows } from '../test/catalogue-rows.ts';
 import { ANONYMOUS, type Viewer } from '../http/viewer.ts';
 import { LibraryService } from '../libraries/service.ts';
@@ -41,8 +41,7 @@ describe.each(BACKENDS)('curation on %s', (dialect) => {
   };
 
   beforeAll(async () => {
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-cur-'));
     rows = new CatalogueRows(db);
     const user = (username: string) => Number(db.sqlite.prepare('INSERT INTO users (username) VALUES (?)').run(username).lastInsertRowid);

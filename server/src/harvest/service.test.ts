@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HARVEST_FAILING_AFTER } from '@uc/shared';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { RecordingIndexer } from '../test/recording-indexer.ts';
 import { FileStore } from '../catalogue/files.ts';
 import { IngestService } from '../ingest/service.ts';
@@ -37,9 +37,8 @@ describe.each(BACKENDS)('harvesting on %s', (dialect) => {
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-harvest-'));
-    target = testDatabaseTarget(dialect);
+    target = await migratedTestDatabase(dialect);
     db = openDatabase(target);
-    await migrate(db);
     oai = await startOaiServer({ pageSize: 2 });
     indexer = new RecordingIndexer();
     files = new FileStore(db, path.join(dir, 'data'));

@@ -5,8 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { RateLimiter, purgeRateLimits } from './rate-limit.ts';
 import { healthRoutes } from './health.ts';
 
@@ -18,9 +18,8 @@ describe.each(BACKENDS)('rate limits and readiness on %s', (dialect) => {
   let now = 1_000_000;
   const clock = () => now;
   beforeAll(async () => {
-    const target = testDatabaseTarget(dialect);
+    const target = await migratedTestDatabase(dialect);
     a = openDatabase(target);
-    await migrate(a);
     b = openDatabase(target);
   });
   afterAll(async () => {

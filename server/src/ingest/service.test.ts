@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { fixtureLines, writeFixture } from '../test/fixture.ts';
 import { FileStore } from '../catalogue/files.ts';
 import { PagesService } from '../pages/service.ts';
@@ -34,8 +34,7 @@ describe.each(BACKENDS)('ingestion on %s', (dialect) => {
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-ingest-'));
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     indexer = new RecordingIndexer();
     const files = new FileStore(db, path.join(dir, 'data'));
     ingest = new IngestService(db, indexer.asIndexer, files);

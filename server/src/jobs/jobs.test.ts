@@ -1,7 +1,7 @@
 // The durable job queue and its worker: lifecycle, limits, failures, timeouts and restart recovery.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { JobQueue } from './queue.ts';
 import { JobWorker, type JobHandler } from './worker.ts';
 
@@ -14,9 +14,8 @@ describe.each(BACKENDS)('jobs on %s', (dialect) => {
   const workers: JobWorker[] = [];
 
   beforeEach(async () => {
-    target = testDatabaseTarget(dialect);
+    target = await migratedTestDatabase(dialect);
     db = openDatabase(target);
-    await migrate(db);
     queue = new JobQueue(db);
   });
 

@@ -1,8 +1,8 @@
 // The library directory and the visibility rule on each back end (libraries.test.ts checks the routes
 // on the full app).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
 import { LibraryService, ensureSite, upsertLibrary } from './service.ts';
 
@@ -12,9 +12,8 @@ describe.each(BACKENDS)('LibraryService on %s', (dialect) => {
   let db: Db;
   let other: Db;
   beforeAll(async () => {
-    const target = testDatabaseTarget(dialect);
+    const target = await migratedTestDatabase(dialect);
     db = openDatabase(target);
-    await migrate(db);
     other = openDatabase(target);
   });
   afterAll(async () => {

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { libraryEditBodySchema } from '@uc/shared';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { CatalogueRows } from '../test/catalogue-rows.ts';
 import { ANONYMOUS, type Viewer } from '../http/viewer.ts';
 import { LibraryService, type LibraryRow } from '../libraries/service.ts';
@@ -35,8 +35,7 @@ describe.each(BACKENDS)('library administration on %s', (dialect) => {
   let superuser: Viewer;
 
   beforeAll(async () => {
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-la-'));
     const rows = new CatalogueRows(db);
     const { id } = rows.library('Biblioteca Uno', { email_internal: 'staff@uno.example.org' });

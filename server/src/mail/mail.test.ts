@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { startSmtp, type TestSmtp } from '../test/smtp.ts';
 import { addressList, isEmailAddress, MailService } from './service.ts';
 
@@ -24,8 +24,7 @@ const message = {
 describe.each(BACKENDS)('MailService on %s', (dialect) => {
   let db: Db;
   beforeAll(async () => {
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
   });
   afterAll(async () => {
     await db.close();

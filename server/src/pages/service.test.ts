@@ -1,7 +1,7 @@
 // Site settings and static pages on each back end (pages.test.ts checks the routes on the full app).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { PagesService } from './service.ts';
 
 afterAll(() => dropTestDatabases());
@@ -10,8 +10,7 @@ describe.each(BACKENDS)('PagesService on %s', (dialect) => {
   let db: Db;
   let pages: PagesService;
   beforeAll(async () => {
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     pages = new PagesService(db);
   });
   afterAll(async () => {

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { CatalogueRows } from '../test/catalogue-rows.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
 import { LibraryService } from '../libraries/service.ts';
@@ -41,9 +41,8 @@ describe.each(BACKENDS)('publishing on %s', (dialect) => {
   const lib: Record<string, number> = {};
 
   beforeAll(async () => {
-    target = testDatabaseTarget(dialect);
+    target = await migratedTestDatabase(dialect);
     db = openDatabase(target);
-    await migrate(db);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-pub-'));
     const rows = new CatalogueRows(db);
     const uno = rows.library('Biblioteca Uno');

@@ -1,8 +1,8 @@
 // Reports stored and queued in the outbox on each back end (reports.test.ts checks the routes, their
 // rate limit and the mail contents on the full app).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
 import { LibraryService, ensureSite, upsertLibrary } from '../libraries/service.ts';
 import { MailService } from '../mail/service.ts';
@@ -16,8 +16,7 @@ describe.each(BACKENDS)('ReportService on %s', (dialect) => {
   let reports: ReportService;
   let mail: MailService;
   beforeAll(async () => {
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     const pages = new PagesService(db);
     pages.setSettings({ site_name: 'Reading Rooms', contact_email: 'admin@example.org' });
     mail = new MailService(db, { smtpUrl: null, mailFrom: 'noreply@example.org' });

@@ -3,8 +3,8 @@
 // and others) run on SQLite through test/fixture.ts.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SearchResponse } from '@uc/shared';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase, type Db } from '../db/index.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { CatalogueRows } from '../test/catalogue-rows.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
 import { LibraryService } from '../libraries/service.ts';
@@ -123,9 +123,8 @@ describe.each(BACKENDS)('search on %s', (dialect) => {
   let cat: ReturnType<typeof writeCatalogue>;
   let target: string;
   beforeAll(async () => {
-    target = testDatabaseTarget(dialect);
+    target = await migratedTestDatabase(dialect);
     db = openDatabase(target);
-    await migrate(db);
     cat = writeCatalogue(db);
     indexer = new Indexer(db);
     indexer.reindex(cat.ids);

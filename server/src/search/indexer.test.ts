@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../db/index.ts';
+import { openDatabase, type Db } from '../db/index.ts';
 import { beginImmediate } from '../db/connection.ts';
-import { BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { FileStore } from '../catalogue/files.ts';
 import { ensureSite, upsertLibrary, LibraryService } from '../libraries/service.ts';
 import { IngestService, type IngestRecord } from '../ingest/service.ts';
@@ -29,8 +29,7 @@ describe.each(BACKENDS)('bulk reindexing on %s', (dialect) => {
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-indexer-'));
-    db = openDatabase(testDatabaseTarget(dialect));
-    await migrate(db);
+    db = openDatabase(await migratedTestDatabase(dialect));
     indexer = new Indexer(db);
     ingest = new IngestService(db, indexer, new FileStore(db, path.join(dir, 'data')));
     site = ensureSite(db, upsertLibrary(db, { name: 'Biblioteca', public: 1, active: 1 } as never), 'generic', null, 'Biblioteca');

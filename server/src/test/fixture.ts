@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../config.ts';
 import { importJsonl } from '../ingest/jsonl.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Dialect } from '../db/connection.ts';
-import { dropTestDatabase, testDatabaseTarget } from './backends.ts';
+import { dropTestDatabase, migratedTestDatabase } from './backends.ts';
 
 export const MUSE_TEXT = `#title A Small Guide
 #author Test Writer
@@ -76,8 +76,10 @@ export interface TestApp { app: FastifyInstance; services: Services; dir: string
  */
 export async function testApp(lines?: object[], settings: Partial<Config> = {}, dialect: Dialect = 'sqlite'): Promise<TestApp> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-test-'));
-  const databaseUrl = dialect === 'postgres' ? testDatabaseTarget('postgres') : undefined;
+  // A migrated copy (test/backends.ts): createServices' migrate() then finds nothing to do.
+  const databaseUrl = dialect === 'postgres' ? await migratedTestDatabase('postgres') : undefined;
   const config = { ...loadConfig({}), dataDir: path.join(dir, 'data'), logLevel: 'silent', webDist: path.join(dir, 'no-web'), ...(databaseUrl ? { databaseUrl } : {}), ...settings };
+  if (!config.databaseUrl) await migratedTestDatabase('sqlite', databaseTarget(config));
   const services = await createServices(config);
   await importJsonl(writeFixture(dir, lines), services);
   const app = await buildApp(config, services);
