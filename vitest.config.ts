@@ -1,9 +1,13 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // One test command for the whole repository: node projects for the server and packages,
 // jsdom for the web app. End-to-end tests have their own config (e2e/vitest.config.ts).
 export default defineConfig({
   test: {
+    // Vitest's default (cores - 1) is one file at a time on a 2-core machine, which then kept one core
+    // busy about half the time (the rest waiting on PostgreSQL, threads, child processes): two at once.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       {
         test: {
