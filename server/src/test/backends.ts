@@ -1,7 +1,7 @@
 // "Each back end" for tests: SQLite always, PostgreSQL when the run has a cluster (pg-global-setup.ts).
 // Every PostgreSQL test database is a fresh one, dropped again by dropTestDatabases().
 // A migrated one (migratedTestDatabase) is a copy of a template migrated once per run: migrating took a
-// second per test on PostgreSQL, a fifth of one on SQLite; a copy takes a tenth and a hundredth.
+// second per test on PostgreSQL, a fifth of one on SQLite; a copy takes about a quarter and a hundredth.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
