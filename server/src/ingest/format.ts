@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
 import { z } from 'zod';
 import { LIBRARY_TYPES, REGIONS, SITE_TYPES } from '@uc/shared';
+import { recordGroupingKey } from './grouping.ts';
 
 const str = (max: number) => z.string().max(max);
 const optStr = (max: number) => z.string().max(max).nullable().optional();
@@ -78,7 +79,8 @@ const pageLine = z.object({
 
 const line = z.discriminatedUnion('type', [settingsLine, libraryLine, entryLine, pageLine]);
 export type Line = z.infer<typeof line>;
-export type EntryLine = z.infer<typeof entryLine>;
+/** An entry line; `groupingKey`: its recordGroupingKey, made by the reader thread (pure work, on the other core). */
+export type EntryLine = z.infer<typeof entryLine> & { groupingKey?: string };
 
 /** Line breaks as readline counts them (crlfDelay: Infinity): CRLF, LF or a lone CR. */
 const BREAK = /\r\n|\n|\r/;
@@ -147,7 +149,9 @@ export async function sendCheckedLines(port: MessagePort, file: string): Promise
   const read = { bytes: 0 };
   let lines: CheckedLine[] = [];
   for await (const [n, text] of readLines(file, read)) {
-    lines.push([n, parseLine(n, text)]);
+    const checked = parseLine(n, text);
+    if (typeof checked !== 'string' && checked.type === 'entry') (checked as EntryLine).groupingKey = recordGroupingKey(checked);
+    lines.push([n, checked]);
     if (lines.length < LINES_PER_MESSAGE) continue;
     while (credits === 0) await new Promise<void>((r) => (wake = r));
     credits--;

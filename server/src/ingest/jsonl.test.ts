@@ -44,6 +44,27 @@ describe.each(APP_BACKENDS)('JSONL import on %s', (dialect) => {
     await services.db.close();
   });
 
+  it('groups as the store does: lines whose works differ only in case, accents, spacing or author order are one entry, and a record stored later joins it', async () => {
+    const { services, dir } = await fresh();
+    const lib = { type: 'library', id: 7, name: 'Archivio' };
+    const work = (id: number, title: string, authors: string[], languages: string[]) => ({
+      type: 'entry', id, title, authors, languages, data_sources: [{ library_id: 7, identifier: `rec-${id}` }],
+    });
+    const file = path.join(dir, 'works.jsonl');
+    fs.writeFileSync(file, [lib,
+      work(1, 'La Libertà  e il lavoro', ['Errico Malatesta', ', Luigi Fabbri'], ['it']),
+      work(2, '  LA LIBERTA E IL LAVORO.', ['Luigi  Fabbri', 'Errico Malatesta', 'Errico Malatesta'], ['IT', 'xx-1']),
+      work(3, 'La libertà e il lavoro', ['Errico Malatesta'], ['it']),
+    ].map((l) => JSON.stringify(l)).join('\n'));
+    await importJsonl(file, services);
+    expect(count(services, 'entries')).toBe(2);
+    const entryOf = (identifier: string) => services.db.sqlite.prepare('SELECT entry_id FROM data_sources WHERE identifier = ?').pluck().get(identifier);
+    expect(entryOf('rec-2')).toBe(entryOf('rec-1'));
+    const site = services.db.sqlite.prepare('SELECT site_id FROM data_sources WHERE identifier = ?').pluck().get('rec-1') as number;
+    const later = services.ingest.store([{ siteId: site, identifier: 'later', title: 'la liberta e il lavoro', authors: ['Luigi Fabbri', 'Errico Malatesta'], languages: ['it'] }]);
+    expect(later.entryIds[0]).toBe(entryOf('rec-1'));
+  });
+
   it('reads the bench generator format', async () => {
     const generator = path.resolve(import.meta.dirname, '../../../../shared/bench/gen-catalogue.mjs');
     if (!fs.existsSync(generator)) {

@@ -111,6 +111,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
           downloads,
           full_text: muse ?? e.fulltext ?? null,
           datestamp: ds.datestamp,
+          groupingKey: e.groupingKey,
         });
         owners.push({ entry: e, ds });
       }

@@ -4,7 +4,7 @@ import type { Db } from '../db/index.ts';
 import type { Indexer } from '../search/indexer.ts';
 import type { FileStore } from '../catalogue/files.ts';
 import { foldText } from '@uc/shared';
-import { groupingKey, normaliseAuthorName, normaliseLanguage } from './grouping.ts';
+import { clip, groupingKey, storedWork, TITLE_MAX } from './grouping.ts';
 import { asPgText, jsonbRows } from '../db/dialect.ts';
 
 export interface IngestRecord {
@@ -30,6 +30,8 @@ export interface IngestRecord {
   full_text?: string | null;
   /** Acquisition date (ISO); defaults to now for new records. */
   datestamp?: string | null;
+  /** recordGroupingKey of this record, when the caller made it already (the import's reader thread). */
+  groupingKey?: string;
 }
 
 /** What storing a record did: a new data source, a changed one, or nothing (same as stored). */
@@ -50,13 +52,11 @@ export interface LinkRequest {
   position?: number | null;
 }
 
-const TITLE_MAX = 250;
 const DS_FIELDS = [
   'title', 'subtitle', 'authors', 'languages', 'year_edition', 'year_first_edition', 'description', 'publisher', 'isbn',
   'shelf_location_code', 'material_description', 'edition_statement', 'place_date_of_publication_distribution', 'uri',
   'uri_label', 'content_type', 'downloads', 'full_text', 'datestamp',
 ] as const;
-const clip = (s: string | null | undefined, max = 10000) => (s == null ? null : s.length > max ? s.slice(0, max) + '...' : s);
 
 /** A data source as stored, with the entry holding it (`dsByKey`). */
 type HeldDataSource = Record<string, unknown> & {
@@ -187,7 +187,7 @@ export class IngestService {
     for (const r of records) {
       const p = this.normalised(r);
       const existing = batch.dataSource(r.siteId, r.identifier);
-      if (!sameAsHeld(existing, this.recordRow(r, p, existing, now))) keys.add(groupingKey(p.title, p.authors, p.languages));
+      if (!sameAsHeld(existing, this.recordRow(r, p, existing, now))) keys.add(r.groupingKey ?? groupingKey(p.title, p.authors, p.languages));
     }
     batch.readEntries(keys);
     const touched = new Set<number>();
@@ -235,10 +235,8 @@ export class IngestService {
   /** The record's title, subtitle, authors and languages as stored. */
   private normalised(r: IngestRecord) {
     return {
-      title: clip(r.title.trim(), TITLE_MAX) || '(untitled)',
+      ...storedWork(r),
       subtitle: clip(r.subtitle?.trim() || null, TITLE_MAX),
-      authors: [...new Set(r.authors.map(normaliseAuthorName).filter(Boolean))],
-      languages: [...new Set(r.languages.map(normaliseLanguage).filter((l): l is string => !!l))],
     };
   }
 
@@ -260,7 +258,7 @@ export class IngestService {
     if (sameAsHeld(existing, row)) return { entryId: existing.owner_canonical ?? existing.owner_id!, dataSourceId: existing.id, outcome: 'unchanged' };
     const datestamp = row.datestamp;
     // The grouping key is only needed for a new or changed record (most of a re-import is unchanged).
-    const key = groupingKey(title, authors, languages);
+    const key = r.groupingKey ?? groupingKey(title, authors, languages);
     let entryId: number;
     const found = t.entryByKey(key);
     if (found) {
