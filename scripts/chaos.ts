@@ -87,6 +87,8 @@ function counts(): Record<string, number> {
     const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]));
     for (const t of COUNTED) if (tables.has(t)) out[t] = db.prepare(`SELECT count(*) FROM "${t}"`).pluck().get() as number;
     out.max_search_seq = (db.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck().get() as number) ?? 0;
+    // An import drops the OAI-PMH record triggers inside its transaction (publish/oai-bulk.ts): a kill must leave them.
+    out.triggers = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").pluck().get() as number;
     out.libraries_digest = hash(JSON.stringify(db.prepare('SELECT * FROM libraries ORDER BY id').all()));
     out.fk_violations = (db.pragma('foreign_key_check') as unknown[]).length;
     return out;
