@@ -132,14 +132,22 @@ export function parseLine(n: number, text: string): Line | string {
 
 /** A line's number and the line checked, or its problem. */
 export type CheckedLine = [number, Line | string];
-/** What the reader thread sends: the next lines, the bytes read so far, and whether the file ended. */
+/**
+ * What a reader thread sends: the next lines of its share, the bytes read so far, and whether the file
+ * ended (a last message with no lines).
+ */
 export interface LinesMessage { lines: CheckedLine[]; bytes: number; done: boolean }
-const LINES_PER_MESSAGE = 1000;
+/** Lines per message; the readers take turns by these blocks of the file's non-blank lines. */
+export const LINES_PER_MESSAGE = 1000;
 /** Messages the reader thread may send before the import has taken them (memory stays bounded). */
 export const MESSAGES_AHEAD = 8;
 
-/** The reader thread: reads, parses and checks every line, in order; each message taken is acknowledged. */
-export async function sendCheckedLines(port: MessagePort, file: string): Promise<void> {
+/**
+ * A reader thread: reads every line and parses and checks those of its share (block `part` of every
+ * `parts` blocks of LINES_PER_MESSAGE lines), one message per block, in order; each message taken is
+ * acknowledged.
+ */
+export async function sendCheckedLines(port: MessagePort, file: string, part = 0, parts = 1): Promise<void> {
   let credits = MESSAGES_AHEAD;
   let wake: (() => void) | null = null;
   port.on('message', () => {
@@ -148,15 +156,21 @@ export async function sendCheckedLines(port: MessagePort, file: string): Promise
   });
   const read = { bytes: 0 };
   let lines: CheckedLine[] = [];
-  for await (const [n, text] of readLines(file, read)) {
-    const checked = parseLine(n, text);
-    if (typeof checked !== 'string' && checked.type === 'entry') (checked as EntryLine).groupingKey = recordGroupingKey(checked);
-    lines.push([n, checked]);
-    if (lines.length < LINES_PER_MESSAGE) continue;
+  let index = 0;
+  const send = async () => {
     while (credits === 0) await new Promise<void>((r) => (wake = r));
     credits--;
     port.postMessage({ lines, bytes: read.bytes, done: false } satisfies LinesMessage);
     lines = [];
+  };
+  for await (const [n, text] of readLines(file, read)) {
+    const block = Math.floor(index++ / LINES_PER_MESSAGE);
+    if (block % parts !== part) continue;
+    const checked = parseLine(n, text);
+    if (typeof checked !== 'string' && checked.type === 'entry') (checked as EntryLine).groupingKey = recordGroupingKey(checked);
+    lines.push([n, checked]);
+    if (lines.length === LINES_PER_MESSAGE) await send();
   }
-  port.postMessage({ lines, bytes: read.bytes, done: true } satisfies LinesMessage);
+  if (lines.length) await send();
+  port.postMessage({ lines: [], bytes: read.bytes, done: true } satisfies LinesMessage);
 }

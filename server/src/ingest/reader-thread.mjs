@@ -5,4 +5,4 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { sendCheckedLines } = await import('./format.ts');
-await sendCheckedLines(parentPort, workerData.file);
+await sendCheckedLines(parentPort, workerData.file, workerData.part, workerData.parts);
