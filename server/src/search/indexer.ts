@@ -305,8 +305,9 @@ export class Indexer {
     if (docs.length) q.putDocs!.run(jsonbRows(docs));
     // A row still waiting in `fts` (an entry of an earlier batch of this call) goes in before it is deleted.
     if (ftsGone.some((id) => fts.ids.has(id))) this.writeFts(fts);
-    if (q.ftsDeleteMany) q.ftsDeleteMany.run(JSON.stringify(ftsGone));
-    else for (const id of ftsGone) q.ftsDelete!.run(id);
+    if (q.ftsDeleteMany) {
+      if (ftsGone.length) q.ftsDeleteMany.run(JSON.stringify(ftsGone));
+    } else for (const id of ftsGone) q.ftsDelete!.run(id);
     for (const row of ftsRows) {
       fts.rows.push(row);
       fts.ids.add(row[0]);
