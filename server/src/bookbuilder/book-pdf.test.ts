@@ -223,6 +223,31 @@ describe('lines stay inside the text area', () => {
   });
 });
 
+describe('#hyphenation', () => {
+  const LOREM = 'Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua'.split(' ');
+  // every fourth word the one the directive is about
+  const text = Array.from({ length: 300 }, (_, i) => (i % 4 === 0 ? 'internationalisation' : LOREM[i % LOREM.length])).join(' ');
+  const endings = (directive: string) => {
+    const pdf = build(`#title Hyphens\n#lang en\n${directive}\n\n${text}\n`, { notoc: true, nofinalpage: true, nocoverpage: true });
+    return lines(pdfTextSpans(pdf, 0).filter((s) => s.size <= 12 && s.baseline > 40))
+      .filter((l) => endsHyphenated({ text: l.text } as TextSpan))
+      .map((l) => l.text.trim().split(/\s+/).pop()!.replace(/[\u00ad-]$/, ''));
+  };
+
+  it('breaks a listed word only where the directive says, and a listed word without hyphens never', () => {
+    // without the directive the word breaks where the patterns say (in-ter-na-tion-al-i-sa-tion)
+    const free = endings('');
+    expect(free.filter((w) => w.startsWith('intern')).length).toBeGreaterThan(0);
+    expect(free).not.toContain('internationa');
+    const only = endings('#hyphenation internationa-lisation 12-3');
+    expect(only).toContain('internationa');
+    expect(only.filter((w) => w.startsWith('intern') && w !== 'internationa')).toEqual([]);
+    const never = endings('#hyphenation internationalisation');
+    expect(never.length).toBeGreaterThan(0);
+    expect(never.filter((w) => w.startsWith('intern'))).toEqual([]);
+  });
+});
+
 describe('floated images', () => {
   const LOREM = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. ';
   const width = A5.right - A5.left;
