@@ -2,6 +2,7 @@ import { useCallback, useId, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { foldedIncludes } from '../../../lib/shared';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
 import { BackButton } from '../../entry/EntryPage';
 import { NotFoundPage } from '../../pages/NotFoundPage';
@@ -59,14 +60,13 @@ function compareCells(a: unknown, b: unknown, collator: Intl.Collator): number {
 
 /**
  * Case-insensitive substring match on any listed field (spec §5 Dashboard search), on the value as
- * stored and as shown (a translated type, a localised date).
+ * stored and as shown (a translated type, a localised date). Folded as the search folds (accents,
+ * other scripts: issue 16's one rule for the index, the queries and the UI filters).
  */
 export function filterRows(rows: Row[], fields: ListingField[], filter: string, shown: (f: ListingField, v: unknown) => string = (_f, v) => cellText(v)): Row[] {
-  const q = filter.trim().toLocaleLowerCase();
+  const q = filter.trim();
   if (!q) return rows;
-  return rows.filter((r) =>
-    fields.some((f) => cellText(r[f.name]).toLocaleLowerCase().includes(q) || shown(f, r[f.name]).toLocaleLowerCase().includes(q)),
-  );
+  return rows.filter((r) => fields.some((f) => foldedIncludes(cellText(r[f.name]), q) || foldedIncludes(shown(f, r[f.name]), q)));
 }
 
 /** /dashboard/:type: the change log, the duplicate suggestions, or a listing table. */
