@@ -25,6 +25,22 @@ describe('translations', () => {
     });
   }
 
+  // Issue 16: the query help explains the forgiving search in each language, translated, naming the
+  // controls as that language's screen does (the help is read beside them).
+  for (const [lang, bundle] of Object.entries(bundles)) {
+    it(`${lang} query help explains other scripts, typos, translations, suggestions and snippets in its own words`, () => {
+      const keys = ['__QUERY_HELP_SCRIPTS__', '__QUERY_HELP_TYPOS__', '__QUERY_HELP_TRANSLATIONS__', '__QUERY_HELP_SUGGEST__', '__QUERY_HELP_SNIPPETS__'];
+      for (const key of keys) {
+        expect(bundle[key], `${lang}: ${key}`).toBeTruthy();
+        expect(bundle[key], `${lang}: ${key} is not the English text`).not.toBe((en as Record<string, string>)[key]);
+      }
+      expect(bundle.__QUERY_HELP_SCRIPTS__).toMatch(/Кропоткин/);
+      expect(bundle.__QUERY_HELP_TYPOS__).toContain(bundle['Did you mean {{query}}?'].replace('{{query}}', '…'));
+      expect(bundle.__QUERY_HELP_TRANSLATIONS__).toContain(bundle['Include translations and originals']);
+      expect(bundle.__QUERY_HELP_SNIPPETS__).toContain(bundle['Read in the full text']);
+    });
+  }
+
   it('defaults to en and reads the stored language', () => {
     expect(storedLanguage()).toBe('en');
     window.localStorage.setItem('language', 'hr');

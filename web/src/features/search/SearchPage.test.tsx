@@ -377,6 +377,8 @@ describe('search screen: scroll position', () => {
 
 describe('search screen: help dialog', () => {
   it('opens a modal dialog with the syntax help, closes on Escape and returns focus', async () => {
+    // The app's whole English bundle: the help's forgiving-search paragraphs live in the search feature's file.
+    i18n.addResourceBundle('en', 'translation', await loadBundle('en'), true, true);
     const user = userEvent.setup();
     searchApi(() => searchResponse());
     renderApp('/search');
@@ -388,6 +390,12 @@ describe('search screen: help dialog', () => {
     expect(dialog).toHaveTextContent('by title with the prefix “title:”');
     expect(dialog).toHaveTextContent('AND, OR, NOT');
     expect(dialog).toHaveTextContent('For example:');
+    // The forgiving search (issue 16): other scripts, typos, translations, suggestions, snippets.
+    expect(dialog).toHaveTextContent('“Кропоткин” finds “Kropotkin”');
+    expect(dialog).toHaveTextContent('(“Did you mean …?”)');
+    expect(dialog).toHaveTextContent('Tick “Include translations and originals”');
+    expect(dialog).toHaveTextContent('with the up and down arrows and Enter');
+    expect(dialog).toHaveTextContent('“Read in the full text” opens the text at the first of them');
     expect(dialog).toContainElement(document.activeElement as HTMLElement);
     // Focus stays inside on Tab.
     await user.tab();
