@@ -300,7 +300,9 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
   const book = await embedBookPages(out, srcPages);
   const embedded = book.pages;
   if (crop) out.registerFontkit(fontkit);
-  const font = crop ? await out.embedFont(labelFontBytes(), { subset: true }) : null;
+  // A subset's name starts with six capitals and "+" (PDF 32000 §9.6.4; pdffonts and preflight read
+  // it so): pdf-lib would write "DejaVuSansMono-1234". One label subset per file, so one fixed tag.
+  const font = crop ? await out.embedFont(labelFontBytes(), { subset: true, customName: 'UCCROP+DejaVuSansMono' }) : null;
   // the input's metadata survives imposition (as in the reference)
   const title = src.getTitle();
   const author = src.getAuthor();

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { collectionToTypst, compileTypstPdf, missingGlyphs, museToTypst, type TypstOptions } from '@uc/muse';
 import { defaultCollectionData, type CollectionData } from '@uc/shared';
@@ -330,21 +331,50 @@ describe('characters no font has', () => {
 });
 
 describe('fonts', () => {
+  // plain, imposed and crop-marked (its labels are drawn by the imposition, not by Typst)
+  let variants: Promise<Record<string, string>> | undefined;
+  const builtVariants = () =>
+    (variants ??= (async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'book-fonts-'));
+      const musePath = path.join(dir, 'text.muse');
+      fs.writeFileSync(musePath, LONG_TITLE + BODY + '\n<code>mono</code> and <sf>sans</sf>.\n');
+      const extras: Record<string, Partial<CollectionData>> = {
+        plain: {},
+        imposed: { imposition_schema: '2up' },
+        cropmarks: { imposition_schema: '2up', cropmarks: true, crop_papersize: 'a3' },
+      };
+      const out: Record<string, string> = {};
+      for (const [name, extra] of Object.entries(extras)) {
+        out[name] = path.join(dir, `${name}.pdf`);
+        await buildBook({ texts: [{ musePath, zipPath: null }], data: { ...defaultCollectionData(), title: 'Fonts', ...extra }, outPath: out[name] });
+      }
+      return out;
+    })());
+
   it('embeds every font in plain, imposed and crop-marked output', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'book-fonts-'));
-    const musePath = path.join(dir, 'text.muse');
-    fs.writeFileSync(musePath, LONG_TITLE + BODY + '\n<code>mono</code> and <sf>sans</sf>.\n');
-    const variants: Record<string, Partial<CollectionData>> = {
-      plain: {},
-      imposed: { imposition_schema: '2up' },
-      cropmarks: { imposition_schema: '2up', cropmarks: true, crop_papersize: 'a3' },
-    };
-    for (const [name, extra] of Object.entries(variants)) {
-      const outPath = path.join(dir, `${name}.pdf`);
-      await buildBook({ texts: [{ musePath, zipPath: null }], data: { ...defaultCollectionData(), title: 'Fonts', ...extra }, outPath });
+    for (const [name, outPath] of Object.entries(await builtVariants())) {
       const fonts = await pdfFonts(new Uint8Array(fs.readFileSync(outPath)));
       expect(fonts.length, name).toBeGreaterThanOrEqual(2);
       expect(fonts.filter((f) => !f.embedded).map((f) => `${name}: ${f.name}`)).toEqual([]);
+    }
+  });
+
+  // An independent reader (poppler-utils' pdffonts, what print shops and the issue name) must see the
+  // same fonts, all embedded and marked as subsets; .ci/run installs it.
+  const pdffonts = spawnSync('pdffonts', ['-v'], { encoding: 'utf8' }).error ? null : 'pdffonts';
+  if (!pdffonts) console.warn('book-pdf.test.ts: pdffonts (Debian package poppler-utils) is not installed; the cross-check with it is skipped');
+  it.skipIf(!pdffonts)('agrees with poppler’s pdffonts: the same fonts, every one embedded and a tagged subset', async () => {
+    for (const [name, outPath] of Object.entries(await builtVariants())) {
+      const run = spawnSync('pdffonts', [outPath], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+      // name type... emb sub uni object-id gen, after two header lines; the name has no spaces
+      const rows = run.stdout.trim().split('\n').slice(2).map((l) => {
+        const f = l.trim().split(/\s+/);
+        return { name: f[0], emb: f.at(-5), sub: f.at(-4) };
+      });
+      const ours = await pdfFonts(new Uint8Array(fs.readFileSync(outPath)));
+      expect(rows.map((r) => r.name).sort(), name).toEqual(ours.map((f) => f.name).sort());
+      expect(rows.filter((r) => r.emb !== 'yes' || r.sub !== 'yes').map((r) => `${name}: ${r.name} emb ${r.emb} sub ${r.sub}`)).toEqual([]);
     }
   });
 });
