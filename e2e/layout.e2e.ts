@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { AgentsResponse, Entry, LibraryPublic, PageSummary } from '@uc/shared';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { baseUrl, formatViolations, hasChromium, launchBrowser, seriousAxeViolations, waitUntil } from './lib/browser.ts';
-import { api, repoRoot, search } from './lib/demo.ts';
+import { api, pickFullTextWord, repoRoot, search } from './lib/demo.ts';
 import { sessionCookies } from './lib/session.ts';
 
 const users = inject('users');
@@ -40,7 +40,7 @@ const SPREADSHEET = 'identifier;title;author;year;language;uri\n' +
   'layout-1;"A title long enough to wrap on every phone, about shelves, catalogues and the people who keep them";' +
   'Ada Uploader;1921;it;https://example.org/a/long/path/without/any/place/to/break/the/line/on/a/phone\n';
 
-interface Demo { entry: Entry; word: string; libraryId: number; agentId: number; footerPageId: number }
+interface Demo { entry: Entry; word: string; textWord: string; libraryId: number; agentId: number; footerPageId: number }
 
 async function demoFacts(): Promise<Demo> {
   let entry: Entry | undefined;
@@ -56,7 +56,9 @@ async function demoFacts(): Promise<Demo> {
   const library = libraries.find((l) => typeof l.latitude === 'number') ?? libraries[0];
   const { agents } = await api<AgentsResponse>('/agents?search=a');
   const { pages } = await api<{ pages: PageSummary[] }>('/pages/footer/en');
-  return { entry: entry!, word, libraryId: library.id, agentId: agents[0].id, footerPageId: pages[0].id };
+  const found = await pickFullTextWord();
+  expect(found, 'a word the search finds only inside a demo full text (a snippet)').toBeTruthy();
+  return { entry: entry!, word, textWord: found!.word, libraryId: library.id, agentId: agents[0].id, footerPageId: pages[0].id };
 }
 
 function screens(d: Demo): Record<Role, Screen[]> {
@@ -71,6 +73,34 @@ function screens(d: Demo): Record<Role, Screen[]> {
     visitor: [
       { name: 'home', path: '/map', act: async (page) => void (await page.locator('.leaflet-container').first().waitFor()) },
       { name: 'search with results', path: `/search?query=${encodeURIComponent(d.word)}` },
+      // The forgiving search's parts (issue 16): the correction notice, "Did you mean …?", widened
+      // results saying why, a full-text snippet, the suggestion list and the longer help.
+      { name: 'search corrected', path: '/search?query=dostoevski', act: async (page) => void (await page.getByRole('link', { name: 'dostoevski', exact: true }).waitFor()) },
+      { name: 'search with "Did you mean"', path: `/search?query=${encodeURIComponent('walden OR oblomvo')}`, act: async (page) => void (await page.getByRole('link', { name: 'walden OR oblomov', exact: true }).waitFor()) },
+      {
+        name: 'search with translations',
+        path: `/search?query=${encodeURIComponent('"mutual aid"')}&translations=1`,
+        act: async (page, lang) => void (await page.getByText(tr(lang, 'Listed as a translation of {{title}}').split('{{')[0].trim()).first().waitFor()),
+      },
+      { name: 'search with a snippet', path: `/search?query=${encodeURIComponent(d.textWord)}`, act: async (page) => void (await page.locator('article mark').first().waitFor()) },
+      {
+        name: 'search suggestions',
+        path: '/search',
+        act: async (page, lang) => {
+          await page.getByRole('combobox', { name: tr(lang, 'Search the catalogue') }).pressSequentially('krop');
+          await page.getByRole('listbox', { name: tr(lang, 'Suggestions') }).getByRole('option').first().waitFor();
+        },
+        after: async (page) => page.keyboard.press('Escape'),
+      },
+      {
+        name: 'search help',
+        path: '/search',
+        act: async (page, lang) => {
+          await page.getByRole('button', { name: tr(lang, 'Help on the query syntax') }).click();
+          await page.getByRole('dialog').waitFor();
+        },
+        after: async (page) => page.keyboard.press('Escape'),
+      },
       { name: 'entry', path: `/entry/${d.entry.id}` },
       {
         name: 'full text',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatViolations, hasChromium, useBrowserSessions, seriousAxeViolations, waitForH1, waitUntil } from './lib/browser.ts';
 import type { General, SearchResponse } from '@uc/shared';
-import { api, pickAccentedTitle, pickQueryWord, repoRoot, resultsHeading, search, textEntries } from './lib/demo.ts';
+import { api, pickAccentedTitle, pickFullTextWord, pickQueryWord, repoRoot, resultsHeading, search } from './lib/demo.ts';
 import {
   facetBox,
   openSearch,
@@ -625,22 +625,4 @@ function languageLabel(code: string, term: string, uiLanguage = 'en'): string {
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A word of a demo text found by the search only inside its full text (not its title), with the snippet's marked word. */
-async function pickFullTextWord(): Promise<{ word: string; title: string; snippet: string } | undefined> {
-  for (const t of await textEntries()) {
-    const title = t.entry.title;
-    const ft = await api<{ html: string }>(`/full-text/${t.dataSourceId}`);
-    const text = ft.html.replace(/<[^>]+>/g, ' ');
-    const titleWords = new Set(title.toLowerCase().split(/[^\p{L}]+/u));
-    const words = [...new Set(text.match(/\b[a-z]{8,12}\b/g) ?? [])].filter((w) => !titleWords.has(w)).slice(0, 8);
-    for (const word of words) {
-      const r = await search({ query: word });
-      const m = r.matches.find((x) => x.entry_id === t.entry.id);
-      const marked = m?.snippet?.parts.find((p) => p.match);
-      if (marked) return { word, title: m!.title[0].value, snippet: marked.text };
-    }
-  }
-  return undefined;
 }

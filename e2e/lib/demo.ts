@@ -200,3 +200,21 @@ export async function pdfEntry(): Promise<{ entry: Entry; dataSourceId: number; 
   }
   return undefined;
 }
+
+/** A word of a demo text found by the search only inside its full text (not its title), with the snippet's marked word. */
+export async function pickFullTextWord(): Promise<{ word: string; title: string; snippet: string } | undefined> {
+  for (const t of await textEntries()) {
+    const title = t.entry.title;
+    const ft = await api<{ html: string }>(`/full-text/${t.dataSourceId}`);
+    const text = ft.html.replace(/<[^>]+>/g, ' ');
+    const titleWords = new Set(title.toLowerCase().split(/[^\p{L}]+/u));
+    const words = [...new Set(text.match(/\b[a-z]{8,12}\b/g) ?? [])].filter((w) => !titleWords.has(w)).slice(0, 8);
+    for (const word of words) {
+      const r = await search({ query: word });
+      const m = r.matches.find((x) => x.entry_id === t.entry.id);
+      const marked = m?.snippet?.parts.find((p) => p.match);
+      if (marked) return { word, title: m!.title[0].value, snippet: marked.text };
+    }
+  }
+  return undefined;
+}
