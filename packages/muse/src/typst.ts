@@ -27,6 +27,30 @@ export function escapeTypst(s: string): string {
 }
 
 const LONG_RUN = /\S{30,}/gu;
+/**
+ * Per column, the longest pieces a line of a cell cannot break (words, and the pieces splitLongRuns
+ * cuts long runs into), as a Typst array of string arrays for museTable to measure: at most 8 each.
+ */
+function tableWords(b: Extract<Block, { type: 'table' }>, cols: number): string {
+  const words: Set<string>[] = Array.from({ length: cols }, () => new Set());
+  for (const row of [...b.head, ...b.body, ...b.foot]) {
+    row.forEach((cell, i) => {
+      for (const token of inlineText(cell.children).split(/\s+/)) for (const piece of splitLongRuns(token)) if (piece && i < cols) words[i].add(piece);
+    });
+  }
+  const arr = (xs: string[]) => `(${xs.join(', ')}${xs.length === 1 ? ',' : ''})`;
+  return arr(words.map((ws) => arr([...ws].sort((x, y) => [...y].length - [...x].length).slice(0, 8).map(typstString))));
+}
+
+/** Each column's share of the table's width: its percentage, or an equal part of what those leave. */
+function tableShares(b: Extract<Block, { type: 'table' }>, cols: number): string {
+  const pct = Array.from({ length: cols }, (_, i) => b.widths?.[i] ?? null);
+  const fixed = pct.reduce<number>((sum, w) => sum + (w ?? 0), 0);
+  const free = pct.filter((w) => !w).length;
+  const shares = pct.map((w) => (w ? w / 100 : Math.max(0, 1 - fixed / 100) / free));
+  return `(${shares.map((x) => x.toFixed(4)).join(', ')}${cols === 1 ? ',' : ''})`;
+}
+
 const WORD = /^[\p{L}\p{M}]+$/u;
 const BREAK_AFTER = /[_./\\:?&=,;|-]/u;
 /** A break opportunity of no width (a zero-width space would make Typst overfill justified lines). */
@@ -391,7 +415,7 @@ export class TypstRenderer {
     if (b.head.length) parts.push(`table.header(${rows(b.head)})`);
     if (b.body.length) parts.push(rows(b.body));
     if (b.foot.length) parts.push(`table.footer(${rows(b.foot)})`);
-    const table = `table(${parts.join(', ')})`;
+    const table = `museTable(${tableWords(b, cols)}, ${tableShares(b, cols)}, table(${parts.join(', ')}))`;
     if (b.caption) {
       return `#figure(${table}, kind: table, numbering: none, supplement: none, caption: [${this.inline(b.caption)}])\n\n`;
     }
@@ -632,6 +656,12 @@ export function museHelpers(L: ResolvedLayout): string[] {
     '#let museVerse(body) = block(inset: (left: 2em), above: 1em, below: 1em, { set par(first-line-indent: 0pt, justify: false); body })',
     '#let museExample(src) = block(width: 100%, above: 1em, below: 1em, { set par(justify: false); raw(src, block: true) })',
     '#let museRule() = { v(1em); line(length: 100%, stroke: 0.4pt); v(1em) }',
+    // A table whose longest word (per column: `words`, measured here) would not fit its column
+    // (`shares` of the width, less the cells' 5 pt insets) is set smaller, type and insets alike,
+    // until it does: cells are never hyphenated, and an overlong word would run into the margin.
+    '#let museTable(words, shares, t) = layout(size => { let f = 1.0; for (i, ws) in words.enumerate() { ' +
+      'let w = calc.max(0pt, ..ws.map(x => measure(x).width)); f = calc.min(f, size.width * shares.at(i) / (w * 1.03 + 10pt)) }; ' +
+      'if f >= 1 { t } else { set text(size: f * 1em); set table(inset: f * 5pt); t } })',
     // A floated image with text wrapped around it: the most words that fit beside the image's height
     // (binary search with measure), the line before the cut justified, the rest of the paragraph below.
     '#let museWrap(side, share, fig, words) = layout(size => { let fw = size.width * share; let gap = 1em.to-absolute(); let tw = size.width - fw - gap; ' +

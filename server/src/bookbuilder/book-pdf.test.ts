@@ -222,6 +222,35 @@ describe('lines stay inside the text area', () => {
     expect(spans.map((s) => s.text).join('')).toContain('x'.repeat(10));
     for (const s of spans) expect(s.right).toBeLessThanOrEqual(A5.right + 0.2);
   });
+
+  it('sets a table too wide for the text area smaller until its longest words fit, and one that fits at the body size', () => {
+    const row = (cells: string[], sep = '|') => ` ${sep} ${cells.join(` ${sep} `)} ${sep}`;
+    const cols = (n: number, w: string) => Array.from({ length: n }, (_, i) => `${w}${i}`);
+    const muse = [
+      '#title T',
+      '',
+      row(['Name', 'Place'], '||'),
+      row(['Ann', 'Paris']),
+      '',
+      row(cols(9, 'Heading'), '||'),
+      row(cols(9, 'Internationalisation')),
+      row(cols(9, 'ab')),
+      '',
+      row(cols(20, 'w')),
+      '',
+    ].join('\n');
+    const pdf = build(muse, { notoc: true, nofinalpage: true, nocoverpage: true });
+    const spans = Array.from({ length: pdfPageCount(pdf) }, (_, i) => pdfTextSpans(pdf, i)).flat();
+    const text = spans.map((s) => s.text).join(' ');
+    for (const w of [...cols(9, 'Internationalisation'), ...cols(20, 'w'), 'Paris']) expect(text).toContain(w);
+    for (const s of spans) {
+      expect(s.right, s.text).toBeLessThanOrEqual(A5.right + 0.2);
+      expect(s.x, s.text).toBeGreaterThanOrEqual(A5.left - 0.2);
+    }
+    expect(spans.find((s) => s.text.includes('Paris'))!.size).toBe(12);
+    expect(spans.find((s) => s.text.includes('Internationalisation8'))!.size).toBeLessThan(6);
+    expect(spans.find((s) => s.text.includes('w19'))!.size).toBeLessThan(12);
+  });
 });
 
 describe('#hyphenation', () => {

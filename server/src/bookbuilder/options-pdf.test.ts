@@ -134,6 +134,7 @@ const cases: Record<keyof CollectionData, Check> = {
     expect(size(await book({ papersize: 'custom', papersize_width: 130, papersize_height: 180 }))).toEqual([130, 180]);
   },
   async papersize_height() {
+    expect(size(await book({ papersize: 'custom', papersize_width: 120, papersize_height: 180 }))).toEqual([120, 180]);
     expect(size(await book({ papersize: 'custom', papersize_width: 120, papersize_height: 200 }))).toEqual([120, 200]);
   },
   async mainfont() {
@@ -194,6 +195,7 @@ const cases: Record<keyof CollectionData, Check> = {
   },
   async crop_papersize_height() {
     const crop = (w: number, h: number) => book({ imposition_schema: '2up', cropmarks: true, crop_papersize: 'custom', crop_papersize_width: w, crop_papersize_height: h });
+    expect(size(await crop(180, 240))).toEqual([360, 240]);
     expect(size(await crop(180, 250))).toEqual([360, 250]);
   },
   async crop_paper_thickness() {
