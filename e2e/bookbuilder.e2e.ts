@@ -107,6 +107,18 @@ describe.skipIf(!hasChromium)('Book Builder', () => {
     expect([Math.round(width), Math.round(height)]).toEqual([Math.round((296 * 72) / 25.4), Math.round((210 * 72) / 25.4)]);
     expect(pdf.getTitle()).toBe('An End-to-End Collection');
 
+    // The Imposition tab now draws the first sheets of this book with its own page numbers: 2up, the whole
+    // book in one signature, blanks before the last page, so sheet 1's front holds the last page and page 1.
+    const built = await page.getByText(/^\d+ book pages on \d+ sheets of paper$/).innerText();
+    const builtPages = Number(/^(\d+)/.exec(built)![1]);
+    await page.getByRole('tab', { name: 'Imposition' }).click();
+    const intro = page.getByText(`The first sheets of this book (${builtPages} pages, as last built):`);
+    await intro.waitFor();
+    const sheets = intro.locator('..'); // not the generic 8-page example beside it
+    await sheets.getByRole('img', { name: `Sheet 1, front: ${builtPages}, 1` }).waitFor();
+    const padded = Math.ceil(builtPages / 4) * 4;
+    await sheets.getByRole('img', { name: `Sheet 1, back: 2, ${padded > builtPages ? 'blank' : builtPages - 1}` }).waitFor();
+
     // The session survives a reload (localStorage) with its PDF.
     await page.reload();
     await waitForH1(page, 'Book Builder');

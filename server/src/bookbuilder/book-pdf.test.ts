@@ -339,13 +339,19 @@ describe('characters no font has', () => {
   };
   const cjk = '漢字のテスト、ルビ';
 
-  it.skipIf(missingGlyphs(cjk).length > 0)('builds CJK text with a font that has it, embedded', async () => {
-    const pdf = await buildOne(`#title CJK\n#lang ja\n\n${cjk}\n`);
+  it.skipIf(missingGlyphs(cjk).length > 0)('builds CJK text and ruby with a font that has them, embedded', async () => {
+    const pdf = await buildOne(`#title CJK\n#lang ja\n\n${cjk}\n\n<ruby>東京|とうきょう</ruby>に行く。\n`);
     const fonts = await pdfFonts(pdf);
     expect(fonts.some((f) => /CJK/i.test(f.name))).toBe(true);
     expect(fonts.every((f) => f.embedded)).toBe(true);
-    const text = Array.from({ length: pdfPageCount(pdf) }, (_, i) => pdfTextSpans(pdf, i).map((s) => s.text).join('')).join('');
-    expect(text).toContain('漢字のテスト');
+    const spans = Array.from({ length: pdfPageCount(pdf) }, (_, i) => pdfTextSpans(pdf, i)).flat();
+    expect(spans.map((s) => s.text).join('')).toContain('漢字のテスト');
+    // the ruby: its reading set at half size above the base, in a CJK font (no empty boxes)
+    const base = spans.find((s) => s.text.includes('東京'))!;
+    const reading = spans.find((s) => s.text.includes('とうきょう'))!;
+    expect(reading.size).toBeCloseTo(base.size / 2, 1);
+    expect(reading.baseline).toBeLessThan(base.baseline);
+    expect(reading.font).toMatch(/CJK/i);
   });
 
   // scripts few machines have a font for: the first one this machine lacks

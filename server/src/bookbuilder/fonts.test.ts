@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FontCatalog } from './fonts.ts';
+import { pdfFonts } from './pdf-checks.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-fonts-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -50,5 +51,16 @@ describe('FontCatalog', () => {
     expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
     expect(pause).toBeLessThan(250);
     expect(await fonts.preview('No-Such-Font', 'svg')).toBeNull();
+  });
+
+  it('renders each specimen in the family itself (not the fallback), its picture drawn from the glyphs', async () => {
+    for (const [slug, font] of [['DejaVu-Sans-Mono', /^[A-Z]{6}\+DejaVuSansMono$/], ['Libertinus-Serif', /^[A-Z]{6}\+LibertinusSerif-Regular\b/]] as const) {
+      const names = (await pdfFonts(fs.readFileSync((await fonts.preview(slug, 'pdf'))!))).map((f) => f.name);
+      expect(names, slug).toContainEqual(expect.stringMatching(font));
+      // the PNG is rasterized from this SVG, where every glyph is an outline of the font (no <text> for a viewer's font)
+      const svg = fs.readFileSync((await fonts.preview(slug, 'svg'))!, 'utf8');
+      expect(svg).not.toMatch(/<text[\s>]/);
+      expect(svg).toMatch(/<path/);
+    }
   });
 });
