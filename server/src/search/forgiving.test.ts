@@ -95,6 +95,8 @@ describe.each(APP_BACKENDS)('forgiving search on %s', (dialect) => {
       const refused = await q('kropotkine', '&exact=1');
       expect(titles(refused)).toEqual(['Notes from Lyon']);
       expect(refused.did_you_mean).toBeNull();
+      const bad = await t.app.inject('/collector/api/search?query=kropotkine&exact=yes');
+      expect(bad.statusCode).toBe(400);
     });
 
     it('corrects only the misspelt words of a query, keeping operators, fields and filters', async () => {
@@ -193,6 +195,12 @@ describe.each(APP_BACKENDS)('forgiving search on %s', (dialect) => {
       expect(await suggest('hidden')).toEqual([]);
       expect(await suggest('m')).toEqual([]);
       expect(await suggest('')).toEqual([]);
+    });
+
+    it('refuses a typed text over 200 characters', async () => {
+      const res = await t.app.inject(`/collector/api/suggest?q=${'a'.repeat(201)}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toHaveProperty('error');
     });
   });
 
