@@ -588,8 +588,18 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
       'for o in query(<muse-opening>) { let k = str(o.location().page()); if k not in d { d.insert(k, "plain") } }; d }',
     '#let musePageStyle(p) = musePageStyles().at(str(p), default: "headings")',
   );
-  // one line of running head: a longer one is cut at the line's end, before the page number
-  out.push('#let museHead(al, body) = box(width: 100%, height: 1.1em, clip: true, { set par(justify: false); set text(hyphenate: false); align(al, body) })');
+  // One line of running head: a longer one keeps the words that fit before the page number and ends
+  // with "…" (clipping the wrapped head showed its last line, with slivers of the one above).
+  out.push(
+    '#let museText(c) = if c == none { "" } else if type(c) == str { c } else if c.has("text") { museText(c.text) } else if c.has("children") { c.children.map(museText).sum(default: "") } ' +
+      'else if c.has("body") { museText(c.body) } else if c.has("child") { museText(c.child) } else if c.func() == [ ].func() { " " } else { "" }',
+  );
+  out.push(
+    '#let museHead(al, body) = layout(size => { set par(justify: false); set text(hyphenate: false); if measure(body).width <= size.width { align(al, body) } else { ' +
+      'let words = museText(body).split(" ").filter(w => w != ""); let lo = 1; let hi = words.len(); ' +
+      'while lo < hi { let mid = calc.quo(lo + hi + 1, 2); if measure(words.slice(0, mid).join(" ") + " …").width <= size.width { lo = mid } else { hi = mid - 1 } }; ' +
+      'box(width: 100%, clip: true, words.slice(0, lo).join(" ") + " …") } })',
+  );
   const head = runningHead(L, title, subtitle, author);
   out.push(
     `#set page(width: ${mm(L.widthMm)}, height: ${mm(L.heightMm)}, margin: ${margin}${L.twoside ? ', binding: left' : ''}, ` + head.replace(/,$/, '') + ')',

@@ -181,6 +181,24 @@ describe('headings', () => {
       for (const s of spans) if (s !== num) expect(s.right < num.x || s.x > num.right).toBe(true);
     }
   });
+
+  it('heads a page with its own chapter (recto) and part (verso); a head too long for the line keeps its first words and ends with “…”', () => {
+    const heads = all.map((p) => ({ page: p.page, spans: pdfTextSpans(pdf, p.page).filter((s) => s.baseline < A5.top) })).filter((p) => p.spans.length);
+    const text = (p: (typeof heads)[number]) => p.spans.filter((s) => s.text.trim() !== String(p.page + 1)).map((s) => s.text).join(' ').trim();
+    const long = 'A chapter whose title is long enough to need two lines in the table of contents and then some more';
+    const longPages = heads.filter((p) => p.page > find('The First Part').page && p.page < find('A second chapter').page);
+    expect(longPages.length).toBeGreaterThan(0);
+    for (const p of longPages) {
+      // one line, level with the page number: nothing of a wrapped second line above or below it
+      const num = p.spans.find((s) => s.text.trim() === String(p.page + 1))!;
+      for (const s of p.spans) expect(Math.abs(s.baseline - num.baseline), s.text).toBeLessThan(0.3);
+      const head = text(p);
+      expect(head).toMatch(p.page % 2 === 0 ? /^A chapter whose title is .+ …$/ : /^The First Part$/);
+      if (p.page % 2 === 0) expect(long.startsWith(head.replace(/ …$/, ''))).toBe(true);
+    }
+    const after = heads.filter((p) => p.page > find('A second chapter').page);
+    expect(after.map(text)).toEqual(after.map((p) => (p.page % 2 === 0 ? 'A second chapter' : 'The First Part')));
+  });
 });
 
 describe('title page options', () => {
