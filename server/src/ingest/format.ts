@@ -87,19 +87,31 @@ const BREAK = /\r\n|\n|\r/;
 
 /**
  * The file's non-blank lines with their numbers; `read.bytes` follows what was read. Split by hand on
- * bytes and decoded a chunk of whole lines at a time (an LF byte is never inside a UTF-8 character):
- * readline and its string decoder took most of the reading thread's time.
+ * bytes (an LF byte is never inside a UTF-8 character): readline and its string decoder took most of
+ * the reading thread's time. `keep(index)` (index: the line's place among the non-blank lines) picks
+ * the lines wanted; the others are counted but never decoded (each reader thread decodes its share only).
  */
-export async function* readLines(file: string, read: { bytes: number }, chunkBytes = 1 << 20): AsyncGenerator<[number, string]> {
+export async function* readLines(file: string, read: { bytes: number }, chunkBytes = 1 << 20, keep: (index: number) => boolean = () => true): AsyncGenerator<[number, string]> {
   let n = 0;
+  let index = 0;
   let carry: Buffer | null = null;
+  /** Lines of decoded text (a chunk holding a CR: CRLF or a lone CR breaks a line as readline does). */
   function* numbered(text: string, last: boolean): Generator<[number, string]> {
     const lines = text.split(BREAK);
     // Text cut after an LF ends with an empty piece; so does a last line ending in a break.
     if (!last || lines.at(-1) === '') lines.pop();
     for (const line of lines) {
       n++;
-      if (line.trim()) yield [n, line];
+      if (line.trim() && keep(index++)) yield [n, line];
+    }
+  }
+  /** Lines of bytes 0..end (end: an LF) of a chunk without a CR. */
+  function* byLf(buf: Buffer, end: number): Generator<[number, string]> {
+    for (let from = 0; from <= end;) {
+      const lf = buf.indexOf(10, from);
+      n++;
+      if (!blank(buf, from, lf) && keep(index++)) yield [n, buf.toString('utf8', from, lf)];
+      from = lf + 1;
     }
   }
   for await (const chunk of fs.createReadStream(file, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
@@ -112,9 +124,21 @@ export async function* readLines(file: string, read: { bytes: number }, chunkByt
       continue;
     }
     carry = end + 1 < buf.length ? Buffer.from(buf.subarray(end + 1)) : null;
-    yield* numbered(buf.toString('utf8', 0, end + 1), false);
+    const cr = buf.indexOf(13);
+    if (cr >= 0 && cr < end) yield* numbered(buf.toString('utf8', 0, end + 1), false);
+    else yield* byLf(buf, end);
   }
   if (carry) yield* numbered(carry.toString('utf8'), true);
+}
+
+/** Whether bytes from..to are a blank line as String#trim sees it (a line with other than ASCII spaces is decoded to tell). */
+function blank(buf: Buffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const b = buf[i]!;
+    if (b === 32 || (b >= 9 && b <= 13)) continue;
+    return b < 128 ? false : buf.toString('utf8', from, to).trim() === '';
+  }
+  return true;
 }
 
 /** The line checked, or its problem. */
@@ -156,16 +180,14 @@ export async function sendCheckedLines(port: MessagePort, file: string, part = 0
   });
   const read = { bytes: 0 };
   let lines: CheckedLine[] = [];
-  let index = 0;
   const send = async () => {
     while (credits === 0) await new Promise<void>((r) => (wake = r));
     credits--;
     port.postMessage({ lines, bytes: read.bytes, done: false } satisfies LinesMessage);
     lines = [];
   };
-  for await (const [n, text] of readLines(file, read)) {
-    const block = Math.floor(index++ / LINES_PER_MESSAGE);
-    if (block % parts !== part) continue;
+  const mine = (index: number) => Math.floor(index / LINES_PER_MESSAGE) % parts === part;
+  for await (const [n, text] of readLines(file, read, undefined, mine)) {
     const checked = parseLine(n, text);
     if (typeof checked !== 'string' && checked.type === 'entry') (checked as EntryLine).groupingKey = recordGroupingKey(checked);
     lines.push([n, checked]);

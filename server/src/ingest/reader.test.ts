@@ -11,7 +11,7 @@ const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 describe('readCheckedLines', () => {
-  it('gives every line of a file of several blocks in order, with its number, blank lines skipped and a bad line as its problem', async () => {
+  it.each([['CRLF', '\r\n'], ['LF', '\n']])('gives every line of a file of several blocks in order, with its number, blank lines skipped and a bad line as its problem (%s)', async (_name, newline) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-reader-'));
     dirs.push(dir);
     const entries = Math.floor(LINES_PER_MESSAGE * 3.5);
@@ -23,7 +23,7 @@ describe('readCheckedLines', () => {
       }));
     }
     const file = path.join(dir, 'c.jsonl');
-    fs.writeFileSync(file, text.join('\r\n') + '\n');
+    fs.writeFileSync(file, text.join(newline) + '\n');
     const read = { bytes: 0 };
     const got: [number, string][] = [];
     for await (const [n, rec] of readCheckedLines(file, read)) got.push([n, typeof rec === 'string' ? rec : rec.type === 'entry' ? `entry ${rec.id}` : rec.type]);
