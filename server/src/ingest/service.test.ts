@@ -109,6 +109,35 @@ describe.each(BACKENDS)('ingestion on %s', (dialect) => {
       siteId: site, identifier, title: 'Mutual Aid', authors: ['Peter Kropotkin'], languages: ['en'], ...extra,
     });
 
+    it('a record stored again is unchanged only when every stored column is the same; one saying nothing of its full text or date keeps the stored ones', () => {
+      const full: IngestRecord = rec('full', {
+        subtitle: 'A Factor', year_edition: 1902, year_first_edition: 1890, description: 'On cooperation', publisher: 'Heinemann',
+        isbn: '978-0', shelf_location_code: 'A1', material_description: '348 p.', edition_statement: '2nd', place_date_of_publication_distribution: 'London 1902',
+        uri: 'https://example.org/aid', uri_label: 'Read', content_type: 'text', downloads: ['pdf'], full_text: 'Text', datestamp: '2020-01-01T00:00:00.000Z',
+      });
+      const first = ingest.store([full]);
+      const entry = first.entryIds[0]!;
+      expect(ingest.store([{ ...full }]).outcomes).toEqual(['unchanged']);
+      // Neither full text nor date given: the stored ones stay, nothing changed.
+      const { full_text: _t, datestamp: _d, ...silent } = full;
+      expect(ingest.store([silent]).outcomes).toEqual(['unchanged']);
+      const changes: Partial<IngestRecord>[] = [
+        { title: 'Mutual Aid!' }, { subtitle: null }, { authors: ['Peter Kropotkin', 'Ada'] }, { languages: ['fr'] },
+        { year_edition: 1903 }, { year_first_edition: null }, { description: 'On aid' }, { publisher: null }, { isbn: '978-1' },
+        { shelf_location_code: 'B2' }, { material_description: '350 p.' }, { edition_statement: null },
+        { place_date_of_publication_distribution: 'Paris' }, { uri: 'https://example.org/aid2' }, { uri_label: null },
+        { content_type: 'book' }, { downloads: ['pdf', 'epub'] }, { full_text: null }, { datestamp: '2021-01-01T00:00:00.000Z' },
+      ];
+      for (const change of changes) {
+        const changed = { ...full, ...change };
+        expect(ingest.store([changed]).outcomes, JSON.stringify(change)).toEqual(['updated']);
+        expect(ingest.store([changed]).outcomes, JSON.stringify(change)).toEqual(['unchanged']);
+        ingest.store([full]);
+      }
+      expect(count('data_sources')).toBe(1);
+      expect(ingest.store([full]).entryIds).toEqual([entry]);
+    });
+
     it('groups records into entries; an entry\'s date is the later of its records\', an unchanged record changes nothing', () => {
       const a = ingest.store([rec('a', { datestamp: '2020-01-01T00:00:00.000Z' })]);
       expect(a.outcomes).toEqual(['new']);
