@@ -81,4 +81,37 @@ describe.each(BACKENDS)('bulk reindexing on %s', (dialect) => {
         .toEqual([almanac, ledger]);
     }
   });
+
+  it.runIf(dialect === 'sqlite')('merges no full-text segments during a bulk load; its settings come back after it, and the compaction merges what it left', async () => {
+    const config = () => Object.fromEntries(db.sqlite.prepare('SELECT k, v FROM entry_fts_config').raw().all() as [string, number][]);
+    const segments = () => db.sqlite.prepare('SELECT count(DISTINCT segid) FROM entry_fts_idx').pluck().get() as number;
+    db.sqlite.exec("INSERT INTO entry_fts (entry_fts, rank) VALUES ('automerge', 8)");
+    const before = config();
+    const bulk = { inTransaction: true, ftsWritten: new FtsFingerprints() };
+    const transaction = beginImmediate(db.sqlite);
+    try {
+      const restore = indexer.bulkSettings();
+      expect(config()).toMatchObject({ automerge: 0, hashsize: 32 * 1024 * 1024 });
+      // Each reindex call is flushed as a segment by the next statement that opens a savepoint; FTS5
+      // would merge 8 of them on its own.
+      for (let i = 0; i < 24; i++) {
+        const id = ingest.store([rec(`r${i}`, { title: `Almanac ${i}`, authors: [`Author ${i}`] })], bulk).entryIds[0]!;
+        indexer.reindex([id], bulk);
+      }
+      restore();
+      transaction.commit();
+    } catch (e) {
+      transaction.rollback();
+      throw e;
+    }
+    // Those the table held are put back; the others are FTS5's defaults, written out.
+    expect(config()).toEqual({ hashsize: 1024 * 1024, crisismerge: 16, ...before });
+    expect(segments()).toBeGreaterThanOrEqual(20);
+    expect(found('almanac')).toHaveLength(24);
+    const { IndexCompaction } = await import('./compaction.ts');
+    const { JobQueue } = await import('../jobs/queue.ts');
+    await new IndexCompaction(db, new JobQueue(db), { minPages: 0, minScattered: 0 }).compact({ pause: 0 });
+    expect(segments()).toBe(1);
+    expect(found('almanac')).toHaveLength(24);
+  });
 });

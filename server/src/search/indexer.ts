@@ -157,18 +157,26 @@ export class Indexer {
 
   /**
    * For a bulk load in the caller's transaction (with `inTransaction` reindexes): FTS5 holds up to
-   * 32 MiB of terms before it writes a segment (1 MiB by default: many small segments, merged again
-   * and again). Returns what puts the setting back (before the commit).
+   * 32 MiB of terms before it writes a segment (1 MiB by default: many small segments), and merges no
+   * segments meanwhile (automerge 0, crisis merges only past 1,000 segments). Merging as it went cost
+   * more the larger the index grew (about a fifth of a 1,000,000-entry import, most of it in the
+   * statements that made FTS5 flush); the compaction job merges the segments once, after the import
+   * (search/compaction.ts). Returns what puts the settings back (before the commit).
    */
   bulkSettings(): () => void {
     // PostgreSQL's GIN index has its own pending list (fastupdate), flushed by autovacuum: nothing to set.
     if (this.pg) return () => {};
     const s = this.db.sqlite;
-    const hashsize = (s.prepare(`SELECT v FROM entry_fts_config WHERE k = 'hashsize'`).pluck().get() as number | undefined) ?? FTS5_DEFAULT_HASHSIZE;
+    const stored = (k: string) => s.prepare('SELECT v FROM entry_fts_config WHERE k = ?').pluck().get(k) as number | undefined;
+    const before = { hashsize: stored('hashsize') ?? FTS5_DEFAULT_HASHSIZE, automerge: stored('automerge') ?? FTS5_DEFAULT_AUTOMERGE, crisismerge: stored('crisismerge') ?? FTS5_DEFAULT_CRISISMERGE };
     // FTS5 takes integers only: a bound JavaScript number is a REAL.
-    const set = (n: number) => s.exec(`INSERT INTO entry_fts (entry_fts, rank) VALUES ('hashsize', ${Math.trunc(n)})`);
-    set(32 * 1024 * 1024);
-    return () => set(hashsize);
+    const set = (k: keyof typeof before, n: number) => s.exec(`INSERT INTO entry_fts (entry_fts, rank) VALUES ('${k}', ${Math.trunc(n)})`);
+    set('hashsize', 32 * 1024 * 1024);
+    set('automerge', 0);
+    set('crisismerge', BULK_CRISISMERGE);
+    return () => {
+      for (const k of Object.keys(before) as (keyof typeof before)[]) set(k, before[k]);
+    };
   }
 
   private writeFts(fts: FtsRows): void {
@@ -316,8 +324,12 @@ export class Indexer {
   }
 }
 
-/** FTS5's own default of its 'hashsize' setting. */
+/** FTS5's own defaults of the settings a bulk load changes. */
 const FTS5_DEFAULT_HASHSIZE = 1024 * 1024;
+const FTS5_DEFAULT_AUTOMERGE = 4;
+const FTS5_DEFAULT_CRISISMERGE = 16;
+/** Segments on one level before FTS5 must merge them even with automerge off (its limit is 2,000 in all). */
+const BULK_CRISISMERGE = 1000;
 /** At most this many full-text rows wait in a bulk reindex (memory). */
 const BULK_FTS_ROWS = 20_000;
 /** Full-text rows per statement on PostgreSQL. */
