@@ -46,13 +46,7 @@ describe('import file lines', () => {
     const file = path.join(dir, 'f.jsonl');
     const text = 'first\r\nsecond\n\n  \r\nthird\rfourth\r\n\r\nfifth é\nlast';
     fs.writeFileSync(file, text);
-    const rl = readline.createInterface({ input: fs.createReadStream(file, 'utf8'), crlfDelay: Infinity });
-    const expected: [number, string][] = [];
-    let n = 0;
-    for await (const line of rl) {
-      n++;
-      if (line.trim()) expected.push([n, line]);
-    }
+    const expected = await byReadline(file);
     expect(expected.map((l) => l[0])).toEqual([1, 2, 5, 6, 8, 9]);
     for (const chunk of [1, 2, 3, 5, 7, 1 << 20]) {
       const read = { bytes: 0 };
