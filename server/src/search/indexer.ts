@@ -159,8 +159,8 @@ export class Indexer {
    * For a bulk load in the caller's transaction (with `inTransaction` reindexes): FTS5 holds up to
    * 32 MiB of terms before it writes a segment (1 MiB by default: many small segments), and merges no
    * segments meanwhile (automerge 0, crisis merges only past 1,000 segments). Merging as it went cost
-   * more the larger the index grew (about a fifth of a 1,000,000-entry import, most of it in the
-   * statements that made FTS5 flush); the compaction job merges the segments once, after the import
+   * more the larger the index grew (about an eighth of a 1,000,000-entry import's main thread, most of
+   * it in the statements that made FTS5 flush); the compaction job merges the segments once, after the import
    * (search/compaction.ts). Returns what puts the settings back (before the commit).
    */
   bulkSettings(): () => void {
