@@ -128,7 +128,10 @@ export class FileStore {
       const files = fs.readdirSync(dir);
       for (const name of files) {
         const rel = path.join('files', folder, name);
-        if (recorded.has(rel) || now - fs.statSync(path.join(dir, name)).mtimeMs < minAgeMs) continue;
+        // mtimeMs has a fraction of a millisecond and Date.now() has none: a file written this
+        // millisecond would otherwise be younger than 0.
+        const age = Math.max(0, now - fs.statSync(path.join(dir, name)).mtimeMs);
+        if (recorded.has(rel) || age < minAgeMs) continue;
         fs.rmSync(path.join(dir, name), { force: true });
         removed++;
       }

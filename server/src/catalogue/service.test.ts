@@ -122,8 +122,11 @@ describe.each(BACKENDS)('catalogue on %s', (dialect) => {
     expect(e.data_sources[0].downloads.map((d) => d.code)).toEqual(['muse', 'pdf', 'zip']);
 
     fs.mkdirSync(path.join(dir, 'files', '424242'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'files', '424242', 'text.pdf'), 'left behind');
-    expect(files.sweepUnrecorded(0)).toBe(1);
+    const leftBehind = path.join(dir, 'files', '424242', 'text.pdf');
+    fs.writeFileSync(leftBehind, 'left behind');
+    // Swept in the millisecond it was written: the clock's whole milliseconds lag the file's time.
+    fs.utimesSync(leftBehind, new Date(), (Date.now() + 0.6) / 1000);
+    expect(files.sweepUnrecorded(0, Math.floor(fs.statSync(leftBehind).mtimeMs))).toBe(1);
     expect(files.get(id.mutualOld, '.pdf')).not.toBeNull();
     files.removeAll(id.mutualOld);
     expect(files.list([id.mutualOld])).toEqual(new Map());
