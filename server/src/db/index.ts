@@ -45,7 +45,14 @@ export function openDatabase(target: string): Db {
   const file = target;
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = sqliteConnection(new BetterSqlite3(file));
-  sqlite.pragma('journal_mode = WAL');
+  try {
+    sqlite.pragma('journal_mode = WAL');
+  } catch (e) {
+    // An import into the empty catalogue writes without the WAL and holds the file (ingest/jsonl.ts).
+    if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
+    sqlite.close();
+    throw new Error(`The database ${file} is busy: an import into the empty catalogue holds it until it ends. Start again when the import has finished.`, { cause: e });
+  }
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

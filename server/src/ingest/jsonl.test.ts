@@ -7,6 +7,7 @@ import { loadConfig } from '../config.ts';
 import { importJsonl, ImportError } from './jsonl.ts';
 import { fixtureLines, writeFixture } from '../test/fixture.ts';
 import { APP_BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
+import { openDatabase } from '../db/index.ts';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -126,6 +127,70 @@ describe.each(APP_BACKENDS)('JSONL import on %s', (dialect) => {
     // (PostgreSQL checks every reference as it is written.)
     if (dialect === 'sqlite') expect(services.db.sqlite.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
     expect(services.db.sqlite.prepare('SELECT count(*) FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id').pluck().get()).toBe(30);
+    await services.db.close();
+  });
+});
+
+describe('JSONL import into an empty SQLite catalogue', () => {
+  async function fresh(): Promise<{ services: Services; dir: string; dbFile: string }> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-import-'));
+    dirs.push(dir);
+    const services = await createServices({ ...loadConfig({}), dataDir: path.join(dir, 'data'), databaseUrl: null });
+    return { services, dir, dbFile: path.join(dir, 'data', 'catalogue.sqlite') };
+  }
+  const journal = (s: Services) => s.db.sqlite.pragma('journal_mode', { simple: true });
+
+  it('writes the file directly when it has the database to itself, keeps the WAL otherwise, and is in WAL after', async () => {
+    const { services, dir, dbFile } = await fresh();
+    const file = writeFixture(dir);
+    const during: unknown[] = [];
+    let opened: unknown = null;
+    await importJsonl(file, services, (p) => {
+      during.push(journal(services));
+      // Another process starting now is told why it cannot open the database (not a bare "locked").
+      if (p.phase === 'finishing') opened = (() => { try { return openDatabase(dbFile); } catch (e) { return e; } })();
+    });
+    expect(new Set(during)).toEqual(new Set(['delete']));
+    expect(String(opened)).toMatch(/busy: an import into the empty catalogue holds it until it ends/);
+    expect(journal(services)).toBe('wal');
+    expect(fs.existsSync(`${dbFile}-journal`)).toBe(false);
+    // Another connection reads the committed catalogue.
+    const other = openDatabase(dbFile);
+    expect(other.sqlite.prepare('SELECT count(*) FROM entries').pluck().get()).toBe(11);
+    // A catalogue that holds entries is imported into through the WAL, and is readable meanwhile.
+    const seen: unknown[] = [];
+    await importJsonl(file, services, () => {
+      seen.push(journal(services), other.sqlite.prepare('SELECT count(*) FROM entries').pluck().get());
+    });
+    expect(new Set(seen)).toEqual(new Set(['wal', 11]));
+    await other.close();
+    await services.db.close();
+  });
+
+  it('keeps the WAL while another connection is open, so that one reads on during the import', async () => {
+    const { services, dir, dbFile } = await fresh();
+    const other = openDatabase(dbFile);
+    const seen: unknown[] = [];
+    const s = await importJsonl(writeFixture(dir), services, () => {
+      seen.push(journal(services), other.sqlite.prepare('SELECT count(*) FROM entries').pluck().get());
+    });
+    expect(s.entries).toBe(12);
+    expect(new Set(seen)).toEqual(new Set(['wal', 0]));
+    expect(other.sqlite.prepare('SELECT count(*) FROM entries').pluck().get()).toBe(11);
+    await other.close();
+    await services.db.close();
+  });
+
+  it('a failed import into the empty catalogue leaves it empty, in WAL, with no journal left', async () => {
+    const { services, dir, dbFile } = await fresh();
+    const lines = fixtureLines();
+    lines.push({ type: 'entry', id: 500, title: 'Orphan part', authors: [], languages: ['en'], aggregation_id: 404, data_sources: [{ library_id: 1, identifier: 'o-1' }] });
+    const err = await importJsonl(writeFixture(dir, lines), services).catch((e) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    for (const table of ['libraries', 'entries', 'data_sources', 'search_docs']) expect(count(services, table)).toBe(0);
+    expect(journal(services)).toBe('wal');
+    expect(fs.existsSync(`${dbFile}-journal`)).toBe(false);
+    expect(services.db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
     await services.db.close();
   });
 });

@@ -57,6 +57,31 @@ function importSettings(db: Db): () => void {
   };
 }
 
+/**
+ * An import into an empty catalogue that has the database to itself writes the database file directly
+ * (a rollback journal instead of the WAL): with the WAL every page of the new catalogue was written
+ * twice, into the WAL and then by the commit's checkpoint into the file. At 1,000,000 entries the
+ * commit took 24.9 s, 2.4 s this way, and the whole import 272 s, 236 s. The journal keeps the few
+ * pages that were there before, so a failure or a kill still rolls everything back. Leaving WAL needs
+ * the only connection: with another one open (a running server, another process) SQLite refuses at
+ * once and the import keeps the WAL. Returns what goes back to WAL, after the commit or rollback.
+ */
+function writeDirectlyIfAlone(db: Db): () => void {
+  const s = db.sqlite;
+  if (s.dialect !== 'sqlite' || s.prepare('SELECT EXISTS (SELECT 1 FROM entries)').pluck().get()) return () => {};
+  try {
+    if (s.pragma('journal_mode = DELETE', { simple: true }) !== 'delete') return () => {};
+  } catch {
+    return () => {};
+  }
+  return () => {
+    // A process that opened the database meanwhile may hold it: the next open makes it WAL again (db/index.ts).
+    try {
+      s.pragma('journal_mode = WAL');
+    } catch { /* left for the next open */ }
+  };
+}
+
 export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (p: ImportProgress) => void): Promise<ImportSummary> {
   const started = Date.now();
   const { db, ingest, pages, files } = deps;
@@ -237,22 +262,26 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   // keys, agents, holdings per site) no longer fit the usual 64 MiB and pages went back and forth.
   // (SQLite's settings only: PostgreSQL has no statement journal file and sizes its cache itself.)
   const restoreSettings = db.sqlite.dialect === 'sqlite' ? importSettings(db) : () => {};
-  const transaction = beginImmediate(db.sqlite);
+  const restoreWal = writeDirectlyIfAlone(db);
   try {
-    const restoreIndexSettings = deps.indexer.bulkSettings();
-    // The OAI-PMH record state of everything indexed is written once at the end, not per index row.
-    const oaiRecords = deferOaiRecords(db);
-    await run();
-    oaiRecords.finish();
-    restoreIndexSettings();
-    transaction.commit();
-  } catch (err) {
-    transaction.rollback();
-    ingest.forgetCaches();
-    for (const f of writtenFiles) files.remove(f);
-    throw err;
+    const transaction = beginImmediate(db.sqlite);
+    try {
+      const restoreIndexSettings = deps.indexer.bulkSettings();
+      // The OAI-PMH record state of everything indexed is written once at the end, not per index row.
+      const oaiRecords = deferOaiRecords(db);
+      await run();
+      oaiRecords.finish();
+      restoreIndexSettings();
+      transaction.commit();
+    } catch (err) {
+      transaction.rollback();
+      ingest.forgetCaches();
+      for (const f of writtenFiles) files.remove(f);
+      throw err;
+    }
   } finally {
     restoreSettings();
+    restoreWal();
   }
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
