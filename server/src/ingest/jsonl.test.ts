@@ -109,6 +109,24 @@ describe.each(APP_BACKENDS)('JSONL import on %s', (dialect) => {
     await services.db.close();
   });
 
+  it('links an author deleted since the last import to a new agent, never to the deleted one', async () => {
+    const { services, dir } = await fresh();
+    const lib = { type: 'library', id: 3, name: 'Biblioteca' };
+    const work = (id: number, title: string) => ({ type: 'entry', id, title, authors: ['Voltairine de Cleyre'], languages: ['en'], data_sources: [{ library_id: 3, identifier: `w-${id}` }] });
+    await importJsonl(writeFixture(dir, [lib, work(1, 'Anarchism and American Traditions')]), services);
+    const one = (sql: string, ...p: unknown[]) => services.db.sqlite.prepare(sql).pluck().get(...p);
+    const first = one("SELECT id FROM agents WHERE name = 'Voltairine de Cleyre'");
+    // A curator (or another process) removes the agent between two imports.
+    services.db.sqlite.prepare('DELETE FROM entry_agents WHERE agent_id = ?').run(first);
+    services.db.sqlite.prepare('DELETE FROM agents WHERE id = ?').run(first);
+    await importJsonl(writeFixture(dir, [lib, work(2, 'The Dominant Idea')]), services);
+    const now = one("SELECT id FROM agents WHERE name = 'Voltairine de Cleyre'");
+    expect(now).not.toBe(first);
+    expect(one("SELECT a.name FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id JOIN entries e ON e.id = ea.entry_id WHERE e.title = 'The Dominant Idea'")).toBe('Voltairine de Cleyre');
+    expect(one('SELECT count(*) FROM entry_agents ea WHERE NOT EXISTS (SELECT 1 FROM agents a WHERE a.id = ea.agent_id)')).toBe(0);
+    await services.db.close();
+  });
+
   it('a problem after thousands of stored entries rolls them all back, and the next import is whole', async () => {
     const { services, dir } = await fresh();
     const many = (n: number) => Array.from({ length: n }, (_, i) => ({

@@ -109,6 +109,16 @@ describe.each(BACKENDS)('ingestion on %s', (dialect) => {
       siteId: site, identifier, title: 'Mutual Aid', authors: ['Peter Kropotkin'], languages: ['en'], ...extra,
     });
 
+    it('a record stored after its author was deleted (a curator undoing the agent) makes the agent again', () => {
+      ingest.store([rec('first', { authors: ['Lucy Parsons'] })]);
+      const gone = one("SELECT id FROM agents WHERE name = 'Lucy Parsons'");
+      db.sqlite.prepare('DELETE FROM entry_agents WHERE agent_id = ?').run(gone);
+      db.sqlite.prepare('DELETE FROM agents WHERE id = ?').run(gone);
+      ingest.store([rec('second', { title: 'Freedom, Equality and Solidarity', authors: ['Lucy Parsons'] })]);
+      expect(one("SELECT count(*) FROM entry_agents ea JOIN agents a ON a.id = ea.agent_id WHERE a.name = 'Lucy Parsons'")).toBe(1);
+      expect(one('SELECT count(*) FROM entry_agents ea WHERE NOT EXISTS (SELECT 1 FROM agents a WHERE a.id = ea.agent_id)')).toBe(0);
+    });
+
     it('a record stored again is unchanged only when every stored column is the same; one saying nothing of its full text or date keeps the stored ones', () => {
       const full: IngestRecord = rec('full', {
         subtitle: 'A Factor', year_edition: 1902, year_first_edition: 1890, description: 'On cooperation', publisher: 'Heinemann',

@@ -183,6 +183,9 @@ export class IngestService {
     const outcomes: StoreOutcome[] = [];
     const now = new Date().toISOString();
     this.atomically(opts, () => {
+      // Cached agent ids and languages hold for one transaction: an agent may be deleted between two
+      // (a curator undoing it). A bulk load holding its transaction forgets them once, at its start.
+      if (!opts?.inTransaction) this.forgetCaches();
       if (this.db.sqlite.dialect === 'postgres') return this.storeBatch(records, now, { entryIds, touched, dataSourceIds, outcomes });
       for (const r of records) {
         const { entryId, dataSourceId, outcome } = this.storeOne(r, this.direct, now, touched);
@@ -360,7 +363,7 @@ export class IngestService {
     });
   }
 
-  /** Forgets the cached agent ids and languages: a rolled-back transaction may have written them. */
+  /** Forgets the cached agent ids and languages: a rolled-back transaction may have written them, another deleted them. */
   forgetCaches(): void {
     this.agentIds.clear();
     this.languages.clear();
