@@ -1,4 +1,4 @@
-// Chaos check: kill -9 during the three long writes, restart, and check what is left.
+// Chaos check: kill -9 during the long writes, restart, and check what is left.
 //   (a) a JSONL import (`main.ts import FILE`, one transaction): the importer and the server are killed
 //       mid-import; afterwards the catalogue must be exactly as before, and the files it wrote (their rows
 //       rolled back) are gone: the restarted server removes them from the importer's journal.
@@ -7,6 +7,8 @@
 //       `failed` with a reason and then processable again; never with some rows applied.
 //   (c) a Book Builder build: the server is killed while the job is `active`; afterwards the job ends
 //       `finished` or `failed` with a reason, and no file is orphaned under DATA_DIR/bookbuilder/.
+//   (d) an import into an empty catalogue with no server (it writes through a rollback journal, not the
+//       WAL): killed mid-import, the catalogue opens again empty, intact and in WAL mode.
 // After every kill the database passes PRAGMA integrity_check. Everything runs on 127.0.0.1 with a
 // temporary DATA_DIR, bounded by timeouts; one JSON line at the end; exit 1 when any check fails.
 //   npm run chaos -- [--entries 40000] [--rows 6000] [--sheet-kills 1]
@@ -245,6 +247,61 @@ async function scenarioImport(c: Client): Promise<Scenario> {
   check(s, leftJournals.length === 0, `journals of dead processes left: ${leftJournals.join(', ')}`);
   const lost = withDb((db) => (db.prepare('SELECT path FROM data_source_files').pluck().all() as string[]).filter((p) => !fs.existsSync(path.join(dataDir, p))));
   check(s, lost.length === 0, `recorded files missing after the restart: ${lost.slice(0, 3).join(', ')}`);
+  return s;
+}
+
+// ---------------------------------------------------------------- (d) import into an empty catalogue
+
+/**
+ * With no other process on its DATA_DIR, an import into an empty catalogue writes the database file
+ * directly, through a rollback journal instead of the WAL (ingest/jsonl.ts). Killed mid-way, it must
+ * leave a catalogue that opens, is empty and intact, and is back in WAL mode.
+ */
+async function scenarioImportAlone(): Promise<Scenario> {
+  const s = scenario();
+  const dir = path.join(tmp, 'import-alone');
+  const aloneDir = path.join(dir, 'data');
+  const aloneDb = path.join(aloneDir, 'catalogue.sqlite');
+  const { file } = makeCatalogue(dir);
+  const env = { ...process.env, DATA_DIR: aloneDir, LOG_LEVEL: 'warn', HARVEST_SCHEDULE_SECONDS: '0' };
+  let journalSeen = false;
+  let caught: (why: string) => void = () => {};
+  const importer: ChildProcess = startMain({
+    args: ['import', file], env, lifetimeS: 120, logFile,
+    onStderr: (chunk) => {
+      if (!/[\d,]+ entries, [\d,]+ entries\/s/.test(chunk)) return;
+      journalSeen ||= fs.existsSync(`${aloneDb}-journal`);
+      caught('progress');
+    },
+  });
+  const killed = new Promise<string>((resolve) => {
+    caught = resolve;
+    importer.once('exit', () => resolve('exited'));
+  });
+  const why = await Promise.race([killed, sleep(60_000).then(() => 'timeout')]);
+  killGroup(importer, 'SIGKILL');
+  await exited(importer, 10_000);
+  log(`import alone: killed the importer (${why}); its rollback journal was ${journalSeen ? '' : 'not '}there`);
+  if (!check(s, why === 'progress', `the import into the empty catalogue was not caught mid-way (${why}): ${tail(logFile, 500)}`)) return s;
+  check(s, journalSeen, 'the import into an empty catalogue with the database to itself did not write through a rollback journal');
+  // The product's own open (migrate) rolls the journal back and makes the database WAL again.
+  const migrated = runMain(['migrate'], env);
+  check(s, migrated.code === 0, `migrate after the kill: exit ${migrated.code}: ${migrated.out.slice(-300)}`);
+  const db = new Database(aloneDb, { fileMustExist: true });
+  try {
+    const integrity = (db.pragma('integrity_check') as { integrity_check: string }[]).map((x) => x.integrity_check).join('; ');
+    check(s, integrity === 'ok', `PRAGMA integrity_check says "${integrity.slice(0, 300)}"`);
+    for (const t of ['libraries', 'entries', 'data_sources', 'search_docs', 'agents']) {
+      const n = db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number;
+      check(s, n === 0, `${t}: ${n} rows after the killed import into the empty catalogue`);
+    }
+    const mode = db.pragma('journal_mode', { simple: true });
+    s.journal_mode = mode;
+    check(s, mode === 'wal', `journal_mode is ${mode} after the restart, not wal`);
+  } finally {
+    db.close();
+  }
+  check(s, !fs.existsSync(`${aloneDb}-journal`), 'the killed import\'s rollback journal is still there after the restart');
   return s;
 }
 
@@ -536,7 +593,7 @@ async function main() {
     const first = await start();
     log(`server ready in ${first.ms} ms (demo catalogue loaded)`);
     const c = new Client(server!.base);
-    for (const [name, run] of [['import', scenarioImport], ['spreadsheet', scenarioSpreadsheet], ['book', scenarioBook]] as const) {
+    for (const [name, run] of [['import', scenarioImport], ['import-alone', scenarioImportAlone], ['spreadsheet', scenarioSpreadsheet], ['book', scenarioBook]] as const) {
       const s0 = Date.now();
       try {
         c.base = server!.base;
@@ -563,7 +620,7 @@ async function main() {
   } finally {
     await server?.stop();
   }
-  const ok = Object.keys(scenarios).length === 3 && Object.values(scenarios).every((s) => s.ok) && !result.error;
+  const ok = Object.keys(scenarios).length === 4 && Object.values(scenarios).every((s) => s.ok) && !result.error;
   result.chaos = ok ? 'ok' : 'failed';
   result.seconds = secs(Date.now() - t0);
   result.scenarios = scenarios;
