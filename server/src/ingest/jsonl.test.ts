@@ -109,6 +109,21 @@ describe.each(APP_BACKENDS)('JSONL import on %s', (dialect) => {
     await services.db.close();
   });
 
+  it('a work or an identifier met again thousands of lines later (another batch) is the same entry and the same data source', async () => {
+    const { services, dir } = await fresh();
+    const lib = { type: 'library', id: 4, name: 'Infoshop' };
+    const line = (id: number, title: string, identifier: string) => ({ type: 'entry', id, title, authors: ['Emma Goldman'], languages: ['en'], data_sources: [{ library_id: 4, identifier }] });
+    const filler = Array.from({ length: 2100 }, (_, i) => line(100 + i, `Pamphlet ${i}`, `p-${i}`));
+    // Lines in other batches of 2,000: the same work again (joins the entry), the same identifier again (moves the record).
+    await importJsonl(writeFixture(dir, [lib, line(1, 'Living My Life', 'dup'), ...filler, line(5000, 'Living  my life.', 'a2'), line(5001, 'Anarchism and Other Essays', 'dup')]), services);
+    const one = (sql: string) => services.db.sqlite.prepare(sql).pluck().get();
+    expect(count(services, 'data_sources')).toBe(2102);
+    expect(count(services, 'entries')).toBe(2102);
+    expect(one("SELECT string_agg(d.identifier, ',') FROM data_sources d JOIN entries e ON e.id = d.entry_id WHERE e.title = 'Living My Life'")).toBe('a2');
+    expect(one("SELECT string_agg(d.identifier, ',') FROM data_sources d JOIN entries e ON e.id = d.entry_id WHERE e.title = 'Anarchism and Other Essays'")).toBe('dup');
+    await services.db.close();
+  });
+
   it('links an author deleted since the last import to a new agent, never to the deleted one', async () => {
     const { services, dir } = await fresh();
     const lib = { type: 'library', id: 3, name: 'Biblioteca' };
