@@ -49,8 +49,9 @@ function referencedImages(muse: string): string[] {
  * SQLite's in-memory statement journals and larger page cache for the import, and no foreign key
  * checks: every row the import writes names rows it found or made in its own transaction (the ingest
  * caches of agent ids and languages are emptied first), and the checks cost two lookups per data source,
- * author and language row (about 5 s of a 1,000,000-entry import). Set outside the transaction (SQLite
- * ignores foreign_keys inside one); returns what puts them back.
+ * author and language row (about 5 s of a 1,000,000-entry import). Into an empty catalogue, the file is
+ * written directly when it can be (writeDirectlyIfAlone). Set outside the transaction (SQLite ignores
+ * foreign_keys and journal_mode inside one); returns what puts them back, after the commit or rollback.
  */
 function importSettings(db: Db): () => void {
   const tempStore = db.sqlite.pragma('temp_store', { simple: true }) as number;
@@ -59,10 +60,12 @@ function importSettings(db: Db): () => void {
   db.sqlite.pragma('temp_store = MEMORY');
   db.sqlite.pragma(`cache_size = ${IMPORT_CACHE_KIB}`);
   db.sqlite.pragma('foreign_keys = OFF');
+  const restoreWal = writeDirectlyIfAlone(db);
   return () => {
     db.sqlite.pragma(`temp_store = ${tempStore}`);
     db.sqlite.pragma(`cache_size = ${cacheSize}`);
     db.sqlite.pragma(`foreign_keys = ${foreignKeys}`);
+    restoreWal();
   };
 }
 
@@ -73,11 +76,11 @@ function importSettings(db: Db): () => void {
  * commit took 24.9 s, 2.4 s this way, and the whole import 272 s, 236 s. The journal keeps the few
  * pages that were there before, so a failure or a kill still rolls everything back. Leaving WAL needs
  * the only connection: with another one open (a running server, another process) SQLite refuses at
- * once and the import keeps the WAL. Returns what goes back to WAL, after the commit or rollback.
+ * once and the import keeps the WAL. Returns what goes back to WAL.
  */
 function writeDirectlyIfAlone(db: Db): () => void {
   const s = db.sqlite;
-  if (s.dialect !== 'sqlite' || s.prepare('SELECT EXISTS (SELECT 1 FROM entries)').pluck().get()) return () => {};
+  if (s.prepare('SELECT EXISTS (SELECT 1 FROM entries)').pluck().get()) return () => {};
   try {
     if (s.pragma('journal_mode = DELETE', { simple: true }) !== 'delete') return () => {};
   } catch {
@@ -271,11 +274,10 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   // keys, agents, holdings per site) no longer fit the usual 64 MiB and pages went back and forth.
   // (SQLite's settings only: PostgreSQL has no statement journal file and sizes its cache itself.)
   const restoreSettings = db.sqlite.dialect === 'sqlite' ? importSettings(db) : () => {};
-  const restoreWal = writeDirectlyIfAlone(db);
   try {
     const transaction = beginImmediate(db.sqlite);
-    // Agent ids and languages known from before may have been deleted since (a curator's merge, another
-    // process): the import's rows name only what it finds or makes inside its transaction.
+    // Agent ids and languages cached before (by a rolled-back import, or deleted since by a curator or
+    // another process): the import's rows name only what it finds or makes inside its transaction.
     ingest.forgetCaches();
     try {
       const restoreIndexSettings = deps.indexer.bulkSettings();
@@ -287,13 +289,11 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       transaction.commit();
     } catch (err) {
       transaction.rollback();
-      ingest.forgetCaches();
       for (const f of writtenFiles) files.remove(f);
       throw err;
     }
   } finally {
     restoreSettings();
-    restoreWal();
   }
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
