@@ -20,6 +20,7 @@ import { PagesService } from './pages/service.ts';
 import { pageRoutes } from './pages/routes.ts';
 import { Indexer } from './search/indexer.ts';
 import { COMPACT_INDEX_JOB, DEFAULT_POLICY, IndexCompaction } from './search/compaction.ts';
+import { FtsBuilder } from './search/fts-builder.ts';
 import { SearchService } from './search/service.ts';
 import { searchRoutes } from './search/routes.ts';
 import { FileStore } from './catalogue/files.ts';
@@ -119,6 +120,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const search = new SearchService(db, libraries, agents, new ExclusionStore(db), authorResolver);
   const files = new FileStore(db, config.dataDir);
   files.recoverJournals();
+  FtsBuilder.removeLeftover(db);
   const catalogue = new CatalogueService(db, libraries, files, authorResolver);
   const fullText = new FullTextService(files);
   const ingest = new IngestService(db, indexer, files);

@@ -8,6 +8,8 @@ import { importJsonl, ImportError } from './jsonl.ts';
 import { fixtureLines, writeFixture } from '../test/fixture.ts';
 import { APP_BACKENDS, dropTestDatabases, testDatabaseTarget } from '../test/backends.ts';
 import { openDatabase } from '../db/index.ts';
+import { ANONYMOUS } from '../http/viewer.ts';
+import { foldText } from '@uc/shared';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -214,6 +216,47 @@ describe('JSONL import into an empty SQLite catalogue', () => {
     await services.db.close();
   });
 
+  it('builds the full-text index in a thread: the index the Indexer writes itself, found at once on every connection', async () => {
+    const { services, dir, dbFile } = await fresh();
+    const search = (query: string) => services.search.search({ query, page: 1, pageSize: 50, filters: {}, exact: true }, ANONYMOUS).total_entries;
+    // A search before the import: this connection has read the (empty) index's layout.
+    expect(search('Kropotkin')).toBe(0);
+    const lines = fixtureLines();
+    // Cyrillic (indexed in both scripts), descriptions, and enough entries for several batches and messages.
+    lines.push({ type: 'entry', id: 300, title: 'Хлеб и воля', authors: ['Пётр Кропоткин'], languages: ['ru'], data_sources: [{ library_id: 1, identifier: 'r-1', description: 'Очерки' }] });
+    for (let i = 0; i < 2500; i++) {
+      lines.push({ type: 'entry', id: 1000 + i, title: `Pamphlet ${i} on ${['bread', 'land', 'freedom'][i % 3]}`, authors: [`Writer ${i % 40}`], languages: ['en'],
+        data_sources: [{ library_id: 1 + (i % 2), identifier: `p-${i}`, description: i % 5 ? `Notes of ${i} pages` : null }] });
+    }
+    await importJsonl(writeFixture(dir, lines), services);
+    expect(fs.existsSync(`${dbFile}-import-fts`)).toBe(false);
+    // Three of his works, and the Russian one through its Latin form (and the other way round).
+    expect(search('Kropotkin')).toBe(4);
+    expect(search('Кропоткин')).toBe(4);
+    expect(search('pamphlet AND freedom')).toBe(833);
+    const other = openDatabase(dbFile);
+    expect(other.sqlite.prepare("SELECT count(*) FROM entry_fts WHERE entry_fts MATCH 'pamphlet'").pluck().get()).toBe(2500);
+    await other.close();
+    expect(() => services.db.sqlite.exec("INSERT INTO entry_fts (entry_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow();
+
+    // Every word, prefix and title phrase answers the same entries with the same scores as an index the
+    // Indexer writes itself, row by row on this connection, from empty.
+    const s = services.db.sqlite;
+    s.exec("CREATE VIRTUAL TABLE temp.fts_words USING fts5vocab('main', 'entry_fts', 'row')");
+    const words = s.prepare('SELECT term FROM temp.fts_words ORDER BY term').pluck().all() as string[];
+    const titles = s.prepare('SELECT title FROM entries ORDER BY id').pluck().all() as string[];
+    const queries = [...words.map((w) => `"${w}"`), ...words.map((w) => `"${w.slice(0, 2)}"*`), ...titles.map((t) => `"${foldText(t).replace(/"/g, '')}"`)];
+    const answers = () => queries.map((q) => JSON.stringify(s.prepare('SELECT rowid, round(bm25(entry_fts), 9) FROM entry_fts WHERE entry_fts MATCH ? ORDER BY rowid').raw().all(q)));
+    const built = answers();
+    expect(words.length).toBeGreaterThan(2500);
+    expect(built.filter((a) => a !== '[]').length).toBe(queries.length);
+    s.exec("INSERT INTO entry_fts (entry_fts) VALUES ('delete-all')");
+    s.exec('UPDATE search_docs SET doc = NULL');
+    services.indexer.reindex(s.prepare('SELECT id FROM entries').pluck().all() as number[]);
+    expect(answers()).toEqual(built);
+    await services.db.close();
+  });
+
   it('a failed import into the empty catalogue leaves it empty, in WAL, with no journal left', async () => {
     const { services, dir, dbFile } = await fresh();
     const lines = fixtureLines();
@@ -223,6 +266,7 @@ describe('JSONL import into an empty SQLite catalogue', () => {
     for (const table of ['libraries', 'entries', 'data_sources', 'search_docs']) expect(count(services, table)).toBe(0);
     expect(journal(services)).toBe('wal');
     expect(fs.existsSync(`${dbFile}-journal`)).toBe(false);
+    expect(fs.existsSync(`${dbFile}-import-fts`)).toBe(false);
     expect(services.db.sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
     await services.db.close();
   });

@@ -11,6 +11,7 @@ import type { PagesService } from '../pages/service.ts';
 import type { FileStore } from '../catalogue/files.ts';
 import type { IngestRecord, IngestService, LinkRequest } from './service.ts';
 import { FtsFingerprints, type Indexer } from '../search/indexer.ts';
+import { FtsBuilder } from '../search/fts-builder.ts';
 import type { EntryLine, Line } from './format.ts';
 import { readCheckedLines } from './reader.ts';
 import { deferOaiRecords } from '../publish/oai-bulk.ts';
@@ -115,7 +116,8 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   let toIndex = new Set<number>();
   const linked = new Set<number>();
   // Full-text rows written by this import: an entry indexed again for its doc alone keeps its row.
-  const bulkIndex = { ...BULK, ftsWritten: new FtsFingerprints() };
+  // Into an empty catalogue they are written by a thread of their own (set once the transaction is open).
+  const bulkIndex: { inTransaction: true; ftsWritten: FtsFingerprints; ftsBuilder: FtsBuilder | null } = { ...BULK, ftsWritten: new FtsFingerprints(), ftsBuilder: null };
 
   const flush = () => {
     const records: IngestRecord[] = [];
@@ -247,7 +249,10 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
           break;
         case 'entry':
           batch.push(rec);
-          if (batch.length >= 2000) flush();
+          if (batch.length >= 2000) {
+            flush();
+            await bulkIndex.ftsBuilder?.keepUp();
+          }
           break;
       }
     }
@@ -265,6 +270,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       position: l.position,
     }));
     deps.indexer.reindex(new Set([...toIndex, ...linked, ...ingest.link(linkRequests, BULK)]), bulkIndex);
+    await bulkIndex.ftsBuilder?.finishInto(db);
   };
 
   // One transaction around everything: a failure half-way leaves the catalogue as it was. Statement
@@ -280,7 +286,8 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
     // another process): the import's rows name only what it finds or makes inside its transaction.
     ingest.forgetCaches();
     try {
-      const restoreIndexSettings = deps.indexer.bulkSettings();
+      bulkIndex.ftsBuilder = FtsBuilder.forEmptyIndex(db);
+      const restoreIndexSettings = bulkIndex.ftsBuilder ? () => {} : deps.indexer.bulkSettings();
       // The OAI-PMH record state of everything indexed is written once at the end, not per index row.
       const oaiRecords = deferOaiRecords(db);
       await run();
@@ -289,6 +296,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       transaction.commit();
     } catch (err) {
       transaction.rollback();
+      await bulkIndex.ftsBuilder?.abandon();
       for (const f of writtenFiles) files.remove(f);
       throw err;
     }

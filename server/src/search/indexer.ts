@@ -1,15 +1,18 @@
 // Builds the index snapshot of entries from the catalogue tables and writes search_docs + entry_fts
 // (FTS5 rows of folded text on SQLite; on PostgreSQL a tsvector of the same tokens, search/pg-fts.ts).
 // Called by ingestion and curation with the ids of the entries they touched.
-import { hash } from 'node:crypto';
 import anyAscii from 'any-ascii';
-import { foldText, FILTER_NAMES, searchForms, type FilterName } from '@uc/shared';
+import { FILTER_NAMES, type FilterName } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import { idList, jsonbRows } from '../db/dialect.ts';
 import type { IndexDoc } from './doc.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { partLibrariesSql } from '../catalogue/holdings.ts';
 import { toTsVector } from './pg-fts.ts';
+import { BULK_FTS_CONFIG, FTS5_DEFAULT_CONFIG, FtsFingerprints, fingerprintOf, ftsRow, type FtsRow, type FtsText } from './fts-text.ts';
+import type { FtsBuilder } from './fts-builder.ts';
+
+export { FtsFingerprints } from './fts-text.ts';
 
 const TEXT_FORMATS = new Set(['muse', 'txt', 'epub', 'html', 'zip', 'tex']);
 const RAW_FORMATS = new Set(['pdf', 'djvu']);
@@ -139,7 +142,7 @@ export class Indexer {
       // flush what it holds, so rows written per batch of 500 made many small segments to merge later.
       const fts = new FtsRows();
       for (let i = 0; i < all.length; i += 500) {
-        written += this.reindexBatch(all.slice(i, i + 500), fts, opts.ftsWritten);
+        written += this.reindexBatch(all.slice(i, i + 500), fts, opts.ftsWritten, opts.ftsBuilder ?? undefined);
         if (fts.rows.length >= BULK_FTS_ROWS) this.writeFts(fts);
       }
       this.writeFts(fts);
@@ -156,24 +159,19 @@ export class Indexer {
   }
 
   /**
-   * For a bulk load in the caller's transaction (with `inTransaction` reindexes): FTS5 holds up to
-   * 32 MiB of terms before it writes a segment (1 MiB by default: many small segments), and merges no
-   * segments meanwhile (automerge 0, crisis merges only past 1,000 segments). Merging as it went cost
-   * more the larger the index grew (about an eighth of a 1,000,000-entry import's main thread, most of
-   * it in the statements that made FTS5 flush); the compaction job merges the segments once, after the import
-   * (search/compaction.ts). Returns what puts the settings back (before the commit).
+   * FTS5's settings for a bulk load in the caller's transaction (BULK_FTS_CONFIG). Returns what puts
+   * them back (before the commit).
    */
   bulkSettings(): () => void {
     // PostgreSQL's GIN index has its own pending list (fastupdate), flushed by autovacuum: nothing to set.
     if (this.pg) return () => {};
     const s = this.db.sqlite;
     const stored = (k: string) => s.prepare('SELECT v FROM entry_fts_config WHERE k = ?').pluck().get(k) as number | undefined;
-    const before = { hashsize: stored('hashsize') ?? FTS5_DEFAULT_HASHSIZE, automerge: stored('automerge') ?? FTS5_DEFAULT_AUTOMERGE, crisismerge: stored('crisismerge') ?? FTS5_DEFAULT_CRISISMERGE };
+    const keys = Object.keys(BULK_FTS_CONFIG) as (keyof typeof BULK_FTS_CONFIG)[];
+    const before = Object.fromEntries(keys.map((k) => [k, stored(k) ?? FTS5_DEFAULT_CONFIG[k]])) as Record<(typeof keys)[number], number>;
     // FTS5 takes integers only: a bound JavaScript number is a REAL.
     const set = (k: keyof typeof before, n: number) => s.exec(`INSERT INTO entry_fts (entry_fts, rank) VALUES ('${k}', ${Math.trunc(n)})`);
-    set('hashsize', 32 * 1024 * 1024);
-    set('automerge', 0);
-    set('crisismerge', BULK_CRISISMERGE);
+    for (const k of keys) set(k, BULK_FTS_CONFIG[k]);
     return () => {
       for (const k of Object.keys(before) as (keyof typeof before)[]) set(k, before[k]);
     };
@@ -190,7 +188,7 @@ export class Indexer {
   }
 
   /** Writes the search_docs rows of these entries and drops their old full-text rows; their new ones go to `fts`. */
-  private reindexBatch(ids: number[], fts: FtsRows, ftsWritten?: FtsFingerprints): number {
+  private reindexBatch(ids: number[], fts: FtsRows, ftsWritten?: FtsFingerprints, builder?: FtsBuilder): number {
     const q = this.q;
     const idsJson = JSON.stringify(ids);
     const entries = q.entries.all(idsJson) as EntryRow[];
@@ -217,7 +215,8 @@ export class Indexer {
     let seq = q.maxSeq.get() as number;
     // Only rows that exist are deleted: a delete in FTS5 (contentless, with deletes) costs even for a
     // rowid it never held, and one that exists costs milliseconds in an index of large segments.
-    const hadRow = new Set(q.indexed.all(JSON.stringify([...new Set([...canonIds, ...ids])])) as number[]);
+    // (With a builder, the builder's thread holds every row of the load: it replaces them itself.)
+    const hadRow = builder ? new Set<number>() : new Set(q.indexed.all(JSON.stringify([...new Set([...canonIds, ...ids])])) as number[]);
     const docs: [number, number, string | null, string | null][] = [];
     const putDoc = q.putDocs
       ? (id: number, seq: number, doc: string | null, libraries: string | null) => { docs.push([id, seq, doc, libraries]); }
@@ -235,6 +234,7 @@ export class Indexer {
       if (ds.length === 0 && viaParts.length === 0) {
         if (hadRow.has(e.id)) ftsGone.push(e.id);
         ftsWritten?.set(e.id, 0);
+        builder?.drop(e.id);
         putDoc(e.id, ++seq, null, null);
         continue;
       }
@@ -288,14 +288,17 @@ export class Indexer {
       putDoc(e.id, ++seq, JSON.stringify(doc), JSON.stringify(values.library.map(Number)));
       const dsTitles = ds.flatMap((d) => [d.title, d.subtitle ?? '']).filter((t) => t && t !== e.title && t !== e.subtitle);
       const dsAuthors = ds.flatMap((d) => JSON.parse(d.authors) as string[]);
-      const row: FtsRow = [
-        e.id,
-        // Titles and authors in Cyrillic or Greek are indexed as written and in Latin letters.
-        searchForms([e.title, e.subtitle ?? '', ...new Set(dsTitles)].join(' \n ')).join(' \n '),
-        searchForms([...creator.map((c) => c.value), ...new Set(dsAuthors)].join(' \n ')).join(' \n '),
-        foldText(ds.flatMap((d) => [d.description, d.publisher, d.isbn, d.material_description]).filter(Boolean).join(' \n ')),
-        foldText(ds.map((d) => d.full_text ?? '').join(' \n ')),
+      const text: FtsText = [
+        [e.title, e.subtitle ?? '', ...new Set(dsTitles)].join(' \n '),
+        [...creator.map((c) => c.value), ...new Set(dsAuthors)].join(' \n '),
+        ds.flatMap((d) => [d.description, d.publisher, d.isbn, d.material_description]).filter(Boolean).join(' \n '),
+        ds.map((d) => d.full_text ?? '').join(' \n '),
       ];
+      if (builder) {
+        builder.put(e.id, text);
+        continue;
+      }
+      const row = ftsRow(e.id, text);
       // In a bulk load an entry indexed earlier in the same transaction is often indexed again for its
       // doc alone (it became an aggregation or an original); the same full-text row is not rewritten.
       const fingerprint = ftsWritten && fingerprintOf(row);
@@ -308,6 +311,7 @@ export class Indexer {
     for (const id of missing) {
       if (hadRow.has(id)) ftsGone.push(id);
       ftsWritten?.set(id, 0);
+      builder?.drop(id);
       putDoc(id, ++seq, null, null);
     }
     if (docs.length) q.putDocs!.run(jsonbRows(docs));
@@ -324,12 +328,6 @@ export class Indexer {
   }
 }
 
-/** FTS5's own defaults of the settings a bulk load changes. */
-const FTS5_DEFAULT_HASHSIZE = 1024 * 1024;
-const FTS5_DEFAULT_AUTOMERGE = 4;
-const FTS5_DEFAULT_CRISISMERGE = 16;
-/** Segments on one level before FTS5 must merge them even with automerge off (its limit is 2,000 in all). */
-const BULK_CRISISMERGE = 1000;
 /** At most this many full-text rows wait in a bulk reindex (memory). */
 const BULK_FTS_ROWS = 20_000;
 /** Full-text rows per statement on PostgreSQL. */
@@ -337,35 +335,10 @@ const PG_FTS_ROWS = 500;
 
 /**
  * `inTransaction`: the caller holds the write transaction (a bulk import); `ftsWritten`: the same
- * table over the whole transaction, of the full-text rows written in it.
+ * table over the whole transaction, of the full-text rows written in it; `ftsBuilder`: the full-text
+ * rows go to it instead (an import into an empty catalogue: fts-builder.ts).
  */
-export interface BulkReindexOptions { inTransaction?: boolean; ftsWritten?: FtsFingerprints }
-
-/**
- * Fingerprints (48 bits of a SHA-1; 0: none) of the full-text rows written in one bulk load, by entry
- * id: a typed array, 8 bytes per id and nothing for the garbage collector to trace at 1,000,000 entries.
- */
-export class FtsFingerprints {
-  private values = new Float64Array(1 << 16);
-  get(entryId: number): number {
-    return entryId < this.values.length ? this.values[entryId]! : 0;
-  }
-  set(entryId: number, fingerprint: number): void {
-    if (entryId >= this.values.length) {
-      const grown = new Float64Array(Math.max(this.values.length * 2, entryId + 1));
-      grown.set(this.values);
-      this.values = grown;
-    }
-    this.values[entryId] = fingerprint;
-  }
-}
-
-function fingerprintOf(row: FtsRow): number {
-  return hash('sha1', row.join('\u0000'), 'buffer').readUIntBE(0, 6) || 1;
-}
-
-/** An entry's full-text row: rowid, title, authors, body, full text. */
-type FtsRow = [number, string, string, string, string];
+export interface BulkReindexOptions { inTransaction?: boolean; ftsWritten?: FtsFingerprints; ftsBuilder?: FtsBuilder | null }
 
 /** Full-text rows waiting to be written, and their entry ids. */
 class FtsRows {

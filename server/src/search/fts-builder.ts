@@ -1,0 +1,182 @@
+// The full-text index of an import into an empty catalogue, built on the second core: the Indexer
+// hands each entry's text to a thread (fts-builder-thread-main.ts) that writes entry_fts in a scratch
+// database, and before the import commits, the finished index (FTS5's own tables, which a full-text
+// table is made of) is copied into the catalogue's, inside the import's transaction. Writing the
+// full-text rows was about a quarter of the import's main thread (at 300,000 entries: 12 of 55 s),
+// and the folding of their text some more. SQLite only; only where entry_fts holds no row (it is
+// replaced whole).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { Db } from '../db/index.ts';
+import { writeWithoutWaiting, type SqlConnection } from '../db/connection.ts';
+import type { FtsText } from './fts-text.ts';
+import type { FtsBuilderData, FtsBuilderReply, FtsOp } from './fts-builder-thread-main.ts';
+
+/** Entries' texts sent to the thread together (one message). */
+const OPS_PER_MESSAGE = 1000;
+/** Texts sent and not yet written past which the import waits for the thread (memory). */
+const MAX_BACKLOG = 40_000;
+/** FTS5's tables that hold entry_fts's index (its settings, entry_fts_config, stay the catalogue's). */
+const INDEX_TABLES = ['entry_fts_data', 'entry_fts_idx', 'entry_fts_docsize'] as const;
+
+export class FtsBuilder {
+  private ops: FtsOp[] = [];
+  private sent = 0;
+  private applied = 0;
+  private failure: Error | null = null;
+  private finished = false;
+  private wake: (() => void) | null = null;
+
+  private constructor(private worker: Worker, private file: string) {
+    worker.on('message', (m: FtsBuilderReply) => {
+      if ('applied' in m) this.applied += m.applied;
+      else if ('done' in m) this.finished = true;
+      else this.failure ??= new Error(`The full-text index could not be built: ${m.error}`);
+      this.notify();
+    });
+    worker.on('error', (e) => {
+      this.failure ??= e;
+      this.notify();
+    });
+    worker.on('exit', (code) => {
+      if (!this.finished) this.failure ??= new Error(`The full-text builder thread ended (code ${code}) before the index was built`);
+      this.notify();
+    });
+  }
+
+  /**
+   * A builder for a bulk load in `db`'s open write transaction, or null where it does not apply: not
+   * SQLite, or entry_fts holds rows (an entry has an index document; the builder's index replaces it whole).
+   */
+  static forEmptyIndex(db: Db): FtsBuilder | null {
+    if (db.sqlite.dialect !== 'sqlite') return null;
+    const s = sqliteHandle(db.sqlite);
+    if (!s.inTransaction) throw new Error('FtsBuilder: no transaction is open');
+    if (s.prepare('SELECT EXISTS (SELECT 1 FROM search_docs WHERE doc IS NOT NULL)').pluck().get()) return null;
+    const definition = s.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'entry_fts'`).pluck().get() as string;
+    // Beside the catalogue (same disk, and a leftover of a killed import is replaced by the next one: only
+    // one import writes at a time); an in-memory catalogue (tests) uses the temporary folder.
+    const file = s.memory ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'uc-fts-')), 'index.sqlite') : scratchFileOf(s);
+    fs.rmSync(file, { force: true });
+    const worker = new Worker(new URL('./fts-builder-thread.mjs', import.meta.url), { workerData: { file, definition } satisfies FtsBuilderData });
+    return new FtsBuilder(worker, file);
+  }
+
+  /**
+   * Removes the scratch database of an import that was killed (the next import would replace it; until
+   * then it holds disk space). Only an import holding the catalogue's write lock has one: when the lock
+   * is free at once, no import runs.
+   */
+  static removeLeftover(db: Db): void {
+    if (db.sqlite.dialect !== 'sqlite') return;
+    const s = sqliteHandle(db.sqlite);
+    if (s.memory || !fs.existsSync(scratchFileOf(s))) return;
+    writeWithoutWaiting(db.sqlite, () => s.transaction(() => fs.rmSync(scratchFileOf(s), { force: true })).immediate());
+  }
+
+  /** The entry's full-text row is this text's (replacing one given before in the same load). */
+  put(entryId: number, text: FtsText): void {
+    this.push([entryId, ...text]);
+  }
+
+  /** The entry has no full-text row (any given before in the same load goes). */
+  drop(entryId: number): void {
+    this.push([entryId]);
+  }
+
+  private push(op: FtsOp): void {
+    this.ops.push(op);
+    if (this.ops.length >= OPS_PER_MESSAGE) this.send();
+  }
+
+  private send(): void {
+    if (this.failure) throw this.failure;
+    if (!this.ops.length) return;
+    this.worker.postMessage(this.ops);
+    this.sent += this.ops.length;
+    this.ops = [];
+  }
+
+  /** Waits while the thread is far behind (the texts waiting for it are held in memory). */
+  async keepUp(): Promise<void> {
+    while (this.sent - this.applied > MAX_BACKLOG) await this.next();
+    if (this.failure) throw this.failure;
+  }
+
+  private next(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve) => (this.wake = resolve));
+  }
+
+  private notify(): void {
+    this.wake?.();
+    this.wake = null;
+  }
+
+  /**
+   * Waits for the thread to write everything given, then replaces `db`'s entry_fts with the built index
+   * (in `db`'s open transaction: a rollback undoes it) and removes the scratch database.
+   */
+  async finishInto(db: Db): Promise<void> {
+    this.send();
+    this.worker.postMessage('finish');
+    while (!this.finished) await this.next();
+    await this.worker.terminate();
+    const s = sqliteHandle(db.sqlite);
+    const built = new Database(this.file, { readonly: true });
+    // FTS5's tables are read-only to SQL in SQLite's defensive mode (better-sqlite3's default): lifted
+    // for the copy only.
+    s.unsafeMode(true);
+    try {
+      for (const table of INDEX_TABLES) {
+        s.exec(`DELETE FROM ${table}`);
+        const rows = built.prepare(`SELECT * FROM ${table}`).raw();
+        const insert = s.prepare(`INSERT INTO ${table} VALUES (${rows.columns().map(() => '?').join(', ')})`);
+        for (const row of rows.iterate()) insert.run(row);
+      }
+    } finally {
+      s.unsafeMode(false);
+      built.close();
+    }
+    forgetFtsStructure(s);
+    this.remove();
+  }
+
+  /** Stops the thread and removes the scratch database (the import failed). */
+  async abandon(): Promise<void> {
+    this.worker.removeAllListeners();
+    await this.worker.terminate();
+    this.remove();
+  }
+
+  private remove(): void {
+    fs.rmSync(this.file, { force: true });
+    if (path.basename(path.dirname(this.file)).startsWith('uc-fts-')) fs.rmSync(path.dirname(this.file), { recursive: true, force: true });
+  }
+}
+
+/**
+ * FTS5 keeps what it read of an index's layout per connection and reads it again only when another
+ * connection committed; this connection's own copy of the tables would go unseen (searches on it would
+ * find nothing until then). A rollback of a change to the table makes FTS5 forget it: a setting written
+ * and rolled back, in a savepoint of the open transaction.
+ */
+function forgetFtsStructure(s: Database.Database): void {
+  const automerge = s.prepare(`SELECT v FROM entry_fts_config WHERE k = 'automerge'`).pluck().get() ?? 4;
+  s.exec('SAVEPOINT fts_reload');
+  try {
+    s.exec(`INSERT INTO entry_fts (entry_fts, rank) VALUES ('automerge', ${Math.trunc(Number(automerge))})`);
+  } finally {
+    s.exec('ROLLBACK TO fts_reload');
+    s.exec('RELEASE fts_reload');
+  }
+}
+
+/** The scratch database of an import into the catalogue file of `s`. */
+const scratchFileOf = (s: Database.Database) => `${s.name}-import-fts`;
+
+/** The better-sqlite3 connection itself (SQLite's db.sqlite is one). */
+const sqliteHandle = (connection: SqlConnection) => connection as unknown as Database.Database;

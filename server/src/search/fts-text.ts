@@ -1,0 +1,51 @@
+// An entry's full-text row (entry_fts) from its text as stored, and the FTS5 settings of a bulk load:
+// the Indexer writes rows itself, and an import into an empty catalogue hands them to the full-text
+// builder thread (fts-builder.ts), which must make exactly the same rows. No database imports here.
+import { hash } from 'node:crypto';
+import { foldText, searchForms } from '@uc/shared';
+
+/** An entry's text as stored, each part joined with ' \n ': titles, authors, description and the like, full texts. */
+export type FtsText = [title: string, authors: string, body: string, fulltext: string];
+
+/** An entry's full-text row: rowid, title, authors, body, full text (as entry_fts stores them, folded). */
+export type FtsRow = [number, string, string, string, string];
+
+/** The row of an entry's text: titles and authors in Cyrillic or Greek are indexed as written and in Latin letters. */
+export function ftsRow(entryId: number, text: FtsText): FtsRow {
+  return [entryId, searchForms(text[0]).join(' \n '), searchForms(text[1]).join(' \n '), foldText(text[2]), foldText(text[3])];
+}
+
+/**
+ * For a bulk load (with `inTransaction` reindexes): FTS5 holds up to 32 MiB of terms before it writes a
+ * segment (1 MiB by default: many small segments), and merges no segments meanwhile (automerge 0, crisis
+ * merges only past 1,000 segments on a level, of 2,000 in all). Merging as it went cost more the larger
+ * the index grew (about an eighth of a 1,000,000-entry import's main thread); the compaction job merges
+ * the segments once, after the load (search/compaction.ts).
+ */
+export const BULK_FTS_CONFIG = { hashsize: 32 * 1024 * 1024, automerge: 0, crisismerge: 1000 } as const;
+/** FTS5's own defaults of the settings a bulk load changes. */
+export const FTS5_DEFAULT_CONFIG = { hashsize: 1024 * 1024, automerge: 4, crisismerge: 16 } as const;
+
+/**
+ * Fingerprints (48 bits of a SHA-1; 0: none) of the full-text rows written in one bulk load, by entry
+ * id: a typed array, 8 bytes per id and nothing for the garbage collector to trace at 1,000,000 entries.
+ */
+export class FtsFingerprints {
+  private values = new Float64Array(1 << 16);
+  get(entryId: number): number {
+    return entryId < this.values.length ? this.values[entryId]! : 0;
+  }
+  set(entryId: number, fingerprint: number): void {
+    if (entryId >= this.values.length) {
+      const grown = new Float64Array(Math.max(this.values.length * 2, entryId + 1));
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[entryId] = fingerprint;
+  }
+}
+
+/** The fingerprint of a row (never 0). */
+export function fingerprintOf(row: readonly (string | number)[]): number {
+  return hash('sha1', row.join('\u0000'), 'buffer').readUIntBE(0, 6) || 1;
+}
