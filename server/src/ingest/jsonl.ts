@@ -12,6 +12,7 @@ import type { FileStore } from '../catalogue/files.ts';
 import type { IngestRecord, IngestService, LinkRequest } from './service.ts';
 import { FtsFingerprints, type Indexer } from '../search/indexer.ts';
 import { FtsBuilder } from '../search/fts-builder.ts';
+import type { EntryImage } from '../search/entry-image.ts';
 import type { EntryLine, Line } from './format.ts';
 import { readCheckedLines } from './reader.ts';
 import { deferOaiRecords } from '../publish/oai-bulk.ts';
@@ -117,7 +118,9 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   const linked = new Set<number>();
   // Full-text rows written by this import: an entry indexed again for its doc alone keeps its row.
   // Into an empty catalogue they are written by a thread of their own (set once the transaction is open).
-  const bulkIndex: { inTransaction: true; ftsWritten: FtsFingerprints; ftsBuilder: FtsBuilder | null } = { ...BULK, ftsWritten: new FtsFingerprints(), ftsBuilder: null };
+  const bulkIndex: { inTransaction: true; ftsWritten: FtsFingerprints; ftsBuilder: FtsBuilder | null; image: EntryImage | null } = {
+    ...BULK, ftsWritten: new FtsFingerprints(), ftsBuilder: null, image: null,
+  };
 
   const flush = () => {
     const records: IngestRecord[] = [];
@@ -155,7 +158,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
         owners.push({ entry: e, ds });
       }
     }
-    const { entryIds, touched, dataSourceIds } = ingest.store(records, BULK);
+    const { entryIds, touched, dataSourceIds } = ingest.store(records, { ...BULK, image: bulkIndex.image });
     owners.forEach((o, i) => {
       if (!entryOfFileId.has(o.entry.id)) entryOfFileId.set(o.entry.id, entryIds[i]);
       if (o.ds.muse_file) {
@@ -185,6 +188,8 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
     if (toIndex.size >= INDEX_CHUNK) {
       deps.indexer.reindex(toIndex, bulkIndex);
       toIndex = new Set();
+      // Indexed: an entry of them touched again is read from the tables.
+      bulkIndex.image?.clear();
     }
     summary.entries += batch.length;
     summary.dataSources += records.length;
@@ -263,6 +268,8 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
     }
     if (problems.length) throw new ImportError(problems);
     onProgress?.({ phase: 'finishing', entries: summary.entries, bytes: read.bytes, totalBytes });
+    // The links change what the image holds (parents, originals): the rest is indexed from the tables.
+    bulkIndex.image = null;
     const linkRequests: LinkRequest[] = pendingLinks.map((l) => ({
       kind: l.kind,
       parentEntryId: entryOfFileId.get(l.parent)!,
@@ -287,6 +294,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
     ingest.forgetCaches();
     try {
       bulkIndex.ftsBuilder = FtsBuilder.forEmptyIndex(db);
+      bulkIndex.image = deps.indexer.entryImage();
       const restoreIndexSettings = bulkIndex.ftsBuilder ? () => {} : deps.indexer.bulkSettings();
       // The OAI-PMH record state of everything indexed is written once at the end, not per index row.
       const oaiRecords = deferOaiRecords(db);

@@ -6,6 +6,7 @@ import type { FileStore } from '../catalogue/files.ts';
 import { foldText } from '@uc/shared';
 import { clip, groupingKey, storedWork, TITLE_MAX } from './grouping.ts';
 import { asPgText, jsonbRows } from '../db/dialect.ts';
+import type { EntryImage } from '../search/entry-image.ts';
 
 export interface IngestRecord {
   siteId: number;
@@ -42,7 +43,11 @@ export type StoreOutcome = 'new' | 'updated' | 'unchanged';
  * import), so no savepoint is opened per call: each one copies every page it touches into the
  * sub-journal again, which made a 1,000,000-record import spend most of its time copying pages.
  */
-export interface BulkOptions { inTransaction?: boolean }
+export interface BulkOptions {
+  inTransaction?: boolean;
+  /** SQLite: what is written of new entries is also kept here, for their indexing (search/entry-image.ts). */
+  image?: EntryImage | null;
+}
 
 export interface LinkRequest {
   kind: 'aggregation' | 'translation';
@@ -95,7 +100,8 @@ interface StoreTarget {
   updateEntry(v: { title: string; subtitle: string | null; key: string; datestamp: string; id: number }): void;
   /** Another record joined the entry: the later acquisition date. */
   bumpEntry(v: { datestamp: string; id: number }): void;
-  addAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]): void;
+  /** Answers the agent ids of the authors, in order (SQLite; PgBatch makes them later). */
+  addAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]): number[] | void;
   insertDs(row: DataSourceRow & { site_id: number; identifier: string; entry_id: number }): number;
   updateDs(row: DataSourceRow & { site_id: number; identifier: string; entry_id: number; id: number }): void;
 }
@@ -187,8 +193,9 @@ export class IngestService {
       // (a curator undoing it). A bulk load holding its transaction forgets them once, at its start.
       if (!opts?.inTransaction) this.forgetCaches();
       if (this.db.sqlite.dialect === 'postgres') return this.storeBatch(records, now, { entryIds, touched, dataSourceIds, outcomes });
+      const target = opts?.image ? this.imaged(opts.image) : this.direct;
       for (const r of records) {
-        const { entryId, dataSourceId, outcome } = this.storeOne(r, this.direct, now, touched);
+        const { entryId, dataSourceId, outcome } = this.storeOne(r, target, now, touched);
         entryIds.push(entryId);
         dataSourceIds.push(dataSourceId);
         outcomes.push(outcome);
@@ -350,10 +357,49 @@ export class IngestService {
     };
   }
 
-  /** The authors and languages of a new entry (ids are never reused: it has none yet). */
-  private addAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]) {
+  /**
+   * SQLite's store target that also keeps in `image` what it writes of the entries it makes: what the
+   * Indexer would read back of them.
+   */
+  private imaged(image: EntryImage): StoreTarget {
+    const t = this.direct;
+    return {
+      ...t,
+      insertEntry: (title, subtitle, key, datestamp) => {
+        const id = t.insertEntry(title, subtitle, key, datestamp);
+        image.made(id, title, subtitle, datestamp);
+        return id;
+      },
+      updateEntry: (v) => {
+        t.updateEntry(v);
+        image.changed(v.id, v.datestamp, { title: v.title, subtitle: v.subtitle });
+      },
+      bumpEntry: (v) => {
+        t.bumpEntry(v);
+        image.changed(v.id, v.datestamp);
+      },
+      addAuthorsAndLanguages: (entryId, authors, languages) => {
+        const ids = this.addAuthorsAndLanguages(entryId, authors, languages);
+        image.people(entryId, authors.map((name, i) => ({ id: ids[i]!, value: name })), languages);
+        return ids;
+      },
+      insertDs: (d) => {
+        const id = t.insertDs(d);
+        image.stored({ ...d, id });
+        return id;
+      },
+      updateDs: (d) => {
+        t.updateDs(d);
+        image.stored(d);
+      },
+    };
+  }
+
+  /** The authors and languages of a new entry (ids are never reused: it has none yet); answers the authors' agent ids. */
+  private addAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]): number[] {
     const q = this.q;
-    authors.forEach((name, i) => q.addAgent.run(entryId, this.agentId(name), i));
+    const ids = authors.map((name) => this.agentId(name));
+    ids.forEach((agentId, i) => q.addAgent.run(entryId, agentId, i));
     languages.forEach((code, i) => {
       if (!this.languages.has(code)) {
         q.insertLanguage.run(code);
@@ -361,6 +407,7 @@ export class IngestService {
       }
       q.addLanguage.run(entryId, code, i);
     });
+    return ids;
   }
 
   /** Forgets the cached agent ids and languages: a rolled-back transaction may have written them, another deleted them. */

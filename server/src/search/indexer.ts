@@ -11,6 +11,7 @@ import { partLibrariesSql } from '../catalogue/holdings.ts';
 import { toTsVector } from './pg-fts.ts';
 import { BULK_FTS_CONFIG, FTS5_DEFAULT_CONFIG, FtsFingerprints, fingerprintOf, ftsRow, type FtsRow, type FtsText } from './fts-text.ts';
 import type { FtsBuilder } from './fts-builder.ts';
+import { EntryImage, type DsRow, type EntryRow } from './entry-image.ts';
 
 export { FtsFingerprints } from './fts-text.ts';
 
@@ -44,12 +45,6 @@ export function downloadType(formats: string[]): 'text' | 'raw' | 'none' {
   return 'none';
 }
 
-interface EntryRow { id: number; title: string; subtitle: string | null; canonical_entry_id: number | null; original_entry_id: number | null; datestamp: string }
-interface DsRow {
-  id: number; entry_id: number; library_id: number; title: string; subtitle: string | null; authors: string;
-  year_edition: number | null; year_first_edition: number | null; description: string | null; publisher: string | null;
-  isbn: string | null; material_description: string | null; downloads: string; full_text: string | null; datestamp: string;
-}
 
 /**
  * What the index stores for an entry, as a number bumped when that changes (2: the Latin forms of
@@ -142,7 +137,7 @@ export class Indexer {
       // flush what it holds, so rows written per batch of 500 made many small segments to merge later.
       const fts = new FtsRows();
       for (let i = 0; i < all.length; i += 500) {
-        written += this.reindexBatch(all.slice(i, i + 500), fts, opts.ftsWritten, opts.ftsBuilder ?? undefined);
+        written += this.reindexBatch(all.slice(i, i + 500), fts, opts.ftsWritten, opts.ftsBuilder ?? undefined, opts.image ?? undefined);
         if (fts.rows.length >= BULK_FTS_ROWS) this.writeFts(fts);
       }
       this.writeFts(fts);
@@ -156,6 +151,24 @@ export class Indexer {
     // IMMEDIATE: take the write lock before reading max(seq), so two writing processes never reuse a seq.
     for (let i = 0; i < all.length; i += 500) run.immediate(all.slice(i, i + 500));
     return written;
+  }
+
+  /**
+   * An image of the entries a bulk load makes (entry-image.ts), for `reindex` with `image`; null where
+   * it would not hold: PostgreSQL (its store writes a batch at its end), or agents merged or split (an
+   * entry's authors are then not the agents as named).
+   */
+  entryImage(): EntryImage | null {
+    const s = this.db.sqlite;
+    if (this.pg) return null;
+    if (s.prepare('SELECT EXISTS (SELECT 1 FROM agents WHERE canonical_agent_id IS NOT NULL) OR EXISTS (SELECT 1 FROM agent_children)').pluck().get()) return null;
+    const libraryOf = s.prepare('SELECT library_id FROM sites WHERE id = ?').pluck();
+    const libraries = new Map<number, number>();
+    return new EntryImage((siteId) => {
+      let id = libraries.get(siteId);
+      if (id === undefined) libraries.set(siteId, (id = libraryOf.get(siteId) as number));
+      return id;
+    });
   }
 
   /**
@@ -188,29 +201,41 @@ export class Indexer {
   }
 
   /** Writes the search_docs rows of these entries and drops their old full-text rows; their new ones go to `fts`. */
-  private reindexBatch(ids: number[], fts: FtsRows, ftsWritten?: FtsFingerprints, builder?: FtsBuilder): number {
+  private reindexBatch(ids: number[], fts: FtsRows, ftsWritten?: FtsFingerprints, builder?: FtsBuilder, image?: EntryImage): number {
     const q = this.q;
-    const idsJson = JSON.stringify(ids);
-    const entries = q.entries.all(idsJson) as EntryRow[];
+    // Entries of the bulk load's image come from it; the rest (and everything without one) from the tables.
+    const imaged = image ? ids.filter((id) => image.has(id)) : [];
+    const fromTables = (list: number[]) => (imaged.length ? list.filter((id) => !image!.has(id)) : list);
+    const read = <T>(statement: { all(json: string): unknown[] }, list: number[]): T[] => (list.length ? (statement.all(JSON.stringify(list)) as T[]) : []);
+    const entries = byId([...read<EntryRow>(q.entries, fromTables(ids)), ...imaged.map((id) => image!.entry(id))]);
     // A merged entry's data sources show under its canonical entry: reindex that one too.
     const extra = entries.filter((e) => e.canonical_entry_id).map((e) => e.canonical_entry_id!);
     const targets = [...new Set([...entries.filter((e) => !e.canonical_entry_id).map((e) => e.id)])];
     const extraRows = extra.length ? (q.entries.all(JSON.stringify(extra.filter((x) => !targets.includes(x)))) as EntryRow[]) : [];
     const canon = [...entries.filter((e) => !e.canonical_entry_id), ...extraRows.filter((e) => !e.canonical_entry_id)];
     const canonIds = canon.map((e) => e.id);
-    const canonJson = JSON.stringify(canonIds);
+    const tableCanon = fromTables(canonIds);
 
     const memberOf = new Map<number, number>(canonIds.map((id) => [id, id]));
-    for (const v of q.variants.all(canonJson) as { id: number; canonical_entry_id: number }[]) memberOf.set(v.id, v.canonical_entry_id);
-    const memberJson = JSON.stringify([...memberOf.keys()]);
+    for (const v of read<{ id: number; canonical_entry_id: number }>(q.variants, tableCanon)) memberOf.set(v.id, v.canonical_entry_id);
+    const tableMembers = fromTables([...memberOf.keys()]);
 
-    const dsBy = groupBy(q.dataSources.all(memberJson) as DsRow[], (d) => memberOf.get(d.entry_id)!);
-    const authorsBy = this.authors.resolve(canonIds);
-    const langsBy = groupBy(q.languages.all(canonJson) as { entry_id: number; language_code: string }[], (l) => l.entry_id);
-    const translated = new Set((q.translated.all(canonJson) as { id: number }[]).map((r) => r.id));
-    const parentsBy = groupBy(q.parents.all(memberJson) as { child: number; parent: number }[], (p) => memberOf.get(p.child)!);
-    const hasParts = new Set((q.hasParts.all(memberJson) as { id: number }[]).map((r) => memberOf.get(r.id)!));
-    const partLibs = groupBy((q.partLibraries.all(JSON.stringify(canonIds.filter((id) => !dsBy.has(id) && hasParts.has(id)))) as { entry_id: number; library_id: number }[]), (r) => r.entry_id);
+    const dsBy = groupBy(read<DsRow>(q.dataSources, tableMembers), (d) => memberOf.get(d.entry_id)!);
+    const authorsBy = this.authors.resolve(tableCanon);
+    const langsBy = groupBy(read<{ entry_id: number; language_code: string }>(q.languages, tableCanon), (l) => l.entry_id);
+    for (const id of imaged) {
+      const ds = image!.dataSources(id);
+      if (ds.length) dsBy.set(id, ds);
+      const authors = image!.authors(id);
+      if (authors) authorsBy.set(id, authors);
+      const languages = image!.languages(id);
+      if (languages.length) langsBy.set(id, languages.map((code) => ({ entry_id: id, language_code: code })));
+    }
+    // (An imaged entry has no links: none of these.)
+    const translated = new Set(read<{ id: number }>(q.translated, tableCanon).map((r) => r.id));
+    const parentsBy = groupBy(read<{ child: number; parent: number }>(q.parents, tableMembers), (p) => memberOf.get(p.child)!);
+    const hasParts = new Set(read<{ id: number }>(q.hasParts, tableMembers).map((r) => memberOf.get(r.id)!));
+    const partLibs = groupBy(read<{ entry_id: number; library_id: number }>(q.partLibraries, tableCanon.filter((id) => !dsBy.has(id) && hasParts.has(id))), (r) => r.entry_id);
 
     let seq = q.maxSeq.get() as number;
     // Only rows that exist are deleted: a delete in FTS5 (contentless, with deletes) costs even for a
@@ -336,14 +361,20 @@ const PG_FTS_ROWS = 500;
 /**
  * `inTransaction`: the caller holds the write transaction (a bulk import); `ftsWritten`: the same
  * table over the whole transaction, of the full-text rows written in it; `ftsBuilder`: the full-text
- * rows go to it instead (an import into an empty catalogue: fts-builder.ts).
+ * rows go to it instead (an import into an empty catalogue: fts-builder.ts); `image`: the entries it
+ * holds are read from it (entry-image.ts).
  */
-export interface BulkReindexOptions { inTransaction?: boolean; ftsWritten?: FtsFingerprints; ftsBuilder?: FtsBuilder | null }
+export interface BulkReindexOptions { inTransaction?: boolean; ftsWritten?: FtsFingerprints; ftsBuilder?: FtsBuilder | null; image?: EntryImage | null }
 
 /** Full-text rows waiting to be written, and their entry ids. */
 class FtsRows {
   rows: FtsRow[] = [];
   ids = new Set<number>();
+}
+
+/** Rows in id order (as the tables' statements give them). */
+function byId<T extends { id: number }>(rows: T[]): T[] {
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 function groupBy<T>(rows: T[], key: (r: T) => number): Map<number, T[]> {

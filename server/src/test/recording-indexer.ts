@@ -16,6 +16,10 @@ export class RecordingIndexer {
     return () => {};
   }
 
+  entryImage(): null {
+    return null;
+  }
+
   /** Every entry reindexed so far, once, sorted. */
   get reindexed(): number[] {
     return [...new Set(this.calls.flat())].sort((a, b) => a - b);
