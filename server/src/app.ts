@@ -120,7 +120,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const search = new SearchService(db, libraries, agents, new ExclusionStore(db), authorResolver);
   const files = new FileStore(db, config.dataDir);
   files.recoverJournals();
-  FtsBuilder.removeLeftover(db);
+  FtsBuilder.removeLeftovers(db);
   const catalogue = new CatalogueService(db, libraries, files, authorResolver);
   const fullText = new FullTextService(files);
   const ingest = new IngestService(db, indexer, files);

@@ -20,9 +20,11 @@ export function sqliteConnection(sqlite: BetterSqlite3.Database): BetterSqlite3.
 
 /**
  * A write transaction held across awaits, for work that cannot be one synchronous transaction() (a bulk
- * import reading its file asynchronously): SQLite's `BEGIN IMMEDIATE`, PostgreSQL's `BEGIN` with the
- * write lock. Inside it `inTransaction` is true and transaction() calls nest as savepoints. End it with
- * exactly one of commit() or rollback().
+ * import reading its file asynchronously): on SQLite the write lock of the main database, taken at once
+ * (what `BEGIN IMMEDIATE` does, but that also locks every attached database: the import's full-text
+ * builder writes its attached scratch database from another thread meanwhile), PostgreSQL's `BEGIN`
+ * with the write lock. Inside it `inTransaction` is true and transaction() calls nest as savepoints.
+ * End it with exactly one of commit() or rollback().
  */
 export function beginImmediate(conn: SqlConnection): { commit(): void; rollback(): void } {
   if (conn.dialect === 'postgres') {
@@ -30,7 +32,14 @@ export function beginImmediate(conn: SqlConnection): { commit(): void; rollback(
     pg.begin();
     return { commit: () => pg.end('COMMIT'), rollback: () => pg.end('ROLLBACK') };
   }
-  conn.exec('BEGIN IMMEDIATE');
+  conn.exec('BEGIN');
+  try {
+    // A write that changes nothing, to the main database only: its write lock (waiting as long as busy_timeout says).
+    conn.pragma(`main.user_version = ${Number(conn.pragma('main.user_version', { simple: true }))}`);
+  } catch (e) {
+    conn.exec('ROLLBACK');
+    throw e;
+  }
   return { commit: () => conn.exec('COMMIT'), rollback: () => conn.exec('ROLLBACK') };
 }
 

@@ -277,7 +277,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       position: l.position,
     }));
     deps.indexer.reindex(new Set([...toIndex, ...linked, ...ingest.link(linkRequests, BULK)]), bulkIndex);
-    await bulkIndex.ftsBuilder?.finishInto(db);
+    await bulkIndex.ftsBuilder?.finishInto();
   };
 
   // One transaction around everything: a failure half-way leaves the catalogue as it was. Statement
@@ -287,13 +287,16 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   // keys, agents, holdings per site) no longer fit the usual 64 MiB and pages went back and forth.
   // (SQLite's settings only: PostgreSQL has no statement journal file and sizes its cache itself.)
   const restoreSettings = db.sqlite.dialect === 'sqlite' ? importSettings(db) : () => {};
+  // Attached before the transaction (SQLite attaches outside one only), used when the index is empty.
+  let ftsBuilder: FtsBuilder | null = null;
   try {
+    ftsBuilder = FtsBuilder.attach(db);
     const transaction = beginImmediate(db.sqlite);
     // Agent ids and languages cached before (by a rolled-back import, or deleted since by a curator or
     // another process): the import's rows name only what it finds or makes inside its transaction.
     ingest.forgetCaches();
     try {
-      bulkIndex.ftsBuilder = FtsBuilder.forEmptyIndex(db);
+      bulkIndex.ftsBuilder = ftsBuilder?.start() ? ftsBuilder : null;
       bulkIndex.image = deps.indexer.entryImage();
       const restoreIndexSettings = bulkIndex.ftsBuilder ? () => {} : deps.indexer.bulkSettings();
       // The OAI-PMH record state of everything indexed is written once at the end, not per index row.
@@ -304,11 +307,11 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       transaction.commit();
     } catch (err) {
       transaction.rollback();
-      await bulkIndex.ftsBuilder?.abandon();
       for (const f of writtenFiles) files.remove(f);
       throw err;
     }
   } finally {
+    await ftsBuilder?.close();
     restoreSettings();
   }
   summary.seconds = (Date.now() - started) / 1000;

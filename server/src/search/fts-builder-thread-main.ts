@@ -6,10 +6,8 @@ import Database from 'better-sqlite3';
 import { BULK_FTS_CONFIG, FtsFingerprints, fingerprintOf, ftsRow, type FtsText } from './fts-text.ts';
 
 export interface FtsBuilderData {
-  /** The scratch database (created here; removed by the builder). */
+  /** The scratch database, made by the builder with the catalogue's definition of entry_fts. */
   file: string;
-  /** CREATE VIRTUAL TABLE of the catalogue's entry_fts. */
-  definition: string;
 }
 
 /** An entry's text (its row is written, replacing the one written before) or its id alone (its row goes). */
@@ -30,7 +28,6 @@ export function serve(port: MessagePort, data: FtsBuilderData): void {
     // journal (the few pages changed, not the new ones) in memory: `OFF` is refused in defensive mode.
     db.pragma('journal_mode = MEMORY');
     db.pragma('synchronous = OFF');
-    db.exec(data.definition);
     for (const [k, v] of Object.entries(BULK_FTS_CONFIG)) db.exec(`INSERT INTO entry_fts (entry_fts, rank) VALUES ('${k}', ${v})`);
     db.exec('BEGIN');
   } catch (e) {

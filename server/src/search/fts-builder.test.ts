@@ -1,7 +1,9 @@
 // The full-text builder (an import into an empty catalogue): rows given again replace the earlier ones,
 // dropped rows go, the built index replaces entry_fts in the caller's transaction (a rollback keeps the
-// old one), and the connection that copied it sees it at once.
+// old one), the connection that copied it sees it at once, and no scratch file outlives its import.
 import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/index.ts';
 import { beginImmediate } from '../db/connection.ts';
@@ -24,11 +26,19 @@ describe('FtsBuilder', () => {
 
   const matches = (query: string) => db.sqlite.prepare('SELECT rowid FROM entry_fts WHERE entry_fts MATCH ? ORDER BY rowid').pluck().all(query);
   const text = (title: string, body = ''): FtsText => [title, 'Mara Quell', body, ''];
+  const scratchFiles = () => fs.readdirSync(path.dirname(file)).filter((f) => f.startsWith(`${path.basename(file)}-import-fts-`));
+  /** A builder attached, in a transaction, with its thread started. */
+  const started = () => {
+    const builder = FtsBuilder.attach(db)!;
+    const transaction = beginImmediate(db.sqlite);
+    expect(builder.start()).toBe(true);
+    return { builder, transaction };
+  };
 
   it('writes the last text given for each entry, drops what was dropped, and the same connection finds it at once', async () => {
     expect(matches('quell')).toEqual([]); // this connection has read the empty index
-    const transaction = beginImmediate(db.sqlite);
-    const builder = FtsBuilder.forEmptyIndex(db)!;
+    const { builder, transaction } = started();
+    expect(scratchFiles()).toEqual([`${path.basename(file)}-import-fts-${process.pid}`]);
     builder.put(1, text('Tidewater Almanac'));
     builder.put(2, text('Harbour Ledger'));
     builder.put(3, text('Salt Atlas', 'a lighthouse keeper'));
@@ -38,9 +48,10 @@ describe('FtsBuilder', () => {
     builder.put(3, text('Salt Atlas', 'a lighthouse keeper')); // the same again: kept
     builder.drop(4); // never given: nothing to drop
     await builder.keepUp();
-    await builder.finishInto(db);
+    await builder.finishInto();
     transaction.commit();
-    expect(fs.existsSync(`${file}-import-fts`)).toBe(false);
+    await builder.close();
+    expect(scratchFiles()).toEqual([]);
     expect(matches('tidewater')).toEqual([1]);
     expect(matches('maps')).toEqual([1]);
     expect(matches('harbour')).toEqual([]);
@@ -56,39 +67,55 @@ describe('FtsBuilder', () => {
   });
 
   it('a rollback keeps the index as it was; an abandoned build leaves no file', async () => {
-    let transaction = beginImmediate(db.sqlite);
-    let builder = FtsBuilder.forEmptyIndex(db)!;
+    let { builder, transaction } = started();
     builder.put(1, text('Tidewater Almanac'));
-    await builder.finishInto(db);
+    await builder.finishInto();
     transaction.rollback();
+    await builder.close();
     expect(matches('tidewater')).toEqual([]);
-    transaction = beginImmediate(db.sqlite);
-    builder = FtsBuilder.forEmptyIndex(db)!;
+    ({ builder, transaction } = started());
     builder.put(1, text('Tidewater Almanac'));
-    await builder.abandon();
     transaction.rollback();
-    expect(fs.existsSync(`${file}-import-fts`)).toBe(false);
+    await builder.close();
+    expect(scratchFiles()).toEqual([]);
     expect(matches('tidewater')).toEqual([]);
+    // The connection is as it was: nothing attached.
+    expect(db.sqlite.prepare('SELECT name FROM pragma_database_list').pluck().all()).toEqual(['main']);
   });
 
-  it("a killed import's scratch database is removed at the next start, not while an import holds the catalogue", async () => {
-    fs.writeFileSync(`${file}-import-fts`, 'left by a killed import');
-    const importing = openDatabase(file);
-    const transaction = beginImmediate(importing.sqlite);
-    FtsBuilder.removeLeftover(db);
-    expect(fs.existsSync(`${file}-import-fts`)).toBe(true);
-    transaction.rollback();
-    await importing.close();
-    FtsBuilder.removeLeftover(db);
-    expect(fs.existsSync(`${file}-import-fts`)).toBe(false);
+  it('lets another connection write the catalogue only after the import, and the thread write its scratch database meanwhile', async () => {
+    const { builder, transaction } = started();
+    const other = openDatabase(file);
+    other.sqlite.pragma('busy_timeout = 0');
+    expect(() => other.sqlite.prepare("INSERT INTO settings (name, value) VALUES ('x', '1')").run()).toThrow(/locked|busy/);
+    for (let i = 0; i < 3000; i++) builder.put(i + 1, text(`Pamphlet ${i}`));
+    await builder.finishInto(); // the thread wrote and committed its scratch database
+    transaction.commit();
+    await builder.close();
+    other.sqlite.prepare("INSERT INTO settings (name, value) VALUES ('x', '1')").run();
+    expect(other.sqlite.prepare("SELECT count(*) FROM entry_fts WHERE entry_fts MATCH 'pamphlet'").pluck().get()).toBe(3000);
+    await other.close();
   });
 
-  it('is not used where entry_fts holds rows, nor outside a transaction', () => {
-    expect(() => FtsBuilder.forEmptyIndex(db)).toThrow(/no transaction/);
+  it("a killed import's scratch database is removed at the next start, not a running one's", () => {
+    const gone = spawnSync(process.execPath, ['-e', 'process.pid']).pid!; // a process that has ended
+    fs.writeFileSync(`${file}-import-fts-${gone}`, 'left by a killed import');
+    fs.writeFileSync(`${file}-import-fts-${gone}-journal`, 'and its journal');
+    fs.writeFileSync(`${file}-import-fts-${process.pid}`, 'an import running now');
+    FtsBuilder.removeLeftovers(db);
+    expect(scratchFiles()).toEqual([`${path.basename(file)}-import-fts-${process.pid}`]);
+    fs.rmSync(`${file}-import-fts-${process.pid}`);
+  });
+
+  it('is not used where entry_fts holds rows, and attaches outside a transaction only', async () => {
     db.sqlite.prepare('INSERT INTO entries (id, title, grouping_key, datestamp) VALUES (1, ?, ?, ?)').run('Almanac', 'k', '2026-01-01T00:00:00Z');
     db.sqlite.prepare('INSERT INTO search_docs (entry_id, seq, doc) VALUES (1, 1, ?)').run('{}');
+    const builder = FtsBuilder.attach(db)!;
     const transaction = beginImmediate(db.sqlite);
-    expect(FtsBuilder.forEmptyIndex(db)).toBeNull();
+    expect(builder.start()).toBe(false);
+    expect(() => FtsBuilder.attach(db)).toThrow(/a transaction is open/);
     transaction.rollback();
+    await builder.close();
+    expect(scratchFiles()).toEqual([]);
   });
 });

@@ -1,17 +1,17 @@
 // The full-text index of an import into an empty catalogue, built on the second core: the Indexer
 // hands each entry's text to a thread (fts-builder-thread-main.ts) that writes entry_fts in a scratch
-// database, and before the import commits, the finished index (FTS5's own tables, which a full-text
-// table is made of) is copied into the catalogue's, inside the import's transaction. Writing the
-// full-text rows was about a quarter of the import's main thread (at 300,000 entries: 12 of 55 s),
-// and the folding of their text some more. SQLite only; only where entry_fts holds no row (it is
-// replaced whole).
+// database, attached to the import's connection, and before the import commits, the finished index
+// (FTS5's own tables, which a full-text table is made of) is copied into the catalogue's by three
+// statements, inside the import's transaction. Writing the full-text rows was about a quarter of the
+// import's main thread (at 300,000 entries: 12 of 55 s), and the folding of their text some more.
+// SQLite only; only where entry_fts holds no row (it is replaced whole).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Db } from '../db/index.ts';
-import { writeWithoutWaiting, type SqlConnection } from '../db/connection.ts';
+import type { SqlConnection } from '../db/connection.ts';
 import type { FtsText } from './fts-text.ts';
 import type { FtsBuilderData, FtsBuilderReply, FtsOp } from './fts-builder-thread-main.ts';
 
@@ -30,7 +30,42 @@ export class FtsBuilder {
   private finished = false;
   private wake: (() => void) | null = null;
 
-  private constructor(private worker: Worker, private file: string) {
+  private worker: Worker | null = null;
+
+  private constructor(private db: Database.Database, private file: string) {}
+
+  /**
+   * Before the import's transaction (SQLite cannot attach inside one): the scratch database, made with
+   * the catalogue's definition of entry_fts and attached as `import_fts`. Null on PostgreSQL. The
+   * transaction must then take the write lock of the main database only (`beginImmediate`), or the
+   * thread could not write the scratch database.
+   */
+  static attach(db: Db): FtsBuilder | null {
+    if (db.sqlite.dialect !== 'sqlite') return null;
+    const s = sqliteHandle(db.sqlite);
+    if (s.inTransaction) throw new Error('FtsBuilder: a transaction is open');
+    const definition = s.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'entry_fts'`).pluck().get() as string;
+    // Beside the catalogue (same disk), named by process: a leftover is one whose process is gone.
+    const file = s.memory ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'uc-fts-')), 'index.sqlite') : `${s.name}${SCRATCH_SUFFIX}${process.pid}`;
+    removeScratch(file);
+    const made = new Database(file);
+    try {
+      made.exec(definition);
+    } finally {
+      made.close();
+    }
+    s.prepare(`ATTACH ? AS ${SCRATCH}`).run(file);
+    return new FtsBuilder(s, file);
+  }
+
+  /**
+   * In the import's transaction: starts the thread when entry_fts holds no row (no entry has an index
+   * document); answers whether it did (if not, the import writes its full-text rows itself).
+   */
+  start(): boolean {
+    if (!this.db.inTransaction) throw new Error('FtsBuilder: no transaction is open');
+    if (this.db.prepare('SELECT EXISTS (SELECT 1 FROM main.search_docs WHERE doc IS NOT NULL)').pluck().get()) return false;
+    const worker = new Worker(new URL('./fts-builder-thread.mjs', import.meta.url), { workerData: { file: this.file } satisfies FtsBuilderData });
     worker.on('message', (m: FtsBuilderReply) => {
       if ('applied' in m) this.applied += m.applied;
       else if ('done' in m) this.finished = true;
@@ -45,36 +80,25 @@ export class FtsBuilder {
       if (!this.finished) this.failure ??= new Error(`The full-text builder thread ended (code ${code}) before the index was built`);
       this.notify();
     });
+    this.worker = worker;
+    return true;
   }
 
   /**
-   * A builder for a bulk load in `db`'s open write transaction, or null where it does not apply: not
-   * SQLite, or entry_fts holds rows (an entry has an index document; the builder's index replaces it whole).
+   * Removes the scratch databases of imports that were killed (the disk space they hold): those of
+   * processes that no longer run.
    */
-  static forEmptyIndex(db: Db): FtsBuilder | null {
-    if (db.sqlite.dialect !== 'sqlite') return null;
-    const s = sqliteHandle(db.sqlite);
-    if (!s.inTransaction) throw new Error('FtsBuilder: no transaction is open');
-    if (s.prepare('SELECT EXISTS (SELECT 1 FROM search_docs WHERE doc IS NOT NULL)').pluck().get()) return null;
-    const definition = s.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'entry_fts'`).pluck().get() as string;
-    // Beside the catalogue (same disk, and a leftover of a killed import is replaced by the next one: only
-    // one import writes at a time); an in-memory catalogue (tests) uses the temporary folder.
-    const file = s.memory ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'uc-fts-')), 'index.sqlite') : scratchFileOf(s);
-    fs.rmSync(file, { force: true });
-    const worker = new Worker(new URL('./fts-builder-thread.mjs', import.meta.url), { workerData: { file, definition } satisfies FtsBuilderData });
-    return new FtsBuilder(worker, file);
-  }
-
-  /**
-   * Removes the scratch database of an import that was killed (the next import would replace it; until
-   * then it holds disk space). Only an import holding the catalogue's write lock has one: when the lock
-   * is free at once, no import runs.
-   */
-  static removeLeftover(db: Db): void {
+  static removeLeftovers(db: Db): void {
     if (db.sqlite.dialect !== 'sqlite') return;
     const s = sqliteHandle(db.sqlite);
-    if (s.memory || !fs.existsSync(scratchFileOf(s))) return;
-    writeWithoutWaiting(db.sqlite, () => s.transaction(() => fs.rmSync(scratchFileOf(s), { force: true })).immediate());
+    if (s.memory) return;
+    const dir = path.dirname(s.name);
+    const prefix = path.basename(s.name) + SCRATCH_SUFFIX;
+    for (const name of fs.readdirSync(dir)) {
+      if (!name.startsWith(prefix)) continue;
+      const pid = Number.parseInt(name.slice(prefix.length), 10);
+      if (Number.isInteger(pid) && !processRuns(pid)) removeScratch(path.join(dir, name));
+    }
   }
 
   /** The entry's full-text row is this text's (replacing one given before in the same load). */
@@ -95,7 +119,7 @@ export class FtsBuilder {
   private send(): void {
     if (this.failure) throw this.failure;
     if (!this.ops.length) return;
-    this.worker.postMessage(this.ops);
+    this.worker!.postMessage(this.ops);
     this.sent += this.ops.length;
     this.ops = [];
   }
@@ -117,44 +141,55 @@ export class FtsBuilder {
   }
 
   /**
-   * Waits for the thread to write everything given, then replaces `db`'s entry_fts with the built index
-   * (in `db`'s open transaction: a rollback undoes it) and removes the scratch database.
+   * Waits for the thread to write everything given, then replaces the catalogue's entry_fts with the
+   * built index (in the open transaction: a rollback undoes it).
    */
-  async finishInto(db: Db): Promise<void> {
+  async finishInto(): Promise<void> {
     this.send();
-    this.worker.postMessage('finish');
+    this.worker!.postMessage('finish');
     while (!this.finished) await this.next();
-    await this.worker.terminate();
-    const s = sqliteHandle(db.sqlite);
-    const built = new Database(this.file, { readonly: true });
+    await this.worker!.terminate();
     // FTS5's tables are read-only to SQL in SQLite's defensive mode (better-sqlite3's default): lifted
     // for the copy only.
+    const s = this.db;
     s.unsafeMode(true);
     try {
       for (const table of INDEX_TABLES) {
-        s.exec(`DELETE FROM ${table}`);
-        const rows = built.prepare(`SELECT * FROM ${table}`).raw();
-        const insert = s.prepare(`INSERT INTO ${table} VALUES (${rows.columns().map(() => '?').join(', ')})`);
-        for (const row of rows.iterate()) insert.run(row);
+        s.exec(`DELETE FROM main.${table}`);
+        s.exec(`INSERT INTO main.${table} SELECT * FROM ${SCRATCH}.${table}`);
       }
     } finally {
       s.unsafeMode(false);
-      built.close();
     }
     forgetFtsStructure(s);
-    this.remove();
   }
 
-  /** Stops the thread and removes the scratch database (the import failed). */
-  async abandon(): Promise<void> {
-    this.worker.removeAllListeners();
-    await this.worker.terminate();
-    this.remove();
-  }
-
-  private remove(): void {
-    fs.rmSync(this.file, { force: true });
+  /** After the import's commit or rollback: stops the thread if it runs, detaches and removes the scratch database. */
+  async close(): Promise<void> {
+    if (this.worker) {
+      this.worker.removeAllListeners();
+      await this.worker.terminate();
+    }
+    this.db.exec(`DETACH ${SCRATCH}`);
+    removeScratch(this.file);
     if (path.basename(path.dirname(this.file)).startsWith('uc-fts-')) fs.rmSync(path.dirname(this.file), { recursive: true, force: true });
+  }
+}
+
+/** The scratch database's schema name on the import's connection, and its file name after the catalogue's. */
+const SCRATCH = 'import_fts';
+const SCRATCH_SUFFIX = '-import-fts-';
+
+function removeScratch(file: string): void {
+  for (const f of [file, `${file}-journal`]) fs.rmSync(f, { force: true });
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -174,9 +209,6 @@ function forgetFtsStructure(s: Database.Database): void {
     s.exec('RELEASE fts_reload');
   }
 }
-
-/** The scratch database of an import into the catalogue file of `s`. */
-const scratchFileOf = (s: Database.Database) => `${s.name}-import-fts`;
 
 /** The better-sqlite3 connection itself (SQLite's db.sqlite is one). */
 const sqliteHandle = (connection: SqlConnection) => connection as unknown as Database.Database;
