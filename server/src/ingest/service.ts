@@ -100,8 +100,7 @@ interface StoreTarget {
   updateEntry(v: { title: string; subtitle: string | null; key: string; datestamp: string; id: number }): void;
   /** Another record joined the entry: the later acquisition date. */
   bumpEntry(v: { datestamp: string; id: number }): void;
-  /** Answers the agent ids of the authors, in order (SQLite; PgBatch makes them later). */
-  addAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]): number[] | void;
+  addAuthorsAndLanguages(entryId: number, authors: string[], languages: string[]): void;
   insertDs(row: DataSourceRow & { site_id: number; identifier: string; entry_id: number }): number;
   updateDs(row: DataSourceRow & { site_id: number; identifier: string; entry_id: number; id: number }): void;
 }
@@ -381,7 +380,6 @@ export class IngestService {
       addAuthorsAndLanguages: (entryId, authors, languages) => {
         const ids = this.addAuthorsAndLanguages(entryId, authors, languages);
         image.people(entryId, authors.map((name, i) => ({ id: ids[i]!, value: name })), languages);
-        return ids;
       },
       insertDs: (d) => {
         const id = t.insertDs(d);

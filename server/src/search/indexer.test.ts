@@ -15,7 +15,8 @@ import { AgentService } from '../agents/service.ts';
 import { ExclusionStore } from '../curation/exclusions.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
-import { FtsFingerprints, Indexer } from './indexer.ts';
+import { Indexer } from './indexer.ts';
+import { FtsFingerprints } from './fts-text.ts';
 import { SearchService } from './service.ts';
 
 afterAll(() => dropTestDatabases());

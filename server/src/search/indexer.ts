@@ -13,8 +13,6 @@ import { BULK_FTS_CONFIG, FTS5_DEFAULT_CONFIG, FtsFingerprints, fingerprintOf, f
 import type { FtsBuilder } from './fts-builder.ts';
 import { EntryImage, type DsRow, type EntryRow } from './entry-image.ts';
 
-export { FtsFingerprints } from './fts-text.ts';
-
 const TEXT_FORMATS = new Set(['muse', 'txt', 'epub', 'html', 'zip', 'tex']);
 const RAW_FORMATS = new Set(['pdf', 'djvu']);
 
@@ -44,7 +42,6 @@ export function downloadType(formats: string[]): 'text' | 'raw' | 'none' {
   if (formats.some((f) => RAW_FORMATS.has(f))) return 'raw';
   return 'none';
 }
-
 
 /**
  * What the index stores for an entry, as a number bumped when that changes (2: the Latin forms of
