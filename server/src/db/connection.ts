@@ -32,10 +32,14 @@ export function beginImmediate(conn: SqlConnection): { commit(): void; rollback(
     pg.begin();
     return { commit: () => pg.end('COMMIT'), rollback: () => pg.end('ROLLBACK') };
   }
+  // Read before the transaction: in WAL mode a transaction that read first cannot take the write lock
+  // once another connection has committed since (it fails at once instead of waiting).
+  const version = Number(conn.pragma('main.user_version', { simple: true }));
   conn.exec('BEGIN');
   try {
-    // A write that changes nothing, to the main database only: its write lock (waiting as long as busy_timeout says).
-    conn.pragma(`main.user_version = ${Number(conn.pragma('main.user_version', { simple: true }))}`);
+    // A write that changes nothing, to the main database only, as the first statement: its write lock
+    // (waiting as long as busy_timeout says), as `BEGIN IMMEDIATE` takes it.
+    conn.pragma(`main.user_version = ${version}`);
   } catch (e) {
     conn.exec('ROLLBACK');
     throw e;
