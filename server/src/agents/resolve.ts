@@ -13,6 +13,23 @@ export interface ResolvedAuthors {
 }
 
 
+/**
+ * One entry's authors (canonical already, in the record's order) as shown, with the parts of the split
+ * ones (`parts`, by agent id); null when it has none.
+ */
+export function resolveAuthors(authors: ResolvedAuthor[], parts: Map<number, ResolvedAuthor[]> = new Map()): ResolvedAuthors | null {
+  if (authors.length === 0) return null;
+  const e: ResolvedAuthors = { shown: [], keys: [] };
+  for (const r of authors) {
+    for (const a of parts.get(r.id) ?? [r]) {
+      if (!e.shown.some((s) => s.id === a.id)) e.shown.push(a);
+      if (!e.keys.includes(a.id)) e.keys.push(a.id);
+    }
+    if (!e.keys.includes(r.id)) e.keys.push(r.id);
+  }
+  return e;
+}
+
 export class AuthorResolver {
   private q;
 
@@ -42,16 +59,13 @@ export class AuthorResolver {
       if (list) list.push({ id: p.id, value: p.name });
       else parts.set(p.parent, [{ id: p.id, value: p.name }]);
     }
+    const byEntry = new Map<number, ResolvedAuthor[]>();
     for (const r of rows) {
-      let e = out.get(r.entry_id);
-      if (!e) out.set(r.entry_id, (e = { shown: [], keys: [] }));
-      const shown = parts.get(r.id) ?? [{ id: r.id, value: r.name }];
-      for (const a of shown) {
-        if (!e.shown.some((s) => s.id === a.id)) e.shown.push(a);
-        if (!e.keys.includes(a.id)) e.keys.push(a.id);
-      }
-      if (!e.keys.includes(r.id)) e.keys.push(r.id);
+      const list = byEntry.get(r.entry_id);
+      if (list) list.push({ id: r.id, value: r.name });
+      else byEntry.set(r.entry_id, [{ id: r.id, value: r.name }]);
     }
+    for (const [entryId, authors] of byEntry) out.set(entryId, resolveAuthors(authors, parts)!);
     return out;
   }
 

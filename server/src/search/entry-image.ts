@@ -6,7 +6,7 @@
 // any other way: no entry of it is merged or linked yet (links come after the records: the import
 // indexes linked entries from the tables), and its authors are the agents as named (the Indexer makes
 // no image where an agent is merged or split).
-import type { ResolvedAuthor, ResolvedAuthors } from '../agents/resolve.ts';
+import { resolveAuthors, type ResolvedAuthor, type ResolvedAuthors } from '../agents/resolve.ts';
 
 /** An entry as the Indexer reads it. */
 export interface EntryRow { id: number; title: string; subtitle: string | null; canonical_entry_id: number | null; original_entry_id: number | null; datestamp: string }
@@ -46,10 +46,8 @@ export class EntryImage {
   people(id: number, authors: ResolvedAuthor[], languages: string[]): void {
     const e = this.entries.get(id);
     if (!e) return;
-    // As AuthorResolver answers for agents neither merged nor split: each once, and no entry without authors.
-    const shown: ResolvedAuthor[] = [];
-    for (const a of authors) if (!shown.some((s) => s.id === a.id)) shown.push(a);
-    e.authors = shown.length ? { shown, keys: shown.map((a) => a.id) } : null;
+    // The resolver's rule, for agents neither merged nor split (no parts).
+    e.authors = resolveAuthors(authors);
     e.languages = languages;
   }
 

@@ -48,13 +48,18 @@ export class FtsBuilder {
     // Beside the catalogue (same disk), named by process: a leftover is one whose process is gone.
     const file = s.memory ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'uc-fts-')), 'index.sqlite') : `${s.name}${SCRATCH_SUFFIX}${process.pid}`;
     removeScratch(file);
-    const made = new Database(file);
     try {
-      made.exec(definition);
-    } finally {
-      made.close();
+      const made = new Database(file);
+      try {
+        made.exec(definition);
+      } finally {
+        made.close();
+      }
+      s.prepare(`ATTACH ? AS ${SCRATCH}`).run(file);
+    } catch (e) {
+      removeScratch(file);
+      throw e;
     }
-    s.prepare(`ATTACH ? AS ${SCRATCH}`).run(file);
     return new FtsBuilder(s, file);
   }
 
