@@ -37,21 +37,22 @@ function forms(dialect: Dialect) {
 }
 
 /**
- * The `written` rule of the triggers below for every doc written after index row `seq` ?, as three
- * set-wise statements (a bulk load, publish/oai-bulk.ts): the record changed now, live, exposed if a
- * library of its doc is visible now or was; its sets are its doc's libraries.
+ * The `written` rule of the triggers below, as three set-wise statements (a bulk load,
+ * publish/oai-bulk.ts), for the docs listed in table `written` (entry_id, libraries: docs written
+ * since the load began): the record changed now, live, exposed if a library of its doc is visible now
+ * or was; its sets are its doc's libraries.
  */
-export function writtenSetWise(dialect: Dialect): string[] {
+export function writtenSetWise(dialect: Dialect, written: string): string[] {
   const f = forms(dialect);
-  const since = 'd.seq > ? AND d.doc IS NOT NULL';
   return [
+    // (WHERE true: SQLite reads ON CONFLICT after a bare FROM as a join constraint.)
     `INSERT INTO oai_records (entry_id, datestamp, live, exposed)
-      SELECT d.entry_id, ${NOW}, 1, ${f.docShown('d.libraries')} FROM search_docs d WHERE ${since}
+      SELECT d.entry_id, ${NOW}, 1, ${f.docShown('d.libraries')} FROM ${written} d WHERE true
       ON CONFLICT (entry_id) DO UPDATE SET datestamp = excluded.datestamp, live = 1, exposed = ${f.greatest}(oai_records.exposed, excluded.exposed)`,
-    `DELETE FROM oai_sets WHERE entry_id IN (SELECT d.entry_id FROM search_docs d WHERE ${since})`,
+    `DELETE FROM oai_sets WHERE entry_id IN (SELECT entry_id FROM ${written})`,
     `${f.insertIgnore} INTO oai_sets (library_id, datestamp, entry_id)
-      SELECT CAST(j.value AS INTEGER), r.datestamp, r.entry_id FROM search_docs d JOIN oai_records r ON r.entry_id = d.entry_id,
-        ${f.eachId('d.libraries')} WHERE ${since}${f.onConflictIgnore}`,
+      SELECT CAST(j.value AS INTEGER), r.datestamp, r.entry_id FROM ${written} d JOIN oai_records r ON r.entry_id = d.entry_id,
+        ${f.eachId('d.libraries')}${f.onConflictIgnore}`,
   ];
 }
 
