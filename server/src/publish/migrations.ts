@@ -59,6 +59,14 @@ export function writtenSetWise(dialect: Dialect, written: string): string[] {
 /** The triggers that keep a record's state per written index row (writtenSetWise does their work for a bulk load). */
 export const WRITTEN_TRIGGERS = ['oai_doc_inserted', 'oai_doc_updated'];
 
+/**
+ * PostgreSQL: a transaction that sets this to 'on' (SET LOCAL) skips the WRITTEN_TRIGGERS for its own
+ * rows (their WHEN tests it), and writes their work set-wise before it commits (publish/oai-bulk.ts).
+ * Dropping the triggers there, as on SQLite, would lock search_docs against every reader for the load.
+ */
+export const OAI_DEFERRED_SETTING = 'uc.oai_deferred';
+const notDeferred = `current_setting('${OAI_DEFERRED_SETTING}', true) IS DISTINCT FROM 'on'`;
+
 /** A library's visibility changed: every record it holds (or held last) gets a new datestamp, so incremental harvests see it. */
 const bumpLibrary = (exposeLive: boolean) => `
   UPDATE oai_records SET datestamp = ${NOW}${exposeLive ? ', exposed = CASE WHEN live = 1 THEN 1 ELSE exposed END' : ''}
@@ -130,6 +138,17 @@ export const publishMigrations: Record<string, Migration> = {
       await run(f.trigger('oai_library_hidden', 'UPDATE OF public, active ON libraries', `${shown('OLD')} AND NOT ${shown('NEW')}`,
         bumpLibrary(false).replaceAll('$ID', 'NEW.id')));
       await run(f.trigger('oai_library_deleted', 'DELETE ON libraries', null, bumpLibrary(false).replaceAll('$ID', 'OLD.id')));
+    },
+  },
+  // PostgreSQL only: the written triggers skip the rows of a transaction that defers them (OAI_DEFERRED_SETTING).
+  '2026-11-27-1100-publish-oai-deferrable': {
+    async up(db: AnyDb) {
+      if (!forms(dialectOf(db)).pg) return;
+      for (const [name, event] of [['oai_doc_inserted', 'INSERT'], ['oai_doc_updated', 'UPDATE']]) {
+        await sql.raw(`DROP TRIGGER ${name} ON search_docs;
+          CREATE TRIGGER ${name} AFTER ${event} ON search_docs FOR EACH ROW
+            WHEN (NEW.doc IS NOT NULL AND ${notDeferred}) EXECUTE FUNCTION ${name}();`).execute(db);
+      }
     },
   },
 };
