@@ -4,7 +4,7 @@
 // PostgreSQL the server's own memory is not in it).
 // Budgets (issue 12): under 120 s from empty, under 60 s for the unchanged re-import, under 2 GiB.
 //   npm run bench:import -- [--entries 1000000] [--catalogue FILE.jsonl]
-//     [--backend postgres (a throw-away cluster) | --database-url postgres://... (an empty database)]
+//     [--backend postgres (a throw-away cluster) | --backend both (one line per back end) | --database-url postgres://... (an empty database)]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,9 +13,10 @@ import { createServices } from '../server/src/app.ts';
 import { importJsonl } from '../server/src/ingest/jsonl.ts';
 import { importProgressPrinter } from '../server/src/ingest/progress.ts';
 import { catalogueOf } from './lib/generated.ts';
-import { benchDatabase, postgresBytes } from './lib/backend.ts';
+import { runEachBackendIfBoth, benchDatabase, postgresBytes } from './lib/backend.ts';
 
 const args = process.argv.slice(2);
+runEachBackendIfBoth(args);
 const opt = (name: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;

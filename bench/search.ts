@@ -4,6 +4,7 @@
 //   npm run bench:search -- --entries 100000 [--queries-count 200] [--rounds 3]
 //   npm run bench:search -- --catalogue FILE.jsonl --queries FILE.jsonl
 //   npm run bench:search -- --entries 10000 --backend postgres     (a throw-away cluster; or --database-url postgres://...)
+//   npm run bench:search -- --entries 10000 --backend both         (SQLite, then PostgreSQL when installed: a line each)
 // The search index is compacted after the import, as the worker does after a large one (compact_s);
 // --as-imported measures the index as the import leaves it.
 import fs from 'node:fs';
@@ -16,9 +17,10 @@ import { openDatabase } from '../server/src/db/index.ts';
 import { JobQueue } from '../server/src/jobs/queue.ts';
 import { IndexCompaction } from '../server/src/search/compaction.ts';
 import { importJsonl } from '../server/src/ingest/jsonl.ts';
-import { benchDatabase } from './lib/backend.ts';
+import { runEachBackendIfBoth, benchDatabase } from './lib/backend.ts';
 
 const args = process.argv.slice(2);
+runEachBackendIfBoth(args);
 const opt = (name: string, def?: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : def;
