@@ -21,7 +21,7 @@ import Database from 'better-sqlite3';
 import {
   Client, atExit, csrfFrom, exited, killGroup, repoRoot, runMain, sleep, startMain, startServer, tail, until, type ServerHandle,
 } from '../bench/lib/child-server.ts';
-import { processAlive } from '../server/src/catalogue/files.ts';
+import { processAlive } from '../server/src/processes.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: number) => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import type { Db } from '../db/index.ts';
 import { idList } from '../db/dialect.ts';
+import { processAlive } from '../processes.ts';
 
 export const CONTENT_TYPES: Record<string, string> = {
   '.muse': 'text/plain; charset=utf-8',
@@ -158,15 +159,5 @@ export class FileStore {
       .all(JSON.stringify(dataSourceIds)) as { data_source_id: number; ext: string }[];
     for (const r of rows) out.set(r.data_source_id, [...(out.get(r.data_source_id) ?? []), r.ext]);
     return out;
-  }
-}
-
-/** Whether a process of this machine is running (EPERM: it is, under another user). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

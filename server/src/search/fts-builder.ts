@@ -11,6 +11,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { Db } from '../db/index.ts';
+import { processAlive } from '../processes.ts';
 import type { SqlConnection } from '../db/connection.ts';
 import type { FtsText } from './fts-text.ts';
 import type { FtsBuilderData, FtsBuilderReply, FtsOp } from './fts-builder-thread-main.ts';
@@ -102,7 +103,7 @@ export class FtsBuilder {
     for (const name of fs.readdirSync(dir)) {
       if (!name.startsWith(prefix)) continue;
       const pid = Number.parseInt(name.slice(prefix.length), 10);
-      if (Number.isInteger(pid) && !processRuns(pid)) removeScratch(path.join(dir, name));
+      if (Number.isInteger(pid) && !processAlive(pid)) removeScratch(path.join(dir, name));
     }
   }
 
@@ -187,15 +188,6 @@ const SCRATCH_SUFFIX = '-import-fts-';
 
 function removeScratch(file: string): void {
   for (const f of [file, `${file}-journal`]) fs.rmSync(f, { force: true });
-}
-
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
