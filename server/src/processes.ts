@@ -20,5 +20,5 @@ export function processAlive(pid: number): boolean {
     return true; // no /proc (not Linux): kill(0) answers alone
   }
   // "pid (name) state ...": the name may hold spaces and parentheses, the state follows the last ')'.
-  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  return stat[stat.lastIndexOf(')') + 2] !== 'Z';
 }

@@ -108,14 +108,18 @@ describe('FtsBuilder', () => {
   });
 
   it('is not used where entry_fts holds rows, and attaches outside a transaction only', async () => {
+    const builder = FtsBuilder.attach(db)!;
+    // An entry indexed between the attach and the import's transaction (another writer): not started.
     db.sqlite.prepare('INSERT INTO entries (id, title, grouping_key, datestamp) VALUES (1, ?, ?, ?)').run('Almanac', 'k', '2026-01-01T00:00:00Z');
     db.sqlite.prepare('INSERT INTO search_docs (entry_id, seq, doc) VALUES (1, 1, ?)').run('{}');
-    const builder = FtsBuilder.attach(db)!;
     const transaction = beginImmediate(db.sqlite);
     expect(builder.start()).toBe(false);
     expect(() => FtsBuilder.attach(db)).toThrow(/a transaction is open/);
     transaction.rollback();
     await builder.close();
+    expect(scratchFiles()).toEqual([]);
+    // With an index already there, no scratch database at all.
+    expect(FtsBuilder.attach(db)).toBeNull();
     expect(scratchFiles()).toEqual([]);
   });
 });

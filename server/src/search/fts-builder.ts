@@ -45,6 +45,8 @@ export class FtsBuilder {
     if (db.sqlite.dialect !== 'sqlite') return null;
     const s = sqliteHandle(db.sqlite);
     if (s.inTransaction) throw new Error('FtsBuilder: a transaction is open');
+    // A catalogue with an index now keeps it (start() decides again inside the transaction): no scratch file.
+    if (s.prepare(HAS_INDEX).pluck().get()) return null;
     const definition = s.prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'entry_fts'`).pluck().get() as string;
     // Beside the catalogue (same disk), named by process: a leftover is one whose process is gone.
     const file = s.memory ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'uc-fts-')), 'index.sqlite') : `${s.name}${SCRATCH_SUFFIX}${process.pid}`;
@@ -70,7 +72,7 @@ export class FtsBuilder {
    */
   start(): boolean {
     if (!this.db.inTransaction) throw new Error('FtsBuilder: no transaction is open');
-    if (this.db.prepare('SELECT EXISTS (SELECT 1 FROM main.search_docs WHERE doc IS NOT NULL)').pluck().get()) return false;
+    if (this.db.prepare(HAS_INDEX).pluck().get()) return false;
     const worker = new Worker(new URL('./fts-builder-thread.mjs', import.meta.url), { workerData: { file: this.file } satisfies FtsBuilderData });
     worker.on('message', (m: FtsBuilderReply) => {
       if ('applied' in m) this.applied += m.applied;
@@ -181,6 +183,9 @@ export class FtsBuilder {
     if (path.basename(path.dirname(this.file)).startsWith('uc-fts-')) fs.rmSync(path.dirname(this.file), { recursive: true, force: true });
   }
 }
+
+/** Whether an entry has an index document (the catalogue's entry_fts then holds rows the builder would replace). */
+const HAS_INDEX = 'SELECT EXISTS (SELECT 1 FROM main.search_docs WHERE doc IS NOT NULL)';
 
 /** The scratch database's schema name on the import's connection, and its file name after the catalogue's. */
 const SCRATCH = 'import_fts';
