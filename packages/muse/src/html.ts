@@ -3,6 +3,7 @@
 import type { Block, Footnote, Inline, MuseDocument } from './types.ts';
 import { inlineText } from './inline.ts';
 import { parseMuse } from './parse.ts';
+import { isSafeLinkTarget } from './links.ts';
 
 export interface HtmlOptions {
   /** Rewrites image file names to URLs; default: the bare file name. */
@@ -106,6 +107,9 @@ class HtmlRenderer {
         case 'link':
           if (n.internal) {
             out += `<a class="text-amuse-link" href="#text-amuse-label-${escapeHtml(n.target)}">${this.inline(n.children ?? [], collect)}</a>`;
+          } else if (!isSafeLinkTarget(n.target)) {
+            // a script link (javascript:, data:...): its text only, no anchor
+            out += n.children ? this.inline(n.children, collect) : this.text(n.target);
           } else if (n.children) {
             out += `<a class="text-amuse-link" href="${escapeHtml(encodeUrl(n.target))}">${this.inline(n.children, collect)}</a>`;
           } else {

@@ -3,6 +3,7 @@
 // never inject Typst code.
 import type { Block, Footnote, Inline, MuseDocument, ImageSpec } from './types.ts';
 import { parseMuse } from './parse.ts';
+import { isSafeLinkTarget } from './links.ts';
 import { inlineText, parseInline, unpairedTags } from './inline.ts';
 import { resolveLayout, truthy, type ResolvedLayout, type TypstLayoutOptions } from './layout.ts';
 
@@ -265,6 +266,8 @@ export class TypstRenderer {
         .join('');
       return `#link(${this.label(n.target)})[${inner}]`;
     }
+    // a script link (javascript:, data:...) is its text only: a PDF viewer may run a URI action
+    if (!isSafeLinkTarget(n.target)) return this.inline(n.children ?? [{ type: 'text', value: n.target }]);
     if (n.children) return `#link(${typstString(n.target)})[${this.inline(n.children)}]`;
     return `#link(${typstString(n.target)})[#text(font: ${typstString(this.layout.monofont)})[${escapeTypst(n.target)}]]`;
   }
