@@ -161,6 +161,28 @@ export function placedImageWidthMm(g: Pick<CoverGeometry, 'coverwidth' | 'coverh
   return heightPx > 0 ? Math.min(wanted, box.height * (widthPx / heightPx)) : wanted;
 }
 
+/**
+ * The ceiling of an upload: past this resolution more pixels print no better. An image is refused when
+ * it has more pixels than it could use at this resolution on the largest cover the builder lays out.
+ */
+export const COVER_IMAGE_MAX_DPI = 600;
+
+/** The largest cover sheet the builder offers: every dimension at its maximum, with the folding margin. */
+export const COVER_LARGEST_GEOMETRY: CoverGeometry = {
+  ...(Object.fromEntries(COVER_DIMENSION_NAMES.map((n) => [n, COVER_DIMENSIONS[n].max])) as Record<CoverDimensionName, number>),
+  foldingmargin: true,
+};
+
+/**
+ * The most pixels an image of this shape can use: COVER_IMAGE_MAX_DPI where the largest cover places it
+ * (the default layout's image box, the same rule as the dpi warnings). A square image: 6,732 × 6,732.
+ */
+export function coverImageMaxPixels(widthPx: number, heightPx: number): { width: number; height: number } {
+  const placedMm = placedImageWidthMm(COVER_LARGEST_GEOMETRY, 0, widthPx, heightPx);
+  const width = Math.floor((placedMm / 25.4) * COVER_IMAGE_MAX_DPI);
+  return { width, height: Math.floor((width * heightPx) / widthPx) };
+}
+
 /** The resolution an image prints at when placed `widthMm` wide. */
 export function printDpi(widthPx: number, widthMm: number): number {
   return widthMm > 0 ? widthPx / (widthMm / 25.4) : Infinity;

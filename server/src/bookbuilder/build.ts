@@ -9,6 +9,7 @@ import type { CollectionData } from '@uc/shared';
 import { impose } from '@uc/imposition';
 import { imposeOptions, typstOptions } from './options.ts';
 import { ChunkCompileError, compileChunked, wantsChunks } from './chunked.ts';
+import { imagesWithinBudget } from '../images/image-header.ts';
 
 export interface BuildText {
   musePath: string;
@@ -54,7 +55,8 @@ function readText(t: BuildText): { muse: string; files: Map<string, Uint8Array> 
   let files = new Map<string, Uint8Array>();
   if (t.zipPath && fs.existsSync(t.zipPath)) {
     try {
-      files = readMuseZip(new Uint8Array(fs.readFileSync(t.zipPath))).files;
+      // a harvested image is decoded by Typst: one over the decode budget is left out, not decoded
+      files = imagesWithinBudget(readMuseZip(new Uint8Array(fs.readFileSync(t.zipPath))).files);
     } catch {
       // A broken zip only loses the images (placeholders are printed).
     }

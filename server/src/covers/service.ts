@@ -7,8 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { imageSize } from 'image-size';
 import {
   COVER_IMAGE_MAX_BYTES,
+  COVER_IMAGE_MAX_DPI,
   COVER_IMAGE_MAX_PIXELS,
   COVER_MIN_DPI,
+  coverImageMaxPixels,
   coverLayout,
   placedImageWidthMm,
   printDpi,
@@ -21,6 +23,8 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { JobHandler } from '../jobs/worker.ts';
 import type { BuildRunner } from '../bookbuilder/runner.ts';
 import { BUILD_JOB_OF, type BuilderSessions } from '../bookbuilder/sessions.ts';
+import { IMAGE_DECODE_BUDGET_BYTES, ImageHeaderError, readImageHeader, type ImageHeader } from '../images/image-header.ts';
+import { jpegDecodeBytes } from './preview-image.ts';
 import { previewImageName, type CoverRenderInput } from './render.ts';
 import { STORED_IMAGE_RE, coverTokens, discoverTokens, readCoverValues, type CoverValues, type TemplateToken } from './tokens.ts';
 
@@ -30,6 +34,50 @@ export const DEFAULT_COVER_TEMPLATE = fileURLToPath(new URL('./default-cover.typ
 /** Previews drawn at once; more are refused (a preview is redrawn on the next change anyway). */
 const MAX_PREVIEWS = 2;
 const MiB = 1024 * 1024;
+/** How long an upload waits for the image thread and its decode before it is answered 503. */
+const PREVIEW_IMAGE_TIMEOUT_MS = 30_000;
+
+/** The memory decoding this image takes, from its header: the build's full decode or the preview's jpeg-js one. */
+export function imageDecodeBytes(h: ImageHeader): number {
+  return h.type === 'jpg' ? Math.max(h.decodedBytes, jpegDecodeBytes(h)) : h.decodedBytes;
+}
+
+/**
+ * Judges an upload from its header alone, before any decoder sees it: a PNG or JPEG we can read, no more
+ * pixels than the cover can print at COVER_IMAGE_MAX_DPI, and a decode within IMAGE_DECODE_BUDGET_BYTES.
+ */
+export function checkCoverImage(content: Uint8Array, field: string): ImageHeader {
+  let h: ImageHeader;
+  try {
+    h = readImageHeader(content);
+  } catch (e) {
+    if (e instanceof ImageHeaderError) throw new HttpError(400, e.template, { field, values: e.values });
+    throw e;
+  }
+  // jpeg-js reads baseline, extended and progressive 8-bit Huffman JPEGs: the others would fail later
+  if (h.type === 'jpg' && (h.bitDepth !== 8 || ![0xc0, 0xc1, 0xc2].includes(h.sof!))) {
+    throw new HttpError(400, 'this image cannot be read (damaged or an unusual kind of {{kind}})', { field, values: { kind: 'JPEG' } });
+  }
+  const pixels = h.width * h.height;
+  if (pixels > COVER_IMAGE_MAX_PIXELS) {
+    throw new HttpError(400, 'the image has too many pixels ({{megapixels}} megapixels; at most {{max}})', { field, values: { megapixels: (pixels / 1e6).toFixed(0), max: COVER_IMAGE_MAX_PIXELS / 1e6 } });
+  }
+  const max = coverImageMaxPixels(h.width, h.height);
+  if (h.width > max.width) {
+    throw new HttpError(400, 'the image has more pixels than a cover can print ({{width}} × {{height}}): at most {{max_width}} × {{max_height}} pixels, {{dpi}} dpi on the largest cover', {
+      field,
+      values: { width: h.width, height: h.height, max_width: max.width, max_height: max.height, dpi: COVER_IMAGE_MAX_DPI },
+    });
+  }
+  const bytes = imageDecodeBytes(h);
+  if (bytes > IMAGE_DECODE_BUDGET_BYTES) {
+    throw new HttpError(400, 'the image takes {{mb}} MB of memory to read: at most {{max}} MB (save it with fewer pixels, or 8 bits per channel)', {
+      field,
+      values: { mb: Math.ceil(bytes / MiB), max: IMAGE_DECODE_BUDGET_BYTES / MiB },
+    });
+  }
+  return h;
+}
 
 interface CoverPayload { session_id: string; values: CoverValues }
 type Args = Record<string, string | number | boolean | null | undefined> & { session_id: string };
@@ -141,18 +189,8 @@ export class CoverService {
     if (!t) throw new HttpError(400, 'this cover has no image field of that name', { field: token });
     if (content.length === 0) throw new HttpError(400, 'the file is empty', { field: token });
     if (content.length > COVER_IMAGE_MAX_BYTES) throw new HttpError(413, 'the image is too large: at most {{mb}} MB', { field: token, values: { mb: COVER_IMAGE_MAX_BYTES / MiB } });
-    let info: { width?: number; height?: number; type?: string };
-    try {
-      info = imageSize(content);
-    } catch {
-      throw new HttpError(400, 'this file is not a PNG or JPEG image', { field: token });
-    }
-    const ext = info.type === 'png' ? 'png' : info.type === 'jpg' ? 'jpg' : null;
-    if (!ext || !info.width || !info.height) throw new HttpError(400, 'this file is not a PNG or JPEG image', { field: token });
-    const pixels = info.width * info.height;
-    if (pixels > COVER_IMAGE_MAX_PIXELS) {
-      throw new HttpError(400, 'the image has too many pixels ({{megapixels}} megapixels; at most {{max}})', { field: token, values: { megapixels: (pixels / 1e6).toFixed(0), max: COVER_IMAGE_MAX_PIXELS / 1e6 } });
-    }
+    const info = checkCoverImage(content, token);
+    const ext = info.type;
     const dir = this.filesDir(sid);
     const file = `${token}.${ext}`;
     const others = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => STORED_IMAGE_RE.test(f) && !f.startsWith(`${token}.`)) : [];
@@ -164,9 +202,11 @@ export class CoverService {
     const tmp = path.join(dir, `.${file}.tmp-${process.pid}`);
     fs.writeFileSync(tmp, content);
     try {
-      await this.runner.runPreviewImage({ src: tmp, dest: path.join(dir, previewImageName(file)) });
-    } catch {
+      await this.runner.runPreviewImage({ src: tmp, dest: path.join(dir, previewImageName(file)) }, AbortSignal.timeout(PREVIEW_IMAGE_TIMEOUT_MS));
+    } catch (e) {
       fs.rmSync(tmp, { force: true });
+      if ((e as Error).name === 'TimeoutError') throw new HttpError(503, 'The server is reading other images: try again in a moment');
+      // a decode that fails, or whose thread ends at its memory limit, refuses the image (never the server)
       throw new HttpError(400, 'this image cannot be read (damaged or an unusual kind of {{kind}})', { field: token, values: { kind: ext === 'png' ? 'PNG' : 'JPEG' } });
     }
     fs.renameSync(tmp, path.join(dir, file));
