@@ -188,6 +188,12 @@ export const catalogueMigrations: Record<string, Migration> = {
       await sql`UPDATE search_docs SET libraries = ${library} WHERE doc IS NOT NULL`.execute(db);
     },
   },
+  '2026-11-28-1000-search-doc-layers': {
+    /** The private libraries whose full-text layer rows an entry has (search/layers.ts): the indexer drops them when it rewrites the entry. */
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('search_docs').addColumn('layers', 'text').execute();
+    },
+  },
   '2026-11-26-1200-data-source-uri': {
     /** GET /check-internal-url looks texts up by their address (once per link in a description). */
     async up(db: Kysely<any>) {

@@ -317,6 +317,8 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
     await ftsBuilder?.close();
     restoreSettings();
   }
+  // A library the file made private (or public): its copies move between the index's public rows and its layers.
+  if (summary.libraries) deps.indexer.syncLibraryVisibility();
   summary.seconds = (Date.now() - started) / 1000;
   return summary;
 }

@@ -27,9 +27,18 @@ export class LibraryService {
     return this.cache.rows;
   }
 
+  /** Called after a library is written (the search index follows its public and active flags). */
+  private listeners: (() => void)[] = [];
+
   /** Call after writing libraries inside the same second (last_modified granularity is ms, but be safe). */
   invalidate() {
     this.cache = null;
+    for (const listener of this.listeners) listener();
+  }
+
+  /** `listener` runs after every write of a library (`invalidate`). */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   /**

@@ -8,10 +8,20 @@ export interface IndexDoc {
   creator: { id: number; value: string }[];
   language: { id: string; value: string }[];
   translate: ('translated' | 'translation')[];
+  /** Years of the copies anyone may see (those of active public libraries). */
   date: number[];
-  /** Facet and filter values by name (ids as strings); `library` holds library ids. */
+  /**
+   * Facet and filter values by name (ids as strings); `library` holds every holding library's id,
+   * `date` and `download` the values of the copies anyone may see.
+   */
   values: Record<FilterName, string[]>;
-  data_sources: { data_source_id: number; library_id: number; year_edition: number | null }[];
+  /** Every copy; a viewer is shown those of the libraries they may see (years and download kind absent before index format 3). */
+  data_sources: {
+    data_source_id: number; library_id: number; year_edition: number | null;
+    year_first_edition?: number | null; download?: 'text' | 'raw' | 'none';
+  }[];
+  /** Private libraries with copies here, each with a full-text layer row (search/layers.ts). */
+  layers?: number[];
   /** Acquisition date (ISO) and transliterated title sort key. */
   datestamp: string;
   sort_title: string;

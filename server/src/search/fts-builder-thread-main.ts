@@ -4,6 +4,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { BULK_FTS_CONFIG, FtsFingerprints, fingerprintOf, ftsRow, type FtsText } from './fts-text.ts';
+import { sqliteRowid } from './layers.ts';
 
 export interface FtsBuilderData {
   /** The scratch database, made by the builder with the catalogue's definition of entry_fts. */
@@ -52,14 +53,15 @@ export function serve(port: MessagePort, data: FtsBuilderData): void {
         const id = op[0];
         const before = written.get(id);
         if (op.length === 1) {
-          if (before) remove.run(id);
+          if (before) remove.run(sqliteRowid(id));
           written.set(id, 0);
           continue;
         }
         const fingerprint = fingerprintOf(op);
         if (fingerprint === before) continue;
-        if (before) remove.run(id);
-        insert.run(...ftsRow(id, op.slice(1) as FtsText));
+        if (before) remove.run(sqliteRowid(id));
+        const [rowid, ...columns] = ftsRow(id, op.slice(1) as FtsText);
+        insert.run(sqliteRowid(rowid), ...columns);
         written.set(id, fingerprint);
       }
       port.postMessage({ applied: m.length } satisfies FtsBuilderReply);

@@ -3,6 +3,7 @@
 // builder thread (fts-builder.ts), which must make exactly the same rows. No database imports here.
 import { hash } from 'node:crypto';
 import { foldText, searchForms } from '@uc/shared';
+import { LAYER_STRIDE } from './layers.ts';
 
 /** An entry's text as stored, each part joined with ' \n ': titles, authors, description and the like, full texts. */
 export type FtsText = [title: string, authors: string, body: string, fulltext: string];
@@ -32,10 +33,17 @@ export const FTS5_DEFAULT_CONFIG = { hashsize: 1024 * 1024, automerge: 4, crisis
  */
 export class FtsFingerprints {
   private values = new Float64Array(1 << 16);
+  /** Rows of a private library's layer (rowids past LAYER_STRIDE: search/layers.ts), few: in a map. */
+  private layers = new Map<number, number>();
   get(entryId: number): number {
+    if (entryId >= LAYER_STRIDE) return this.layers.get(entryId) ?? 0;
     return entryId < this.values.length ? this.values[entryId]! : 0;
   }
   set(entryId: number, fingerprint: number): void {
+    if (entryId >= LAYER_STRIDE) {
+      this.layers.set(entryId, fingerprint);
+      return;
+    }
     if (entryId >= this.values.length) {
       const grown = new Float64Array(Math.max(this.values.length * 2, entryId + 1));
       grown.set(this.values);

@@ -17,8 +17,8 @@ export const FTS_RANK = `bm25(${FTS_WEIGHTS.map((w) => w.toFixed(1)).join(', ')}
  * millionths, an integer, because turning a double into text cost SQLite a quarter of the ranking.
  */
 export const ftsRankList = (table: string) =>
-  `SELECT CAST(group_concat(rowid || ' ' || CAST(-rank * ${RANK_SCALE} AS INTEGER), ' ') AS BLOB) FROM ${table} WHERE ${table} MATCH ? AND rank MATCH '${FTS_RANK}'`;
-const RANK_SCALE = 1_000_000;
+  `SELECT CAST(group_concat(rowid || ' ' || CAST(-rank * ${RANK_SCALE} AS INTEGER), ' ') AS BLOB) FROM ${table} WHERE ${table} MATCH ? AND rowid < ? AND rank MATCH '${FTS_RANK}'`;
+export const RANK_SCALE = 1_000_000;
 
 /** Adds the scores of an `ftsRankList` answer to `scores` (ids past its end are not yet synced). */
 export function addRankList(list: IdListAnswer, scores: Float64Array): void {
@@ -137,9 +137,12 @@ function withColumn(field: TextField, expr: string): string {
 export interface TextSearch {
   /** The expression of a pure text subtree (`isPureText`); `within`: only in titles and authors, or only in full texts. */
   compile(n: QueryNode, within?: Within): string;
-  /** The rowids matching an expression as one comma-separated list (`parseIdList`). */
+  /**
+   * The rowids matching an expression (first parameter) below a rowid (second: LAYER_STRIDE for the
+   * public rows only, search/layers.ts) as one comma-separated list (`parseIdList`).
+   */
   idListSql: string;
-  /** Each match's `rowid score` pairs, scores in millionths, higher = better (`addRankList`). */
+  /** Each match's `rowid score` pairs, scores in millionths, higher = better (`addRankList`); parameters as `idListSql`'s. */
   rankListSql: string;
   /** Which of the rowids of a JSON list (first parameter) match an expression (second). */
   matchingIdsSql: string;
@@ -151,7 +154,7 @@ const FTS5_SEARCH: TextSearch = {
     if (within === 'strong') return inTitleOrAuthors(match);
     return within === 'fulltext' ? `fulltext : (${match})` : match;
   },
-  idListSql: 'SELECT CAST(group_concat(rowid) AS BLOB) FROM entry_fts WHERE entry_fts MATCH ?',
+  idListSql: 'SELECT CAST(group_concat(rowid) AS BLOB) FROM entry_fts WHERE entry_fts MATCH ? AND rowid < ?',
   rankListSql: ftsRankList('entry_fts'),
   // One rowid lookup per id.
   matchingIdsSql: `SELECT value FROM json_each(?) WHERE EXISTS (SELECT 1 FROM entry_fts WHERE entry_fts MATCH ? AND rowid = json_each.value)`,
@@ -159,9 +162,9 @@ const FTS5_SEARCH: TextSearch = {
 
 const TSQUERY_SEARCH: TextSearch = {
   compile: toTsQuery,
-  idListSql: `SELECT string_agg(rowid::text, ',') FROM entry_fts WHERE doc @@ ?::tsquery`,
+  idListSql: `SELECT string_agg(rowid::text, ',') FROM entry_fts WHERE doc @@ ?::tsquery AND rowid < ?::bigint`,
   rankListSql: `SELECT string_agg(f.rowid || ' ' || (ts_rank(${TS_RANK_WEIGHTS}, f.doc, q.q) * ${RANK_SCALE})::bigint, ' ')
-    FROM (SELECT ?::tsquery AS q) q JOIN entry_fts f ON f.doc @@ q.q`,
+    FROM (SELECT ?::tsquery AS q, ?::bigint AS below) q JOIN entry_fts f ON f.doc @@ q.q AND f.rowid < q.below`,
   matchingIdsSql: `SELECT rowid FROM entry_fts WHERE rowid IN ${idList('postgres')} AND doc @@ ?::tsquery`,
 };
 

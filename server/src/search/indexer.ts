@@ -12,6 +12,7 @@ import { toTsVector } from './pg-fts.ts';
 import { BULK_FTS_CONFIG, FTS5_DEFAULT_CONFIG, FtsFingerprints, fingerprintOf, ftsRow, type FtsRow, type FtsText } from './fts-text.ts';
 import type { FtsBuilder } from './fts-builder.ts';
 import { EntryImage, type DsRow, type EntryRow } from './entry-image.ts';
+import { layerRowid, sqliteRowid } from './layers.ts';
 
 const TEXT_FORMATS = new Set(['muse', 'txt', 'epub', 'html', 'zip', 'tex']);
 const RAW_FORMATS = new Set(['pdf', 'djvu']);
@@ -45,9 +46,11 @@ export function downloadType(formats: string[]): 'text' | 'raw' | 'none' {
 
 /**
  * What the index stores for an entry, as a number bumped when that changes (2: the Latin forms of
- * Cyrillic and Greek titles and authors). A database indexed in an older format is rebuilt once.
+ * Cyrillic and Greek titles and authors; 3: copies of private libraries in layers of their own,
+ * search/layers.ts). A database indexed in an older format is rebuilt once.
  */
-export const INDEX_FORMAT = 2;
+export const INDEX_FORMAT = 3;
+const LAYER_LIBRARIES_SETTING = 'index_layer_libraries';
 const INDEX_FORMAT_SETTING = 'index_format';
 
 export class Indexer {
@@ -81,12 +84,19 @@ export class Indexer {
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
       // The entries that have a full-text row: exactly those with a doc (both are written together).
       indexed: s.prepare(`SELECT entry_id FROM search_docs WHERE entry_id IN ${IDS} AND doc IS NOT NULL`).pluck(),
-      putDoc: s.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries) VALUES (?, ?, ?, ?)
-        ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries`),
+      // Their layer rows (the libraries of search_docs.layers).
+      layered: s.prepare(`SELECT entry_id, layers FROM search_docs WHERE entry_id IN ${IDS} AND layers IS NOT NULL`).raw(),
+      // Libraries by what the index makes of their copies: active public ones in every entry's own row,
+      // active private ones in layers (inactive ones: nowhere, nobody may see them).
+      libraryStates: s.prepare('SELECT id, public, active FROM libraries').raw(),
+      entriesOfLibrary: s.prepare(`SELECT DISTINCT coalesce(e.canonical_entry_id, e.id) FROM data_sources d JOIN sites s ON s.id = d.site_id
+        JOIN entries e ON e.id = d.entry_id WHERE s.library_id = ?`).pluck(),
+      putDoc: s.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries, layers) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries, layers = excluded.layers`),
       // PostgreSQL: a batch's rows in one statement, in seq order (the OAI-PMH triggers still fire per row).
-      putDocs: this.pg ? s.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries)
-        SELECT (r->>0)::bigint, (r->>1)::bigint, r->>2, r->>3 FROM jsonb_array_elements(?::jsonb) r ORDER BY (r->>1)::bigint
-        ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries`) : null,
+      putDocs: this.pg ? s.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries, layers)
+        SELECT (r->>0)::bigint, (r->>1)::bigint, r->>2, r->>3, r->>4 FROM jsonb_array_elements(?::jsonb) r ORDER BY (r->>1)::bigint
+        ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries, layers = excluded.layers`) : null,
       ftsDelete: this.pg ? null : s.prepare('DELETE FROM entry_fts WHERE rowid = ?'),
       ftsInsert: this.pg ? null : s.prepare('INSERT INTO entry_fts (rowid, title, authors, body, fulltext) VALUES (?, ?, ?, ?, ?)'),
       // PostgreSQL: rows by the hundred in one statement (a round trip each costs more than the row).
@@ -104,15 +114,68 @@ export class Indexer {
   ensureFormat(log?: (message: string) => void): number {
     const s = this.db.sqlite;
     const stored = Number(s.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(INDEX_FORMAT_SETTING) ?? 1);
-    if (stored >= INDEX_FORMAT) return 0;
+    if (stored >= INDEX_FORMAT) {
+      // A library's flags written by another process (an import) while this one was not running.
+      const moved = this.syncLibraryVisibility();
+      if (moved) log?.(`Search index: ${moved} entries reindexed for libraries made public or private.`);
+      return 0;
+    }
     const ids = s.prepare('SELECT id FROM entries WHERE canonical_entry_id IS NULL ORDER BY id').pluck().all() as number[];
     if (ids.length) log?.(`Rebuilding the search index for ${ids.length} entries (index format ${stored} to ${INDEX_FORMAT})...`);
     const t0 = Date.now();
+    const states = this.libraryStates();
     this.reindex(ids);
-    s.prepare(`INSERT INTO settings (name, value) VALUES (?, ?)
-      ON CONFLICT (name) DO UPDATE SET value = excluded.value`).run(INDEX_FORMAT_SETTING, String(INDEX_FORMAT));
+    this.putSetting(INDEX_FORMAT_SETTING, String(INDEX_FORMAT));
+    this.putSetting(LAYER_LIBRARIES_SETTING, JSON.stringify(Object.fromEntries(states)));
     if (ids.length) log?.(`Search index rebuilt in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
     return ids.length;
+  }
+
+  /**
+   * Reindexes the entries of every library whose copies the index holds otherwise than its flags now
+   * say (made private or public, deactivated or activated since): a copy of a library made private
+   * leaves the text and facets anyone may search. Called after a library is written (LibraryService's
+   * change listeners) and at the start. Answers the number of entries reindexed.
+   */
+  syncLibraryVisibility(): number {
+    const now = this.libraryStates();
+    const stored = this.storedLibraryStates();
+    const changed = [...now].filter(([id, state]) => stored.has(id) && stored.get(id) !== state).map(([id]) => id);
+    const ids = new Set<number>();
+    for (const id of changed) for (const e of this.q.entriesOfLibrary.all(id) as number[]) ids.add(e);
+    if (ids.size) this.reindex([...ids].sort((a, b) => a - b));
+    if (changed.length || [...now.keys()].some((id) => !stored.has(id)) || stored.size !== now.size) {
+      this.putSetting(LAYER_LIBRARIES_SETTING, JSON.stringify(Object.fromEntries(now)));
+    }
+    return ids.size;
+  }
+
+  /** Where the index puts each library's copies: 'public' (every entry's own row), 'layer' (its own layer rows) or 'none' (inactive). */
+  private libraryStates(): Map<number, LibraryState> {
+    const out = new Map<number, LibraryState>();
+    for (const [id, pub, active] of this.q.libraryStates.all() as [number, number, number][]) {
+      out.set(Number(id), !Number(active) ? 'none' : Number(pub) ? 'public' : 'layer');
+    }
+    return out;
+  }
+
+  private storedLibraryStates(): Map<number, LibraryState> {
+    const raw = this.db.sqlite.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(LAYER_LIBRARIES_SETTING) as string | undefined;
+    return new Map(Object.entries(raw ? (JSON.parse(raw) as Record<string, LibraryState>) : {}).map(([k, v]) => [Number(k), v]));
+  }
+
+  /** Libraries the stored states do not know yet are recorded as this reindex indexes their copies. */
+  private recordNewLibraries(states: Map<number, LibraryState>): void {
+    const stored = this.storedLibraryStates();
+    const added = [...states].filter(([id]) => !stored.has(id));
+    if (!added.length) return;
+    for (const [id, state] of added) stored.set(id, state);
+    this.putSetting(LAYER_LIBRARIES_SETTING, JSON.stringify(Object.fromEntries(stored)));
+  }
+
+  private putSetting(name: string, value: string): void {
+    this.db.sqlite.prepare(`INSERT INTO settings (name, value) VALUES (?, ?)
+      ON CONFLICT (name) DO UPDATE SET value = excluded.value`).run(name, value);
   }
 
   /**
@@ -128,13 +191,15 @@ export class Indexer {
     }
     const all = [...ids];
     let written = 0;
+    const states = this.libraryStates();
     if (opts?.inTransaction) {
+      this.recordNewLibraries(states);
       if (!this.db.sqlite.inTransaction) throw new Error('inTransaction: no transaction is open');
       // Full-text rows of the whole call go in together: every trigger statement (search_docs) makes FTS5
       // flush what it holds, so rows written per batch of 500 made many small segments to merge later.
       const fts = new FtsRows();
       for (let i = 0; i < all.length; i += 500) {
-        written += this.reindexBatch(all.slice(i, i + 500), fts, opts.ftsWritten, opts.ftsBuilder ?? undefined, opts.image ?? undefined);
+        written += this.reindexBatch(all.slice(i, i + 500), states, fts, opts.ftsWritten, opts.ftsBuilder ?? undefined, opts.image ?? undefined);
         if (fts.rows.length >= BULK_FTS_ROWS) this.writeFts(fts);
       }
       this.writeFts(fts);
@@ -142,11 +207,12 @@ export class Indexer {
     }
     const run = this.db.sqlite.transaction((batch: number[]) => {
       const fts = new FtsRows();
-      written += this.reindexBatch(batch, fts);
+      written += this.reindexBatch(batch, states, fts);
       this.writeFts(fts);
     });
     // IMMEDIATE: take the write lock before reading max(seq), so two writing processes never reuse a seq.
     for (let i = 0; i < all.length; i += 500) run.immediate(all.slice(i, i + 500));
+    this.recordNewLibraries(states);
     return written;
   }
 
@@ -192,13 +258,13 @@ export class Indexer {
       for (let i = 0; i < fts.rows.length; i += PG_FTS_ROWS) {
         this.q.ftsInsertMany.run(JSON.stringify(fts.rows.slice(i, i + PG_FTS_ROWS).map(([id, ...columns]) => [id, toTsVector(columns)])));
       }
-    } else for (const row of fts.rows) this.q.ftsInsert!.run(...row);
+    } else for (const [rowid, ...columns] of fts.rows) this.q.ftsInsert!.run(sqliteRowid(rowid), ...columns);
     fts.rows = [];
     fts.ids.clear();
   }
 
   /** Writes the search_docs rows of these entries and drops their old full-text rows; their new ones go to `fts`. */
-  private reindexBatch(ids: number[], fts: FtsRows, ftsWritten?: FtsFingerprints, builder?: FtsBuilder, image?: EntryImage): number {
+  private reindexBatch(ids: number[], states: Map<number, LibraryState>, fts: FtsRows, ftsWritten?: FtsFingerprints, builder?: FtsBuilder, image?: EntryImage): number {
     const q = this.q;
     // Entries of the bulk load's image come from it; the rest (and everything without one) from the tables.
     const imaged = image ? ids.filter((id) => image.has(id)) : [];
@@ -238,11 +304,23 @@ export class Indexer {
     // Only rows that exist are deleted: a delete in FTS5 (contentless, with deletes) costs even for a
     // rowid it never held, and one that exists costs milliseconds in an index of large segments.
     // (With a builder, the builder's thread holds every row of the load: it replaces them itself.)
-    const hadRow = builder ? new Set<number>() : new Set(q.indexed.all(JSON.stringify([...new Set([...canonIds, ...ids])])) as number[]);
-    const docs: [number, number, string | null, string | null][] = [];
+    const touched = JSON.stringify([...new Set([...canonIds, ...ids])]);
+    const hadRow = builder ? new Set<number>() : new Set(q.indexed.all(touched) as number[]);
+    // The layer rows each entry has now (a builder drops them in its own thread, as it replaces rows).
+    const hadLayers = new Map((q.layered.all(touched) as [number, string][]).map(([id, layers]) => [Number(id), JSON.parse(layers) as number[]]));
+    const dropLayers = (id: number, keep: Set<number>) => {
+      for (const lib of hadLayers.get(id) ?? []) {
+        if (keep.has(lib)) continue;
+        const rowid = layerRowid(lib, id);
+        if (builder) builder.drop(rowid);
+        else ftsGone.push(rowid);
+        ftsWritten?.set(rowid, 0);
+      }
+    };
+    const docs: [number, number, string | null, string | null, string | null][] = [];
     const putDoc = q.putDocs
-      ? (id: number, seq: number, doc: string | null, libraries: string | null) => { docs.push([id, seq, doc, libraries]); }
-      : (id: number, seq: number, doc: string | null, libraries: string | null) => { q.putDoc.run(id, seq, doc, libraries); };
+      ? (id: number, seq: number, doc: string | null, libraries: string | null, layers: string | null = null) => { docs.push([id, seq, doc, libraries, layers]); }
+      : (id: number, seq: number, doc: string | null, libraries: string | null, layers: string | null = null) => { q.putDoc.run(id, seq, doc, libraries, layers); };
     const missing = new Set(ids);
     // Full-text rows are written after every search_docs row of the batch (writeFts): a statement that
     // fires triggers (the OAI-PMH record state) opens a savepoint, which makes FTS5 flush its pending
@@ -255,6 +333,7 @@ export class Indexer {
       const viaParts = partLibs.get(e.id) ?? [];
       if (ds.length === 0 && viaParts.length === 0) {
         if (hadRow.has(e.id)) ftsGone.push(e.id);
+        dropLayers(e.id, NO_LAYERS);
         ftsWritten?.set(e.id, 0);
         builder?.drop(e.id);
         putDoc(e.id, ++seq, null, null);
@@ -266,18 +345,34 @@ export class Indexer {
       const translate: IndexDoc['translate'] = [];
       if (e.original_entry_id) translate.push('translation');
       if (translated.has(e.id)) translate.push('translated');
+      // Years and download kinds count the copies anyone may see (active public libraries); those of a
+      // private library's copies are in data_sources, for the viewers who may see it (memory-index.ts).
       const years = new Set<number>();
       const downloadTypes = new Set<string>();
       const libraries = new Set<number>(viaParts.map((p) => p.library_id));
+      const publicDs: DsRow[] = [];
+      const layerDs = new Map<number, DsRow[]>();
+      const kinds = new Map<number, IndexDoc['data_sources'][number]['download']>();
       let datestamp = e.datestamp;
       for (const d of ds) {
-        if (d.year_edition) years.add(d.year_edition);
-        if (d.year_first_edition) years.add(d.year_first_edition);
-        downloadTypes.add(downloadType(JSON.parse(d.downloads) as string[]));
+        const kind = downloadType(JSON.parse(d.downloads) as string[]);
+        kinds.set(d.id, kind);
         libraries.add(d.library_id);
         if (d.datestamp > datestamp) datestamp = d.datestamp;
+        const state = states.get(d.library_id) ?? 'none';
+        if (state === 'layer') {
+          const list = layerDs.get(d.library_id);
+          if (list) list.push(d);
+          else layerDs.set(d.library_id, [d]);
+        }
+        if (state !== 'public') continue;
+        publicDs.push(d);
+        if (d.year_edition) years.add(d.year_edition);
+        if (d.year_first_edition) years.add(d.year_first_edition);
+        downloadTypes.add(kind);
       }
       if (downloadTypes.size > 1) downloadTypes.delete('none');
+      const layers = [...layerDs.keys()].sort((a, b) => a - b);
       const parents = [...new Set((parentsBy.get(e.id) ?? []).map((p) => p.parent))].filter((p) => p !== e.id);
       const aggregate = parents.map(String);
       if (hasParts.has(e.id)) aggregate.push('aggregation');
@@ -302,36 +397,51 @@ export class Indexer {
         translate,
         date,
         values,
-        data_sources: ds.map((d) => ({ data_source_id: d.id, library_id: d.library_id, year_edition: d.year_edition })),
+        data_sources: ds.map((d) => ({
+          data_source_id: d.id, library_id: d.library_id, year_edition: d.year_edition,
+          year_first_edition: d.year_first_edition, download: kinds.get(d.id)!,
+        })),
+        layers,
         datestamp,
         sort_title: titleSortKey(e.title, e.subtitle),
         agent_keys: resolved?.keys ?? [],
       };
-      putDoc(e.id, ++seq, JSON.stringify(doc), JSON.stringify(values.library.map(Number)));
-      const dsTitles = ds.flatMap((d) => [d.title, d.subtitle ?? '']).filter((t) => t && t !== e.title && t !== e.subtitle);
-      const dsAuthors = ds.flatMap((d) => JSON.parse(d.authors) as string[]);
-      const text: FtsText = [
-        [e.title, e.subtitle ?? '', ...new Set(dsTitles)].join(' \n '),
-        [...creator.map((c) => c.value), ...new Set(dsAuthors)].join(' \n '),
-        ds.flatMap((d) => [d.description, d.publisher, d.isbn, d.material_description]).filter(Boolean).join(' \n '),
-        ds.map((d) => d.full_text ?? '').join(' \n '),
-      ];
-      if (builder) {
-        builder.put(e.id, text);
-        continue;
+      putDoc(e.id, ++seq, JSON.stringify(doc), JSON.stringify(values.library.map(Number)), layers.length ? JSON.stringify(layers) : null);
+      // The entry's own row: the group's title and authors and its public copies; a layer row per
+      // private library: the same and that library's copies (search/layers.ts).
+      const textOf = (copies: DsRow[]): FtsText => {
+        const dsTitles = copies.flatMap((d) => [d.title, d.subtitle ?? '']).filter((t) => t && t !== e.title && t !== e.subtitle);
+        const dsAuthors = copies.flatMap((d) => JSON.parse(d.authors) as string[]);
+        return [
+          [e.title, e.subtitle ?? '', ...new Set(dsTitles)].join(' \n '),
+          [...creator.map((c) => c.value), ...new Set(dsAuthors)].join(' \n '),
+          copies.flatMap((d) => [d.description, d.publisher, d.isbn, d.material_description]).filter(Boolean).join(' \n '),
+          copies.map((d) => d.full_text ?? '').join(' \n '),
+        ];
+      };
+      const rows: [number, FtsText, boolean][] = [[e.id, textOf(publicDs), hadRow.has(e.id)]];
+      const had = new Set(hadLayers.get(e.id) ?? []);
+      for (const lib of layers) rows.push([layerRowid(lib, e.id), textOf([...publicDs, ...layerDs.get(lib)!]), had.has(lib)]);
+      dropLayers(e.id, new Set(layers));
+      for (const [rowid, text, exists] of rows) {
+        if (builder) {
+          builder.put(rowid, text);
+          continue;
+        }
+        const row = ftsRow(rowid, text);
+        // In a bulk load an entry indexed earlier in the same transaction is often indexed again for its
+        // doc alone (it became an aggregation or an original); the same full-text row is not rewritten.
+        const fingerprint = ftsWritten && fingerprintOf(row);
+        if (fingerprint !== undefined && ftsWritten!.get(rowid) === fingerprint) continue;
+        if (exists) ftsGone.push(rowid);
+        ftsRows.push(row);
+        if (fingerprint !== undefined) ftsWritten!.set(rowid, fingerprint);
       }
-      const row = ftsRow(e.id, text);
-      // In a bulk load an entry indexed earlier in the same transaction is often indexed again for its
-      // doc alone (it became an aggregation or an original); the same full-text row is not rewritten.
-      const fingerprint = ftsWritten && fingerprintOf(row);
-      if (fingerprint !== undefined && ftsWritten!.get(e.id) === fingerprint) continue;
-      if (hadRow.has(e.id)) ftsGone.push(e.id);
-      ftsRows.push(row);
-      if (fingerprint !== undefined) ftsWritten!.set(e.id, fingerprint);
     }
     // Merged-away entries and ids that no longer exist: drop them from the index.
     for (const id of missing) {
       if (hadRow.has(id)) ftsGone.push(id);
+      dropLayers(id, NO_LAYERS);
       ftsWritten?.set(id, 0);
       builder?.drop(id);
       putDoc(id, ++seq, null, null);
@@ -341,7 +451,7 @@ export class Indexer {
     if (ftsGone.some((id) => fts.ids.has(id))) this.writeFts(fts);
     if (q.ftsDeleteMany) {
       if (ftsGone.length) q.ftsDeleteMany.run(JSON.stringify(ftsGone));
-    } else for (const id of ftsGone) q.ftsDelete!.run(id);
+    } else for (const id of ftsGone) q.ftsDelete!.run(sqliteRowid(id));
     for (const row of ftsRows) {
       fts.rows.push(row);
       fts.ids.add(row[0]);
@@ -349,6 +459,10 @@ export class Indexer {
     return canon.length;
   }
 }
+
+/** Where the index puts a library's copies (see `Indexer.syncLibraryVisibility`). */
+type LibraryState = 'public' | 'layer' | 'none';
+const NO_LAYERS = new Set<number>();
 
 /** At most this many full-text rows wait in a bulk reindex (memory). */
 const BULK_FTS_ROWS = 20_000;

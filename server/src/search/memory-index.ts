@@ -95,6 +95,14 @@ export class MemoryIndex {
   readonly dicts = {} as Record<FilterName, Dictionary>;
   /** Agent ids per entry that an author exclusion may name (plain ids, no dictionary). */
   readonly agentKeys = new FacetColumn();
+  /**
+   * Entries with copies in private libraries: per library, the years (date codes) and download kinds of
+   * its copies. The columns hold what anyone may see; `viewColumns` adds these for a viewer who may
+   * see the library. Few entries: a map (the anonymous path never reads it).
+   */
+  readonly layered = new Map<number, { library: number; date: number[]; download: string[] }[]>();
+  /** `viewColumns` answers per set of libraries, until the index changes. */
+  private views = new Map<string, Record<FilterName, FacetColumn>>();
   private byDate: Int32Array | null = null;
   private byTitle: Int32Array | null = null;
   count = 0;
@@ -133,6 +141,20 @@ export class MemoryIndex {
       this.columns[f].set(id, doc.values[f].map((v) => dict.intern(v, terms[f]?.get(v) ?? '')));
     }
     this.agentKeys.set(id, doc.agent_keys ?? doc.creator.map((c) => c.id));
+    this.layered.delete(id);
+    if (doc.layers?.length) {
+      const dateDict = this.dicts.date;
+      this.layered.set(id, doc.layers.map((library) => {
+        const copies = doc.data_sources.filter((d) => d.library_id === library);
+        const years = new Set(copies.flatMap((d) => [d.year_edition, d.year_first_edition]).filter((y): y is number => !!y));
+        return {
+          library,
+          date: [...years].map((y) => dateDict.intern(String(y), '')),
+          download: [...new Set(copies.map((d) => d.download ?? 'none'))],
+        };
+      }));
+    }
+    this.views.clear();
     this.byDate = this.byTitle = null;
   }
 
@@ -142,7 +164,42 @@ export class MemoryIndex {
     this.count--;
     for (const f of FILTER_NAMES) this.columns[f].clear(id);
     this.agentKeys.clear(id);
+    this.layered.delete(id);
+    this.views.clear();
     this.byDate = this.byTitle = null;
+  }
+
+  /**
+   * The columns as a viewer who may see these private libraries counts and filters them: the date and
+   * download values of those libraries' copies added to their entries. The columns themselves when
+   * that changes nothing (anonymous visitors, most users).
+   */
+  viewColumns(libraries: ReadonlySet<number>): Record<FilterName, FacetColumn> {
+    if (libraries.size === 0 || this.layered.size === 0) return this.columns;
+    const key = [...libraries].sort((a, b) => a - b).join(',');
+    const known = this.views.get(key);
+    if (known) return known;
+    const date = new Map<number, number[]>();
+    const download = new Map<number, number[]>();
+    const dl = this.dicts.download;
+    const codesOf = (col: FacetColumn, id: number) => Array.from(col.pool.subarray(col.start[id], col.start[id] + col.len[id]));
+    for (const [id, list] of this.layered) {
+      const mine = list.filter((l) => libraries.has(l.library));
+      if (!mine.length || !this.present[id]) continue;
+      const years = new Set(codesOf(this.columns.date, id));
+      const kinds = new Set(codesOf(this.columns.download, id).map((c) => dl.ids[c]));
+      for (const l of mine) {
+        for (const c of l.date) years.add(c);
+        for (const k of l.download) kinds.add(k);
+      }
+      if (kinds.size > 1) kinds.delete('none');
+      date.set(id, [...years]);
+      download.set(id, [...kinds].map((k) => dl.intern(k, '')));
+    }
+    const view = date.size ? { ...this.columns, date: overlay(this.columns.date, date), download: overlay(this.columns.download, download) } : this.columns;
+    if (this.views.size >= 8) this.views.delete(this.views.keys().next().value!);
+    this.views.set(key, view);
+    return view;
   }
 
   /** Entry ids, newest acquisition first (ties: higher id first). */
@@ -175,10 +232,9 @@ export class MemoryIndex {
   }
 
   /** Sets bits[id] = 1 for entries having `value` in column `name`. */
-  markValue(name: FilterName, value: string, bits: Uint8Array) {
+  markValue(name: FilterName, value: string, bits: Uint8Array, col: FacetColumn = this.columns[name]) {
     const code = this.dicts[name].codeOf.get(value);
     if (code === undefined) return;
-    const col = this.columns[name];
     const { start, len, pool } = col;
     for (let id = 0; id < this.capacity; id++) {
       const n = len[id];
@@ -192,6 +248,24 @@ export class MemoryIndex {
       }
     }
   }
+}
+
+/** A copy of a column with other values for some entries (the column itself is left as it is). */
+function overlay(base: FacetColumn, values: Map<number, number[]>): FacetColumn {
+  const out = new FacetColumn();
+  out.start = base.start.slice();
+  out.len = base.len.slice();
+  let extra = 0;
+  for (const v of values.values()) extra += v.length;
+  out.pool = new Int32Array(base.used + extra);
+  out.pool.set(base.pool.subarray(0, base.used));
+  out.used = base.used;
+  for (const [id, codes] of values) {
+    out.start[id] = out.used;
+    out.len[id] = codes.length;
+    for (const c of codes) out.pool[out.used++] = c;
+  }
+  return out;
 }
 
 function termsOf(doc: IndexDoc): Partial<Record<FilterName, Map<string, string>>> {

@@ -12,7 +12,9 @@ import type { AgentService } from '../agents/service.ts';
 import type { IndexDoc } from './doc.ts';
 import type { ExclusionStore, ViewerExclusions } from '../curation/exclusions.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
-import { addRankList, isPureText, parseIdList, textSearch, type IdListAnswer, type TextSearch } from './fts.ts';
+import { RANK_SCALE, addRankList, isPureText, parseIdList, textSearch, type IdListAnswer, type TextSearch } from './fts.ts';
+import { LAYER_STRIDE, addLayeredRankList, layerRowid, parseLayeredIdList, splitRowid } from './layers.ts';
+import type { FacetColumn } from './memory-index.ts';
 import { idList } from '../db/dialect.ts';
 import { MemoryIndex } from './memory-index.ts';
 import { buildPager } from './pager.ts';
@@ -53,6 +55,18 @@ const SYNC_DOCS = 10_000;
 const WHOLE_CATALOGUE_VIEWS = 8;
 
 type Related = NonNullable<Match['related']>;
+
+/**
+ * What one viewer's search reads: the private libraries whose full-text layers they may search
+ * (search/layers.ts; empty for anonymous visitors) and the facet columns with those libraries' copies.
+ */
+interface SearchView {
+  layers: ReadonlySet<number>;
+  columns: Record<FilterName, FacetColumn>;
+}
+
+/** Every rowid (public rows and layers). */
+const ALL_ROWS = Number.MAX_SAFE_INTEGER;
 
 /** Most values a facet returns (by count); active values are always included. */
 export const FACET_LIMIT = 100;
@@ -268,6 +282,8 @@ export class SearchService {
     const page = Math.max(1, params.page);
     // Filter values naming what the viewer may not see answer as nonexistent ids do.
     const named = this.namer(viewer);
+    const { visibleLibs, libVisible, hidden, signature } = this.scope(viewer);
+    const view = this.view(visibleLibs);
 
     // 1. The query's own match set.
     // Scores are only needed to sort by relevance; bm25 is skipped otherwise.
@@ -275,10 +291,10 @@ export class SearchService {
     let candidates: Uint8Array | null = null;
     if (ast) {
       scores = textual && sortBy === 'relevance' ? this.zeroedScores(index.capacity) : null;
-      candidates = this.evaluate(ast, scores, named);
+      candidates = this.evaluate(ast, scores, named, view);
       const preferred = prefer ? parseQuery(prefer) : null;
       if (preferred) {
-        const own = this.evaluate(preferred, null, named);
+        const own = this.evaluate(preferred, null, named, view);
         for (let i = 0; i < own.length; i++) {
           if (!own[i]) continue;
           candidates[i] = 1;
@@ -293,8 +309,9 @@ export class SearchService {
     const filters: Record<string, string[]> = {};
     const active: { name: FilterName; codes: Uint8Array; facetIndex: number }[] = [];
     for (const [name, raw] of Object.entries(params.filters) as [FilterName, string[]][]) {
+      // A malformed value (filter_date=abc) names nothing, as a nonexistent id: it matches nothing.
+      if (raw.length === 0) continue;
       const values = [...new Set(raw.map((v) => this.filterValue(name, normaliseFilterValue(name, v))).filter((v): v is string => v !== null))];
-      if (values.length === 0) continue;
       filters[name] = values;
       const dict = index.dicts[name];
       const codes = new Uint8Array(dict.size + 1);
@@ -307,7 +324,6 @@ export class SearchService {
     if (active.length > 30) throw new Error('too many filters');
 
     // 3. One pass: visibility (the viewer's exclusions included), filter failures; then facet counts.
-    const { visibleLibs, libVisible, hidden, signature } = this.scope(viewer);
     // The whole catalogue as a viewer sees it (the listing without query or filter, every visitor's
     // first page) is counted once per index change.
     const whole = candidates === null && active.length === 0
@@ -327,15 +343,15 @@ export class SearchService {
       counts = FACET_NAMES.map((f) => new Int32Array(index.dicts[f].size + 1));
       const scan = scanEntries({
         capacity: index.capacity, present: index.present, candidates, hidden, library: index.columns.library, libVisible,
-        active: active.map((a) => ({ column: index.columns[a.name], codes: a.codes, facetIndex: a.facetIndex })), facets: FACET_NAMES.length,
+        active: active.map((a) => ({ column: view.columns[a.name], codes: a.codes, facetIndex: a.facetIndex })), facets: FACET_NAMES.length,
         out: this.scratch.ids.length >= index.capacity ? this.scratch.ids : (this.scratch.ids = new Int32Array(index.capacity)),
       });
       results = scan.results;
       // Facet counts, one tight loop per column (each facet over the other active filters).
       FACET_NAMES.forEach((name, k) => {
         const only = name === 'library' ? libVisible : null;
-        countFacet(index.columns[name], scan.results, counts[k], only);
-        countFacet(index.columns[name], scan.partial[k], counts[k], only);
+        countFacet(view.columns[name], scan.results, counts[k], only);
+        countFacet(view.columns[name], scan.partial[k], counts[k], only);
       });
       if (whole !== null) {
         results = results.slice(); // out of the reused scratch array
@@ -349,7 +365,7 @@ export class SearchService {
     const offset = (page - 1) * pageSize;
     const pageIds = ordered(offset, pageSize);
     const matches = this.matches(pageIds, visibleLibs, related);
-    if (textual && matches.length) this.addSnippets(matches, ast);
+    if (textual && matches.length) this.addSnippets(matches, ast, view.layers);
 
     return {
       matches,
@@ -415,6 +431,14 @@ export class SearchService {
     const value = { counts, total };
     if (key !== null) this.countCache = { key, value };
     return value;
+  }
+
+  /** The private libraries whose copies this viewer searches and counts (see SearchView). */
+  private view(visibleLibs: Set<number>): SearchView {
+    const libs = this.libraries.all();
+    const layers = new Set<number>();
+    for (const id of visibleLibs) if (!libs.get(id)?.public) layers.add(id);
+    return { layers, columns: this.index.viewColumns(layers) };
   }
 
   /**
@@ -510,20 +534,20 @@ export class SearchService {
   }
 
   /** Evaluates the AST to a membership array over entry ids, adding text scores (higher = better). */
-  private evaluate(node: QueryNode, scores: Float64Array | null, named: (name: FilterName, value: string) => boolean): Uint8Array {
+  private evaluate(node: QueryNode, scores: Float64Array | null, named: (name: FilterName, value: string) => boolean, view: SearchView): Uint8Array {
     const cap = this.index.capacity;
-    if (isPureText(node)) return this.fts(node, scores);
+    if (isPureText(node)) return this.fts(node, scores, view.layers);
     switch (node.type) {
       case 'filter': {
         const bits = new Uint8Array(cap);
         const value = this.filterValue(node.name, node.value);
-        if (value !== null && named(node.name, value)) this.index.markValue(node.name, value, bits);
+        if (value !== null && named(node.name, value)) this.index.markValue(node.name, value, bits, view.columns[node.name]);
         return bits;
       }
       case 'empty':
         return new Uint8Array(cap);
       case 'not': {
-        const inner = this.evaluate(node.child, null, named);
+        const inner = this.evaluate(node.child, null, named, view);
         for (let i = 0; i < cap; i++) inner[i] = inner[i] ? 0 : 1;
         return inner;
       }
@@ -531,8 +555,8 @@ export class SearchService {
         // Run the text children as one full-text statement; combine the rest in memory.
         const text = node.children.filter(isPureText);
         const rest = node.children.filter((c) => !isPureText(c));
-        const parts = rest.map((c) => this.evaluate(c, scores, named));
-        if (text.length) parts.unshift(this.fts(text.length === 1 ? text[0] : { type: 'and', children: text }, scores));
+        const parts = rest.map((c) => this.evaluate(c, scores, named, view));
+        if (text.length) parts.unshift(this.fts(text.length === 1 ? text[0] : { type: 'and', children: text }, scores, view.layers));
         const out = parts[0];
         for (let p = 1; p < parts.length; p++) {
           const b = parts[p];
@@ -541,7 +565,7 @@ export class SearchService {
         return out;
       }
       case 'or': {
-        const parts = node.children.map((c) => this.evaluate(c, scores, named));
+        const parts = node.children.map((c) => this.evaluate(c, scores, named, view));
         const out = parts[0];
         for (let p = 1; p < parts.length; p++) {
           const b = parts[p];
@@ -560,27 +584,37 @@ export class SearchService {
    * wildcard, a common word at a million entries) the matches in titles and authors come first, ranked
    * exactly when they are few enough, and the rest after them; ties go to the newest (see `order`).
    */
-  private fts(node: QueryNode, scores: Float64Array | null): Uint8Array {
+  private fts(node: QueryNode, scores: Float64Array | null, layers: ReadonlySet<number>): Uint8Array {
     const match = this.text.compile(node);
     const bits = new Uint8Array(this.index.capacity);
     const n = bits.length;
-    const ids = parseIdList(this.q.ftsIdList.get(match) as IdListAnswer);
+    const ids = this.matchingEntries(match, layers);
     for (let i = 0; i < ids.length; i++) if (ids[i] < n) bits[ids[i]] = 1; // a larger id is not yet synced
     if (!scores) return bits;
     if (ids.length <= this.exactRankLimit) {
-      this.addRanks(match, scores);
+      this.addRanks(match, scores, layers);
       return bits;
     }
     const strongMatch = this.text.compile(node, 'strong');
-    const strong = parseIdList(this.q.ftsIdList.get(strongMatch) as IdListAnswer);
-    if (strong.length <= this.exactRankLimit) this.addRanks(strongMatch, scores);
+    const strong = this.matchingEntries(strongMatch, layers);
+    if (strong.length <= this.exactRankLimit) this.addRanks(strongMatch, scores, layers);
     else for (let i = 0; i < strong.length; i++) if (strong[i] < n) scores[strong[i]] += 1;
     return bits;
   }
 
+  /**
+   * The entries whose full-text rows match: their own rows (what anyone may find) and the layer rows of
+   * the private libraries in `layers` (search/layers.ts). Anonymous visitors read the own rows only.
+   */
+  private matchingEntries(match: string, layers: ReadonlySet<number>): Int32Array {
+    if (layers.size === 0) return parseIdList(this.q.ftsIdList.get(match, LAYER_STRIDE) as IdListAnswer);
+    return parseLayeredIdList(this.q.ftsIdList.get(match, ALL_ROWS) as IdListAnswer, layers);
+  }
+
   /** Adds each row's relevance (-bm25, which FTS5 gives negative; ts_rank on PostgreSQL) for the rows matching `match`. */
-  private addRanks(match: string, scores: Float64Array): void {
-    addRankList(this.q.ftsRanks.get(match) as IdListAnswer, scores);
+  private addRanks(match: string, scores: Float64Array, layers: ReadonlySet<number>): void {
+    if (layers.size === 0) addRankList(this.q.ftsRanks.get(match, LAYER_STRIDE) as IdListAnswer, scores);
+    else addLayeredRankList(this.q.ftsRanks.get(match, ALL_ROWS) as IdListAnswer, scores, layers, RANK_SCALE);
   }
 
   private zeroedScores(capacity: number): Float64Array {
@@ -690,11 +724,13 @@ export class SearchService {
         creator: d.creator,
         language: d.language,
         translate: d.translate.map((id) => ({ id, value: TRANSLATE_VALUES[id] })),
-        date: d.date.map((y) => ({ id: y, value: y })),
+        date: visibleYears(d, visibleLibs).map((y) => ({ id: y, value: y })),
         data_sources: d.data_sources
           .filter((s) => visibleLibs.has(s.library_id))
           .map((s) => ({
-            ...s,
+            data_source_id: s.data_source_id,
+            library_id: s.library_id,
+            year_edition: s.year_edition,
             library_name: libs.get(s.library_id)?.name ?? '',
             library_type: libs.get(s.library_id)?.library_type ?? 'digital',
           })),
@@ -705,7 +741,7 @@ export class SearchService {
   }
 
   /** A passage of a full text for the matches whose full text holds the query's words (the page only). */
-  private addSnippets(matches: Match[], ast: QueryNode | null): void {
+  private addSnippets(matches: Match[], ast: QueryNode | null, layers: ReadonlySet<number>): void {
     const q = snippetQuery(ast, this.text);
     if (!q) return;
     // Only matches with a full text are looked for (most records have none: no full-text query then).
@@ -714,9 +750,11 @@ export class SearchService {
     if (candidates.length === 0) return;
     // A word's doclist is sought per row; a wildcard's terms would be merged again for each row, so
     // its matches are listed once instead.
+    // The rows the viewer may search: each entry's own and its layers of the libraries they may see.
+    const rowids = candidates.flatMap((m) => [m.entry_id, ...new Set(m.data_sources.filter((d) => layers.has(d.library_id)).map((d) => layerRowid(d.library_id, m.entry_id)))]);
     const ids = new Set(q.prefix
-      ? parseIdList(this.q.ftsIdList.get(q.match) as IdListAnswer)
-      : (this.q.inFullText.all(JSON.stringify(candidates.map((m) => m.entry_id)), q.match) as number[]));
+      ? this.matchingEntries(q.match, layers)
+      : (this.q.inFullText.all(JSON.stringify(rowids), q.match) as number[]).map((rowid) => splitRowid(Number(rowid)).entryId));
     const wanted = candidates.filter((m) => ids.has(m.entry_id));
     if (wanted.length === 0) return;
     // Only the data sources the match shows (those of libraries the viewer may see).
@@ -818,6 +856,18 @@ export class SearchService {
   }
 }
 
+
+/** The years of the copies the viewer may see (the public ones' in a document written before index format 3). */
+function visibleYears(d: IndexDoc, visibleLibs: Set<number>): number[] {
+  if (!d.data_sources.some((s) => s.download !== undefined)) return d.date;
+  const years = new Set<number>();
+  for (const s of d.data_sources) {
+    if (!visibleLibs.has(s.library_id)) continue;
+    if (s.year_edition) years.add(s.year_edition);
+    if (s.year_first_edition) years.add(s.year_first_edition);
+  }
+  return [...years].sort((a, b) => a - b);
+}
 
 /** The k-th largest value of counts (1 when fewer than k are non-zero). */
 function kthLargest(counts: Int32Array, k: number): number {
