@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { SITE_TYPES } from './constants.ts';
 import { CSV_TYPES } from './libraryadmin.ts';
+import { isHttpUrl } from './url.ts';
 
 export const OAI_METADATA_FORMATS = ['oai_dc', 'marc21'] as const;
 /** Site types harvested over OAI-PMH (they need an endpoint URL). */
@@ -30,7 +31,7 @@ export const siteBodySchema = z.object({
   csv_type: z.enum(CSV_TYPES).nullable().optional(),
 }).superRefine((b, ctx) => {
   const oai = (OAI_SITE_TYPES as readonly string[]).includes(b.site_type);
-  if (b.url !== null && b.url !== undefined && !/^https?:\/\/[^\s/?#]+[^\s]*$/i.test(b.url)) {
+  if (b.url !== null && b.url !== undefined && !isHttpUrl(b.url)) {
     ctx.addIssue({ code: 'custom', path: ['url'], message: 'The URL must start with http:// or https://' });
   }
   if (oai && !b.url) ctx.addIssue({ code: 'custom', path: ['url'], message: 'An OAI-PMH site needs the URL of its OAI-PMH endpoint' });

@@ -1,6 +1,7 @@
 export * from './api.ts';
 export * from './constants.ts';
 export * from './text.ts';
+export * from './url.ts';
 export * from './bookbuilder.ts';
 export * from './libraryadmin.ts';
 export * from './curation.ts';

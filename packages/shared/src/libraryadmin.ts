@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { LIBRARY_TYPES, REGIONS } from './constants.ts';
 import { libraryPublicSchema } from './api.ts';
 import { listingFieldSchema } from './curation.ts';
+import { optHttpUrl } from './url.ts';
 
 const EMAIL_RE = /^[^\s@<>(),;:"\\]+@[^\s@<>(),;:"\\]+\.[^\s@<>(),;:"\\]+$/;
 const text = (max: number) => z.string().trim().max(max);
@@ -11,7 +12,7 @@ const text = (max: number) => z.string().trim().max(max);
 const optText = (max: number) =>
   z.string().trim().max(max).nullable().optional().transform((s) => (s ? s : null));
 const optEmail = optText(254).refine((s) => s === null || EMAIL_RE.test(s), 'Invalid e-mail address');
-const optUrl = optText(255).refine((s) => s === null || /^https?:\/\/[^\s]+$/i.test(s), 'Invalid URL (http or https)');
+const optUrl = optHttpUrl(255);
 /** A coordinate: a number in bounds with at most 6 decimals (step 0.000001); empty means none. */
 const coordinate = (limit: number) =>
   z.union([z.number(), z.string().trim(), z.null()]).optional().transform((v, ctx) => {

@@ -1,6 +1,6 @@
 // Request and response shapes of the admin area (/collector/api/admin/...), superusers only.
 import { z } from 'zod';
-import { LIBRARY_TYPES, REGIONS, SITE_TYPES, libraryPublicSchema } from '@uc/shared';
+import { LIBRARY_TYPES, REGIONS, SITE_TYPES, libraryPublicSchema, optHttpUrl } from '@uc/shared';
 
 const text = (max: number) => z.string().trim().max(max);
 const optText = (max: number) => z.string().trim().max(max).nullable().optional();
@@ -13,7 +13,7 @@ export const PAGE_LANGUAGES = ['ALL', 'en', 'de', 'el', 'fr', 'hr', 'it'] as con
 
 export const adminLibraryBody = z.object({
   name: text(255).min(1, 'The name is required'),
-  url: optText(2000),
+  url: optHttpUrl(2000),
   logo_url: optText(2000),
   library_type: z.enum(LIBRARY_TYPES).optional(),
   public: z.boolean().optional(),

@@ -1,5 +1,5 @@
 // Entries and data sources as readers see them: the entry page, full texts and downloads.
-import { DOWNLOAD_FORMAT_LABELS, type DataSource, type Download, type Entry, type ShortEntry } from '@uc/shared';
+import { DOWNLOAD_FORMAT_LABELS, safeHttpUrl, type DataSource, type Download, type Entry, type ShortEntry } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import { idList } from '../db/dialect.ts';
 import type { Viewer } from '../http/viewer.ts';
@@ -147,7 +147,7 @@ export class CatalogueService {
         edition_statement: d.edition_statement,
         place_date_of_publication_distribution: d.place_date_of_publication_distribution,
         site_type: d.site_type,
-        uri: d.uri,
+        uri: safeHttpUrl(d.uri), // never a script link, even from a row stored before the rule
         uri_label: d.uri_label,
         koha_url: kohaUrl(d),
         content_type: d.content_type,

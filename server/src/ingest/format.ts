@@ -3,11 +3,13 @@
 import fs from 'node:fs';
 import type { MessagePort } from 'node:worker_threads';
 import { z } from 'zod';
-import { LIBRARY_TYPES, REGIONS, SITE_TYPES } from '@uc/shared';
+import { LIBRARY_TYPES, REGIONS, SITE_TYPES, isHttpUrl } from '@uc/shared';
 import { recordGroupingKey } from './grouping.ts';
 
 const str = (max: number) => z.string().max(max);
 const optStr = (max: number) => z.string().max(max).nullable().optional();
+/** A web address shown as a link (a library's url, a record's uri): http(s) only; empty is none. */
+const optUrl = (max: number) => z.string().max(max).refine((s) => s === '' || isHttpUrl(s), 'Invalid URL (http or https)').nullable().optional();
 const year = z.number().int().min(-3000).max(3000).nullable().optional();
 
 const settingsLine = z.object({
@@ -26,14 +28,14 @@ const libraryLine = z.object({
   public: z.boolean().optional(),
   active: z.boolean().optional(),
   languages: z.array(str(8)).max(50).optional(),
-  url: optStr(255), logo_url: optStr(255), email_public: optStr(255), email_internal: optStr(255),
+  url: optUrl(255), logo_url: optStr(255), email_public: optStr(255), email_internal: optStr(255),
   opening_hours: optStr(5000), description: optStr(20000), short_desc: optStr(2000), pgp_public_key: optStr(20000),
   address_line_1: optStr(255), address_line_2: optStr(255), address_zip: optStr(16), address_state: optStr(64),
   year_established: z.string().regex(/^\d{4}(-\d{2}-\d{2})?$/).nullable().optional(),
   region: z.enum(REGIONS).nullable().optional(),
   // 'koha' is the import format's older name of koha-marc21.
   site_type: z.enum([...SITE_TYPES, 'koha']).optional().transform((t) => (t === 'koha' ? 'koha-marc21' : t)),
-  site_url: optStr(255),
+  site_url: optUrl(255),
 });
 
 const dataSourceItem = z.object({
@@ -43,7 +45,7 @@ const dataSourceItem = z.object({
   year_first_edition: year,
   publisher: optStr(1000), isbn: optStr(1000), description: optStr(50000), shelf_location_code: optStr(1000),
   material_description: optStr(2000), edition_statement: optStr(2000), place_date_of_publication_distribution: optStr(2000),
-  uri: optStr(2048), uri_label: optStr(2048), content_type: optStr(128),
+  uri: optUrl(2048), uri_label: optStr(2048), content_type: optStr(128),
   downloads: z.array(str(16)).max(20).optional(),
   datestamp: z.string().datetime().nullable().optional(),
   muse_file: optStr(500),

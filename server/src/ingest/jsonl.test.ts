@@ -101,6 +101,22 @@ describe.each(APP_BACKENDS)('JSONL import on %s', (dialect) => {
     await services.db.close();
   });
 
+  it('refuses script links in a library\'s url and site_url and a record\'s uri, with the line number (issue 27)', async () => {
+    const { services, dir } = await fresh();
+    const lines = fixtureLines();
+    lines[1] = { ...lines[1], url: 'javascript:alert(document.cookie)' };
+    lines[2] = { ...lines[2], url: 'https://ok.example/', site_url: ' JaVaScRiPt:alert(1)' };
+    lines[5] = { ...(lines[5] as { data_sources: object[] }), data_sources: [{ library_id: 1, identifier: 'x-1', uri: 'data:text/html;base64,PHNjcmlwdD4=' }] };
+    const err = await importJsonl(writeFixture(dir, lines), services).catch((e) => e);
+    expect(err).toBeInstanceOf(ImportError);
+    const problems = (err as ImportError).problems.join('\n');
+    expect(problems).toMatch(/line 2: url: Invalid URL \(http or https\)/);
+    expect(problems).toMatch(/line 3: site_url: Invalid URL/);
+    expect(problems).toMatch(/line 6: data_sources\.0\.uri: Invalid URL/);
+    expect(count(services, 'libraries')).toBe(0);
+    await services.db.close();
+  });
+
   it('rolls back everything when a link names a missing entry', async () => {
     const { services, dir } = await fresh();
     const lines = fixtureLines();

@@ -1,7 +1,7 @@
 // Libraries: the public view of a library and the visibility rule used by every module.
 import type { Db } from '../db/index.ts';
 import type { LibrariesTable } from '../db/schema.ts';
-import type { LibraryPublic } from '@uc/shared';
+import { safeHttpUrl, type LibraryPublic } from '@uc/shared';
 import type { Viewer } from '../http/viewer.ts';
 import type { Selectable } from 'kysely';
 
@@ -72,7 +72,7 @@ export class LibraryService {
     return {
       id: lib.id,
       name: lib.name,
-      url: lib.url,
+      url: safeHttpUrl(lib.url), // never a script link, even from a row stored before the rule
       logo_url: lib.logo_url,
       library_type: lib.library_type,
       public: !!lib.public,
