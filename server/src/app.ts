@@ -14,6 +14,7 @@ import { isPostgresUrl } from './db/pg-open.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { LibraryService } from './libraries/service.ts';
 import { libraryRoutes } from './libraries/routes.ts';
+import { LibraryLogoService } from './libraries/logos.ts';
 import { AgentService } from './agents/service.ts';
 import { agentRoutes } from './agents/routes.ts';
 import { PagesService } from './pages/service.ts';
@@ -90,6 +91,7 @@ export interface Services {
   accounts: AccountService;
   admin: AdminService;
   libraryAdmin: LibraryAdminService;
+  logos: LibraryLogoService;
   spreadsheets: SpreadsheetService;
   curation: CurationService;
   sites: SiteStore;
@@ -116,9 +118,6 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const agents = new AgentService(db);
   const pages = new PagesService(db);
   const indexer = new Indexer(db);
-  // A library made private (or public, inactive, active again): its entries' copies move between the
-  // search index's public rows and its private layers (search/layers.ts).
-  libraries.onChange(() => indexer.syncLibraryVisibility());
   const authorResolver = new AuthorResolver(db);
   const search = new SearchService(db, libraries, agents, new ExclusionStore(db), authorResolver);
   const files = new FileStore(db, config.dataDir);
@@ -152,7 +151,9 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
     await mail.send({ kind: 'password-reset', to: [m.to], subject: m.subject, text: m.text });
   });
   const admin = new AdminService(db, libraries, pages, accounts);
-  const libraryAdmin = new LibraryAdminService(db, libraries, accounts);
+  // Logo addresses are fetched like harvests: private networks only with HARVEST_ALLOW_PRIVATE.
+  const logos = new LibraryLogoService(db, { allowPrivate: config.harvestAllowPrivate ?? false });
+  const libraryAdmin = new LibraryAdminService(db, libraries, accounts, logos);
   const spreadsheets = new SpreadsheetService(db, ingest, jobs);
   const curation = new CurationService(db, indexer, agents, libraries, authorResolver, catalogue, (id, viewer) => search.hidesCreator(id, viewer));
   const sites = new SiteStore(db, config.calibreRoot ?? path.join(config.dataDir, 'calibre'));
@@ -169,7 +170,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
       mail: { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom },
     },
   });
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, compaction, fonts, bookbuilder, covers, buildRunner, accounts, admin, libraryAdmin, spreadsheets, curation, sites, harvest };
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, compaction, fonts, bookbuilder, covers, buildRunner, accounts, admin, libraryAdmin, logos, spreadsheets, curation, sites, harvest };
 }
 
 /** How often a worker looks whether the search index has changed enough to be compacted. */
@@ -294,7 +295,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await api.register(catalogueRoutes(services.catalogue, services.fullText, services.files));
     await api.register(latestRoutes(new LatestService(services.db, services.search, services.libraries)));
     await api.register(citeRoutes(services.catalogue, { publicUrl: config.publicUrl }));
-    await api.register(libraryRoutes(services.libraries, services.search));
+    await api.register(libraryRoutes(services.libraries, services.search, services.logos));
     await api.register(agentRoutes(services.agents, services.search, services.wikidata));
     await api.register(accountRoutes(services.accounts, config.sessionDays, services.db));
     await api.register(reportRoutes(services.reports, {

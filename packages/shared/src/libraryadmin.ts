@@ -13,6 +13,10 @@ const optText = (max: number) =>
   z.string().trim().max(max).nullable().optional().transform((s) => (s ? s : null));
 const optEmail = optText(254).refine((s) => s === null || EMAIL_RE.test(s), 'Invalid e-mail address');
 const optUrl = optHttpUrl(255);
+/** Our own stored logo (what logo_url holds after an upload or a fetch), sent back unchanged by a form. */
+export const OWN_LOGO_PATH = /^\/collector\/api\/libraries\/\d+\/logo(\?v=[0-9a-f]{1,64})?$/;
+/** A logo: an http(s) address the server fetches once and keeps, or our own logo's path. */
+const optLogoUrl = optText(255).refine((s) => s === null || /^https?:\/\/[^\s]+$/i.test(s) || OWN_LOGO_PATH.test(s), 'Invalid URL (http or https)');
 /** A coordinate: a number in bounds with at most 6 decimals (step 0.000001); empty means none. */
 const coordinate = (limit: number) =>
   z.union([z.number(), z.string().trim(), z.null()]).optional().transform((v, ctx) => {
@@ -40,7 +44,7 @@ const optDate = optText(10).refine((s) => s === null || isValidDate(s), 'Invalid
 export const libraryEditBodySchema = z.object({
   name: text(255).min(1, 'The name is required'),
   url: optUrl,
-  logo_url: optUrl,
+  logo_url: optLogoUrl,
   library_type: z.enum(LIBRARY_TYPES).default('digital'),
   year_established: optDate,
   languages: optText(255),

@@ -114,7 +114,7 @@ export class AdminService {
 
   /** Flags, names, expiration and affiliations; a superuser cannot take away their own superuser flag or disable themselves. */
   updateUser(viewer: Viewer, id: number, b: AdminUserUpdate): AdminUser {
-    this.userRow(id);
+    const before = this.userRow(id);
     if (viewer.userId === id && b.is_superuser === false) throw new HttpError(409, 'You cannot remove your own superuser flag');
     if (viewer.userId === id && b.active === false) throw new HttpError(409, 'You cannot disable your own account');
     this.checkLibraries(b.library_ids);
@@ -138,9 +138,14 @@ export class AdminService {
     this.db.sqlite.transaction(() => {
       if (sets.length) this.db.sqlite.prepare(`UPDATE users SET ${sets.join(', ')}, last_modified = ${NOW} WHERE id = ?`).run(...vals, id);
       if (b.library_ids) {
-        this.db.sqlite.prepare('DELETE FROM user_libraries WHERE user_id = ?').run(id);
+        // Kept affiliations keep their row: it records whether that library created the account.
+        const keep = new Set(b.library_ids);
+        const current = this.db.sqlite.prepare('SELECT library_id FROM user_libraries WHERE user_id = ?').pluck().all(id) as number[];
+        for (const lib of current) if (!keep.has(lib)) this.db.sqlite.prepare('DELETE FROM user_libraries WHERE user_id = ? AND library_id = ?').run(id, lib);
         for (const lib of b.library_ids) this.accounts.addLibrary(id, lib);
       }
+      // A new address was not given by the library that created the account: its admins no longer see it.
+      if (b.email !== undefined && b.email !== before.email) this.db.sqlite.prepare('UPDATE user_libraries SET created_here = 0 WHERE user_id = ?').run(id);
       // A disabled account loses its sessions at once.
       if (b.active === false) this.db.sqlite.prepare('DELETE FROM sessions WHERE user_id = ?').run(id);
     })();

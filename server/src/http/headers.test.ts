@@ -217,7 +217,7 @@ describe('policy pieces', () => {
     expect(cspDirectives({ tileUrl: 'http://tiles.intranet/{z}/{x}/{y}.png' })['img-src'].slice(0, 4)).toEqual(["'self'", 'data:', 'blob:', 'http://tiles.intranet']);
   });
 
-  it('names the hosts of library logos, the site logo and images in pages, follows changes, and allows any https image past the limit', async () => {
+  it('names the hosts of the site logo and images in pages (never a library\'s logo host), follows changes, and allows any https image past the limit', async () => {
     const app = await testApp();
     try {
       const db = app.services.db.sqlite;
@@ -230,18 +230,18 @@ describe('policy pieces', () => {
       });
       const res = await app.app.inject('/collector/api/general');
       expect(csp(res.headers['content-security-policy']).get('img-src')).toEqual([
-        "'self'", 'data:', 'blob:', 'http://intranet.lib:8080', 'https://cdn.example.net', 'https://logos.example.org', 'https://photos.example.com',
+        "'self'", 'data:', 'blob:', 'https://cdn.example.net', 'https://photos.example.com',
       ]);
 
       // A change is seen after a few seconds (read again at most every 10 s), by every process.
       let now = 0;
       const origins = new ImageOrigins(app.services.db, () => now);
-      expect(origins.current()).toContain('https://logos.example.org');
-      db.prepare("UPDATE libraries SET logo_url = 'https://new-logos.example.org/a.png' WHERE id = 1").run();
-      expect(origins.current()).toContain('https://logos.example.org');
+      expect(origins.current()).toContain('https://cdn.example.net');
+      app.services.pages.setSettings({ site_logo: 'https://new-cdn.example.net/site.png' });
+      expect(origins.current()).toContain('https://cdn.example.net');
       now += 10_000;
-      expect(origins.current()).toContain('https://new-logos.example.org');
-      expect(origins.current()).not.toContain('https://logos.example.org');
+      expect(origins.current()).toContain('https://new-cdn.example.net');
+      expect(origins.current()).not.toContain('https://cdn.example.net');
 
       // Too many hosts to name in a header a proxy still passes: any https image instead.
       const many = Array.from({ length: MAX_NAMED_IMAGE_ORIGINS + 1 }, (_, i) => `<img src="https://h${i}.example.org/i.png" alt="">`).join('');

@@ -58,8 +58,9 @@ function imageSources(html: string): string[] {
 }
 
 /**
- * The other hosts the site shows images from: library logos (libraries.logo_url), the site logo
- * (settings.site_logo) and images in static pages. Read from the database at most every 10 s, so every
+ * The other hosts the site shows images from: the site logo (settings.site_logo) and images in static
+ * pages, both a superuser's. Library logos are not among them: they are kept and served by us
+ * (libraries/logos.ts), so no library admin's host widens the policy. Read from the database at most every 10 s, so every
  * process follows a change by an admin within seconds. Null when there are too many to name.
  */
 export class ImageOrigins {
@@ -80,7 +81,6 @@ export class ImageOrigins {
   private read(): string[] | null {
     const s = this.db.sqlite;
     const urls = [
-      ...(s.prepare("SELECT DISTINCT logo_url FROM libraries WHERE coalesce(logo_url, '') != ''").pluck().all() as string[]),
       ...(s.prepare("SELECT value FROM settings WHERE name = 'site_logo'").pluck().all() as string[]),
       ...(s.prepare("SELECT content FROM pages WHERE content LIKE '%<img%'").pluck().all() as string[]).flatMap(imageSources),
     ];
@@ -114,9 +114,9 @@ export function cspDirectives(config: Pick<Config, 'tileUrl'>, imageOrigins: () 
     'style-src-elem': ["'self'"],
     'style-src-attr': ["'unsafe-inline'"],
     // data: for Leaflet's CSS icons; blob: for the cover builder's live SVG preview (an object URL).
-    // The configured tile host (TILE_URL) and the hosts of library logos, the site logo and images in
-    // static pages (ImageOrigins, read as they change): an injected <img> cannot send the page to a
-    // host of its choosing.
+    // The configured tile host (TILE_URL) and the hosts of the site logo and images in static pages
+    // (ImageOrigins, read as they change): an injected <img> cannot send the page to a host of its
+    // choosing. Library logos come from 'self' (libraries/logos.ts).
     'img-src': ["'self'", 'data:', 'blob:', ...(tiles ? [tiles] : []), () => imageOriginSources(imageOrigins()).join(' ')],
     'font-src': ["'self'"],
     'connect-src': ["'self'"],

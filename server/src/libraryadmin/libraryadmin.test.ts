@@ -188,4 +188,53 @@ describe.each(BACKENDS)('library administration routes on %s', (dialect) => {
       expect((await post('/library/remove-user/1', 'root', { id: colleague })).statusCode).toBe(200);
     });
   });
+  describe('issue 27: a library admin learns no account\'s e-mail', () => {
+    type Row = { username: string; email: string; name: string; last_login: string | null };
+    const listed = async (lib: number, who: string) => ((await get(`/library/list-users/${lib}`, who)).json().records as Row[]);
+    const idOf = (u: string) => t.services.db.sqlite.prepare('SELECT id FROM users WHERE username = ?').pluck().get(u) as number;
+
+    it('refuses to attach the superuser, though user-check says the name exists', async () => {
+      expect((await get('/auth/user-check/root', 'admin2')).json().username_exists).toBe(1);
+      const res = await post('/library/create-user/2', 'admin2', { username: 'ROOT', email: 'guess@example.org' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().error).toBe('This account cannot be added to a library');
+      expect(res.json().success).toBeUndefined();
+      expect(t.services.db.sqlite.prepare('SELECT count(*) FROM user_libraries WHERE user_id = ?').pluck().get(idOf('root'))).toBe(0);
+      const rows = await listed(2, 'admin2');
+      expect(rows.map((r) => r.username)).not.toContain('root');
+      expect(JSON.stringify(rows)).not.toContain('root@example.org');
+    });
+
+    it('attaches a reader but shows the attaching admin no e-mail, name or login date; a superuser sees them', async () => {
+      await t.services.accounts.createUser({ username: 'quiet', email: 'quiet@example.org', first_name: 'Quiet', last_name: 'Reader', password: PASSWORD, libraryIds: [1] });
+      await loginCookie(t, 'quiet'); // a last login to hide
+      const res = await post('/library/create-user/2', 'admin2', { username: 'quiet', email: 'other@example.org', can_merge: true, expiration: '2030-01-01' });
+      expect(res.json()).toMatchObject({ status: 'added' });
+      const row = (await listed(2, 'admin2')).find((r) => r.username === 'quiet')!;
+      expect(row).toMatchObject({ email: '', name: '', last_login: null });
+      const details = (await get('/library/details/2', 'admin2')).json().users as Row[];
+      expect(details.find((r) => r.username === 'quiet')).toMatchObject({ email: '', name: '', last_login: null });
+      expect(JSON.stringify(await listed(2, 'admin2'))).not.toContain('quiet@example.org');
+      // The account itself is unchanged: no e-mail, flag or expiration of the attaching admin's choosing.
+      expect(t.services.db.sqlite.prepare("SELECT email, can_merge, expiration FROM users WHERE username = 'quiet'").get())
+        .toEqual({ email: 'quiet@example.org', can_merge: 0, expiration: null });
+      // Superusers keep seeing everything.
+      expect((await listed(2, 'root')).find((r) => r.username === 'quiet')).toMatchObject({ email: 'quiet@example.org', name: 'Quiet Reader' });
+      expect((await listed(2, 'root')).find((r) => r.username === 'quiet')!.last_login).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      // Detaching takes the affiliation with library 2 only; the account and its other library stay.
+      expect((await post('/library/remove-user/2', 'admin2', { id: idOf('quiet') })).json()).toEqual({ success: 'User removed' });
+      expect(t.services.db.sqlite.prepare('SELECT library_id FROM user_libraries WHERE user_id = ?').pluck().all(idOf('quiet'))).toEqual([1]);
+      expect(t.services.db.sqlite.prepare("SELECT password_hash IS NOT NULL FROM users WHERE username = 'quiet'").pluck().get()).toBe(1);
+    });
+
+    it('shows the e-mail and login date of an account the library created itself', async () => {
+      const res = await post('/library/create-user/2', 'admin2', { username: 'made-here', email: 'made@example.org', first_name: 'Made', last_name: 'Here' });
+      expect(res.json()).toMatchObject({ status: 'created' });
+      t.services.db.sqlite.prepare("UPDATE users SET last_login = '2026-05-04T10:00:00.000Z' WHERE username = 'made-here'").run();
+      expect((await listed(2, 'admin2')).find((r) => r.username === 'made-here')).toMatchObject({ email: 'made@example.org', name: 'Made Here', last_login: '2026-05-04' });
+      // Library 1 attaching the same account learns nothing of it.
+      await post('/library/create-user/1', 'admin1', { username: 'made-here' });
+      expect((await listed(1, 'admin1')).find((r) => r.username === 'made-here')).toMatchObject({ email: '', name: '', last_login: null });
+    });
+  });
 });

@@ -53,4 +53,21 @@ export const libraryAdminMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  /**
+   * Issue 27: who gave an affiliation. `created_here` is 1 when this library's admins created the account
+   * (they typed its e-mail); only then do they see its e-mail, name and last login. Existing rows: 0 (not
+   * known, so not shown). And library logos kept by us (served from our own origin, never a library's host).
+   */
+  '2026-11-28-0900-affiliation-origin-and-logos': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('user_libraries').addColumn('created_here', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.createTable('library_logos')
+        .addColumn('library_id', 'integer', (c) => c.primaryKey().references('libraries.id').onDelete('cascade'))
+        .addColumn('content', 'blob', (c) => c.notNull())
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('version', 'text', (c) => c.notNull())
+        .addColumn('created', 'text', (c) => c.notNull().defaultTo(now))
+        .execute();
+    },
+  },
 };

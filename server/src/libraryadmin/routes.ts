@@ -17,6 +17,7 @@ import type { LibraryService } from '../libraries/service.ts';
 import { assertLibraryAdmin, type LibraryAdminService } from './service.ts';
 import type { SpreadsheetService } from './spreadsheets.ts';
 import { SPREADSHEET_MAX_BYTES } from './spreadsheet.ts';
+import { LOGO_MAX_BYTES } from '../libraries/logos.ts';
 
 export interface LibraryAdminRouteOptions {
   maxUploadBytes?: number;
@@ -43,7 +44,27 @@ export function libraryAdminRoutes(
     app.post('/library/details/:id', { schema: { ...params, body: libraryEditBodySchema } }, async (req) => {
       const viewer = viewerOf(req);
       const lib = assertLibraryAdmin(viewer, req.params.id, libraries);
-      return { success: 'OK', library: admin.update(lib, req.body, viewer) };
+      return { success: 'OK', library: await admin.update(lib, req.body, viewer) };
+    });
+
+    // The logo as a file (multipart, field `logo`): kept and served by us, never a library's host (issue 27).
+    app.post('/library/logo/:id', { schema: params }, async (req) => {
+      const viewer = viewerOf(req);
+      const lib = assertLibraryAdmin(viewer, req.params.id, libraries);
+      if (!req.isMultipart()) throw new HttpError(400, 'Send the logo as multipart/form-data');
+      let content: Buffer | null = null;
+      try {
+        const file = await req.file({ limits: { fileSize: LOGO_MAX_BYTES, files: 1 } });
+        if (file && file.fieldname === 'logo') content = await file.toBuffer();
+        else if (file) await file.toBuffer();
+      } catch (e) {
+        if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new HttpError(413, 'The logo is larger than {{kb}} KB', { values: { kb: LOGO_MAX_BYTES / 1024 } });
+        }
+        throw e;
+      }
+      if (!content) throw new HttpError(400, 'Please choose a file');
+      return { success: 'OK', library: admin.uploadLogo(lib, content, viewer) };
     });
 
     app.post('/library/create-user/:id', { schema: { ...params, body: createLibraryUserBodySchema } }, async (req) => {
@@ -52,9 +73,10 @@ export function libraryAdminRoutes(
     });
 
     app.get('/library/list-users/:id', { schema: params }, async (req) => {
-      const lib = assertLibraryAdmin(viewerOf(req), req.params.id, libraries);
+      const viewer = viewerOf(req);
+      const lib = assertLibraryAdmin(viewer, req.params.id, libraries);
       // The dashboard table shape (spec §7 GET /listing/{type}), which the spec's users table reads.
-      return { fields: [...LIBRARY_USER_FIELDS], records: admin.users(lib.id) };
+      return { fields: [...LIBRARY_USER_FIELDS], records: admin.users(lib.id, viewer) };
     });
 
     app.post('/library/remove-user/:id', { schema: { ...params, body: removeLibraryUserBodySchema } }, async (req) => {

@@ -3,9 +3,10 @@ import type { z } from 'zod';
 import type { AdminLibrary, LibraryUser, libraryEditBodySchema, createLibraryUserBodySchema } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import type { Viewer } from '../http/viewer.ts';
-import { HttpError } from '../http/errors.ts';
+import { HttpError, Refusal } from '../http/errors.ts';
 import { upsertLibrary, type LibraryRow, type LibraryService } from '../libraries/service.ts';
 import { AccountError, normaliseUsername, type AccountService } from '../accounts/service.ts';
+import { LibraryLogoService } from '../libraries/logos.ts';
 
 /**
  * Who may administer a library: a superuser, or a library admin affiliated with THAT library.
@@ -27,11 +28,11 @@ type NewUserInput = z.output<typeof createLibraryUserBodySchema>;
 
 interface UserListRow {
   id: number; username: string; email: string; first_name: string; last_name: string; last_login: string | null;
-  expiration: string | null; can_merge: number; library_admin: number; is_superuser: number;
+  expiration: string | null; can_merge: number; library_admin: number; is_superuser: number; created_here: number;
 }
 
 export class LibraryAdminService {
-  constructor(private db: Db, private libraries: LibraryService, private accounts: AccountService) {}
+  constructor(private db: Db, private libraries: LibraryService, private accounts: AccountService, private logos = new LibraryLogoService(db)) {}
 
   toAdmin(lib: LibraryRow, viewer: Viewer): AdminLibrary {
     const { entries_count: _count, ...pub } = this.libraries.toPublic(lib, viewer);
@@ -39,45 +40,65 @@ export class LibraryAdminService {
   }
 
   details(lib: LibraryRow, viewer: Viewer) {
-    return { library: this.toAdmin(lib, viewer), users: this.users(lib.id) };
+    return { library: this.toAdmin(lib, viewer), users: this.users(lib.id, viewer) };
   }
 
-  update(lib: LibraryRow, input: EditInput, viewer: Viewer): AdminLibrary {
-    upsertLibrary(this.db, { id: lib.id, ...input, name: input.name });
+  /** The edit; a logo address other than our own logo's is fetched once and kept by us (LibraryLogoService). */
+  async update(lib: LibraryRow, input: EditInput, viewer: Viewer): Promise<AdminLibrary> {
+    const logoUrl = await this.logos.fromUrl(lib.id, input.logo_url, lib.logo_url);
+    upsertLibrary(this.db, { id: lib.id, ...input, logo_url: logoUrl, name: input.name });
     this.libraries.invalidate();
     return this.toAdmin(this.libraries.get(lib.id)!, viewer);
   }
 
-  /** Every user affiliated with the library; admins and superusers are listed but cannot be removed here. */
-  users(libraryId: number): LibraryUser[] {
-    const rows = this.db.sqlite.prepare(`SELECT u.id, u.username, u.email, u.first_name, u.last_name, u.last_login, u.expiration,
-        u.can_merge, u.library_admin, u.is_superuser FROM users u JOIN user_libraries ul ON ul.user_id = u.id
-        WHERE ul.library_id = ? ORDER BY u.username`).all(libraryId) as UserListRow[];
-    return rows.map((u) => ({
-      id: u.id,
-      username: u.username,
-      email: u.email,
-      name: `${u.first_name} ${u.last_name}`.trim(),
-      last_login: u.last_login ? u.last_login.slice(0, 10) : null,
-      expiration: u.expiration ? u.expiration.slice(0, 10) : null,
-      can_merge: !!u.can_merge,
-      library_admin: !!u.library_admin,
-      removable: !u.library_admin && !u.is_superuser,
-    }));
+  /** An uploaded logo file (checked by LibraryLogoService); answers the library with its new logo_url. */
+  uploadLogo(lib: LibraryRow, bytes: Uint8Array, viewer: Viewer): AdminLibrary {
+    this.logos.store(lib.id, bytes);
+    this.libraries.invalidate();
+    return this.toAdmin(this.libraries.get(lib.id)!, viewer);
   }
 
   /**
-   * Adds a user to the library: an existing username is attached as it is (flags unchanged, no mail);
-   * a new one is created without a password and receives a set-your-password link.
+   * Every user affiliated with the library; admins and superusers are listed but cannot be removed here.
+   * A library admin sees the e-mail, name and last login only of the accounts this library created (it
+   * gave them): an account it merely attached by username keeps them private (issue 27). Superusers see all.
+   */
+  users(libraryId: number, viewer: Viewer): LibraryUser[] {
+    const rows = this.db.sqlite.prepare(`SELECT u.id, u.username, u.email, u.first_name, u.last_name, u.last_login, u.expiration,
+        u.can_merge, u.library_admin, u.is_superuser, ul.created_here FROM users u JOIN user_libraries ul ON ul.user_id = u.id
+        WHERE ul.library_id = ? ORDER BY u.username`).all(libraryId) as UserListRow[];
+    return rows.map((u) => {
+      const personal = viewer.isSuperuser || (!!u.created_here && !u.is_superuser);
+      return {
+        id: u.id,
+        username: u.username,
+        // The spec's client reads strings here: '' rather than null for what stays private.
+        email: personal ? u.email : '',
+        name: personal ? `${u.first_name} ${u.last_name}`.trim() : '',
+        last_login: personal && u.last_login ? u.last_login.slice(0, 10) : null,
+        expiration: u.expiration ? u.expiration.slice(0, 10) : null,
+        can_merge: !!u.can_merge,
+        library_admin: !!u.library_admin,
+        removable: !u.library_admin && !u.is_superuser,
+      };
+    });
+  }
+
+  /**
+   * Adds a user to the library: an existing username is attached as it is (flags, e-mail and password
+   * unchanged, no mail, its personal data not shown to this library); a superuser's account is never
+   * attached. A new one is created without a password and receives a set-your-password link.
    */
   async createUser(lib: LibraryRow, input: NewUserInput): Promise<{ success: string; status: 'created' | 'added' | 'present'; user_id: number }> {
     const username = normaliseUsername(input.username);
-    const existing = this.db.sqlite.prepare('SELECT id FROM users WHERE username = ?').pluck().get(username) as number | undefined;
+    const existing = this.db.sqlite.prepare('SELECT id, is_superuser FROM users WHERE username = ?').get(username) as { id: number; is_superuser: number } | undefined;
     if (existing !== undefined) {
-      const present = this.db.sqlite.prepare('SELECT 1 FROM user_libraries WHERE user_id = ? AND library_id = ?').get(existing, lib.id);
-      if (present) return { success: 'User already present', status: 'present', user_id: existing };
-      this.accounts.addLibrary(existing, lib.id);
-      return { success: 'User added', status: 'added', user_id: existing };
+      const present = this.db.sqlite.prepare('SELECT 1 FROM user_libraries WHERE user_id = ? AND library_id = ?').get(existing.id, lib.id);
+      if (present) return { success: 'User already present', status: 'present', user_id: existing.id };
+      // A superuser administers every library already; attached, it would be listed to this library's admins.
+      if (existing.is_superuser) throw new Refusal('This account cannot be added to a library');
+      this.accounts.addLibrary(existing.id, lib.id);
+      return { success: 'User added', status: 'added', user_id: existing.id };
     }
     const email = input.email || lib.email_internal || '';
     if (!email) throw new HttpError(400, 'An e-mail address is needed to send the new user a link to set the password');
@@ -96,6 +117,8 @@ export class LibraryAdminService {
       if (e instanceof AccountError) throw new HttpError(400, e.template, { values: e.values });
       throw e;
     }
+    // This library gave the account its e-mail and names: its admins may see them (users()).
+    this.db.sqlite.prepare('UPDATE user_libraries SET created_here = 1 WHERE user_id = ? AND library_id = ?').run(id, lib.id);
     await this.accounts.sendWelcome(id, lib.name);
     return { success: 'User added', status: 'created', user_id: id };
   }
