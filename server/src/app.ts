@@ -155,7 +155,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const logos = new LibraryLogoService(db, { allowPrivate: config.harvestAllowPrivate ?? false });
   const libraryAdmin = new LibraryAdminService(db, libraries, accounts, logos);
   const spreadsheets = new SpreadsheetService(db, ingest, jobs);
-  const curation = new CurationService(db, indexer, agents, libraries, authorResolver, catalogue, (id, viewer) => search.hidesCreator(id, viewer));
+  const curation = new CurationService(db, indexer, agents, libraries, authorResolver, catalogue);
   const sites = new SiteStore(db, config.calibreRoot ?? path.join(config.dataDir, 'calibre'));
   const harvest = new HarvestService(db, sites, ingest, files, jobs, mail, {
     fetch: {

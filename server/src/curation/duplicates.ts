@@ -2,6 +2,7 @@
 // (across scripts by transliteration: "Kropotkin, Peter", "Pyotr Kropotkin", "Пётр Кропоткин"), and
 // entries with the same folded title (articles ignored), a shared author and a shared language.
 // Only suggestions: merging them goes through the normal merge operation and its change log.
+// A curator is suggested only what they may see (a DuplicateScope: visibility.ts), counted over what they may see.
 import anyAscii from 'any-ascii';
 import type { DuplicateGroup } from '@uc/shared';
 import type { Db } from '../db/index.ts';
@@ -35,11 +36,17 @@ export function titleKey(title: string): string {
   return words(main || title).filter((w) => !ARTICLES.has(w)).join(' ');
 }
 
-export function findDuplicates(db: Db, resolver: AuthorResolver, kind: 'author' | 'entry'): DuplicateGroup[] {
-  return kind === 'author' ? authorDuplicates(db) : entryDuplicates(db, resolver);
+/** What a viewer may see: which of these entries (raw ids), and the libraries whose copies count. Null: everything. */
+export interface DuplicateScope {
+  entries(ids: number[]): Set<number>;
+  libraries: Set<number>;
 }
 
-function authorDuplicates(db: Db): DuplicateGroup[] {
+export function findDuplicates(db: Db, resolver: AuthorResolver, kind: 'author' | 'entry', scope: DuplicateScope | null = null): DuplicateGroup[] {
+  return kind === 'author' ? authorDuplicates(db, scope) : entryDuplicates(db, resolver, scope);
+}
+
+function authorDuplicates(db: Db, scope: DuplicateScope | null): DuplicateGroup[] {
   const s = db.sqlite;
   // Entries per shown author (its variants' entries included), then the canonical, unsplit authors.
   const counts = new Map((s.prepare(`SELECT coalesce(v.canonical_agent_id, v.id) AS id, count(DISTINCT ea.entry_id) AS n
@@ -52,10 +59,29 @@ function authorDuplicates(db: Db): DuplicateGroup[] {
     const key = entries ? personKey(r.name) : '';
     if (key) push(groups, key, { id: r.id, label: r.name, entries });
   }
+  if (scope) {
+    // Recounted over the entries the viewer may see (their own copies): an author on none of them is not suggested.
+    const candidates = [...groups.values()].filter((items) => items.length > 1).flat().map((i) => i.id);
+    const json = JSON.stringify(candidates);
+    const IDS = idList(s.dialect);
+    const pairs = s.prepare(`SELECT coalesce(v.canonical_agent_id, v.id), coalesce(e.canonical_entry_id, e.id), e.id FROM entry_agents ea
+      JOIN agents v ON v.id = ea.agent_id JOIN entries e ON e.id = ea.entry_id WHERE v.id IN ${IDS} OR v.canonical_agent_id IN ${IDS}`).raw().all(json, json) as [number, number, number][];
+    const seen = scope.entries([...new Set(pairs.map((p) => p[2]))]);
+    const visible = new Map<number, Set<number>>();
+    for (const [agent, entry, raw] of pairs) {
+      if (!seen.has(raw)) continue;
+      const set = visible.get(agent);
+      if (set) set.add(entry);
+      else visible.set(agent, new Set([entry]));
+    }
+    for (const [key, items] of groups) {
+      groups.set(key, items.map((i) => ({ ...i, entries: visible.get(i.id)?.size ?? 0 })).filter((i) => i.entries > 0));
+    }
+  }
   return finish('author', groups);
 }
 
-function entryDuplicates(db: Db, resolver: AuthorResolver): DuplicateGroup[] {
+function entryDuplicates(db: Db, resolver: AuthorResolver, scope: DuplicateScope | null): DuplicateGroup[] {
   const s = db.sqlite;
   // Titles first (one cheap pass); authors, languages and holdings only for entries sharing a title.
   const byTitle = new Map<string, number[]>();
@@ -68,7 +94,12 @@ function entryDuplicates(db: Db, resolver: AuthorResolver): DuplicateGroup[] {
       else byTitle.set(key, [id]);
     }
   }
-  const candidates = [...byTitle.values()].filter((l) => l.length > 1).flat();
+  let candidates = [...byTitle.values()].filter((l) => l.length > 1).flat();
+  if (scope) {
+    const seen = scope.entries(candidates);
+    candidates = candidates.filter((id) => seen.has(id));
+    for (const [key, ids] of byTitle) byTitle.set(key, ids.filter((id) => seen.has(id)));
+  }
   if (candidates.length === 0) return [];
   const json = JSON.stringify(candidates);
   const IDS = idList(s.dialect);
@@ -83,10 +114,11 @@ function entryDuplicates(db: Db, resolver: AuthorResolver): DuplicateGroup[] {
   for (const [id, code] of s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS}`).raw().all(json) as [number, string][]) {
     info.get(id)?.languages.add(code);
   }
-  for (const [id, n] of s.prepare(`SELECT coalesce(e.canonical_entry_id, e.id), count(*) FROM data_sources d JOIN entries e ON e.id = d.entry_id
-    WHERE e.id IN ${IDS} OR e.canonical_entry_id IN ${IDS} GROUP BY 1`).raw().all(json, json) as [number, number][]) {
+  // Holdings: the copies in libraries the viewer may see.
+  for (const [id, library] of s.prepare(`SELECT coalesce(e.canonical_entry_id, e.id), s.library_id FROM data_sources d JOIN entries e ON e.id = d.entry_id
+    JOIN sites s ON s.id = d.site_id WHERE e.id IN ${IDS} OR e.canonical_entry_id IN ${IDS}`).raw().all(json, json) as [number, number][]) {
     const i = info.get(id);
-    if (i) i.holdings = n;
+    if (i && (!scope || scope.libraries.has(library))) i.holdings++;
   }
   const groups = new Map<string, Item[]>();
   for (const [key, ids] of byTitle) {

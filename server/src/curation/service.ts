@@ -20,6 +20,7 @@ import type { CatalogueService } from '../catalogue/service.ts';
 import { normaliseAuthorName } from '../ingest/grouping.ts';
 import { CurationState, sameValue, type Effect, type StateValue } from './state.ts';
 import { findDuplicates } from './duplicates.ts';
+import { CurationVisibility } from './visibility.ts';
 
 type ObjectType = 'agent' | 'entry' | 'exclusion';
 interface ChangeObject { type: ObjectType; id: number; label: string }
@@ -62,15 +63,16 @@ export function assertCanSetExclusions(viewer: Viewer): void {
 
 export class CurationService {
   readonly state: CurationState;
+  /** What the viewer may see (visibility.ts): anything else is answered exactly as an unknown id. */
+  readonly visibility: CurationVisibility;
   private q;
 
   constructor(
     private db: Db, private indexer: Indexer, private agents: AgentService, private libraries: LibraryService,
-    private resolver: AuthorResolver, private catalogue: CatalogueService,
-    /** Whether an author is held only by libraries the viewer may not see (then it "does not exist" for them). */
-    private hidesAuthor: (agentId: number, viewer: Viewer) => boolean = () => false,
+    private resolver: AuthorResolver, catalogue: CatalogueService,
   ) {
     this.state = new CurationState(db);
+    this.visibility = new CurationVisibility(db, catalogue);
     const s = db.sqlite;
     const IDS = idList(s.dialect);
     this.q = {
@@ -111,16 +113,27 @@ export class CurationService {
     return this.q.entry.get(id) as EntryRow | undefined;
   }
 
-  /** The author as shown (its canonical when merged: merges are kept one level deep). */
-  private canonicalAgent(id: number): AgentRow {
+  /** An author named in a request: one the viewer may not see is refused exactly as an unknown id. */
+  private namedAgent(viewer: Viewer, id: number): AgentRow {
     const row = this.agentRow(id);
-    if (!row) throw bad('Author {{id}} does not exist', { id });
+    if (!row || !this.visibility.agent(id, viewer)) throw bad('Author {{id}} does not exist', { id });
+    return row;
+  }
+
+  private namedEntry(viewer: Viewer, id: number): EntryRow {
+    const row = this.entryRow(id);
+    if (!row || !this.visibility.entry(id, viewer)) throw bad('Entry {{id}} does not exist', { id });
+    return row;
+  }
+
+  /** The author as shown (its canonical when merged: merges are kept one level deep). */
+  private canonicalAgent(viewer: Viewer, id: number): AgentRow {
+    const row = this.namedAgent(viewer, id);
     return row.canonical_agent_id ? this.agentRow(row.canonical_agent_id) ?? row : row;
   }
 
-  private canonicalEntry(id: number): EntryRow {
-    const row = this.entryRow(id);
-    if (!row) throw bad('Entry {{id}} does not exist', { id });
+  private canonicalEntry(viewer: Viewer, id: number): EntryRow {
+    const row = this.namedEntry(viewer, id);
     return row.canonical_entry_id ? this.entryRow(row.canonical_entry_id) ?? row : row;
   }
 
@@ -206,15 +219,14 @@ export class CurationService {
     assertCanMerge(viewer);
     return this.commit(viewer, () => {
       const [first, ...rest] = ids;
-      const main = this.canonicalAgent(first);
+      const main = this.canonicalAgent(viewer, first);
       const effects: Effect[] = [];
       const objects: ChangeObject[] = [{ type: 'agent', id: main.id, label: main.name }];
       const lines = [`canonical: ${main.name} (${main.id})`];
       const others: number[] = [];
       let wikidata = main.wikidata_id;
       for (const id of rest) {
-        const row = this.agentRow(id);
-        if (!row) throw bad('Author {{id}} does not exist', { id });
+        const row = this.namedAgent(viewer, id);
         if (row.id === main.id) {
           if (id === first) throw bad('An author cannot be merged into itself');
           continue;
@@ -240,14 +252,13 @@ export class CurationService {
     assertCanMerge(viewer);
     return this.commit(viewer, () => {
       const [first, ...rest] = ids;
-      const main = this.canonicalEntry(first);
+      const main = this.canonicalEntry(viewer, first);
       const effects: Effect[] = [];
       const objects: ChangeObject[] = [{ type: 'entry', id: main.id, label: this.entryLabel(main) }];
       const lines = [`canonical: ${main.title} (${main.id})`];
       const others: number[] = [];
       for (const id of rest) {
-        const row = this.entryRow(id);
-        if (!row) throw bad('Entry {{id}} does not exist', { id });
+        const row = this.namedEntry(viewer, id);
         if (row.id === main.id) {
           if (id === first) throw bad('An entry cannot be merged into itself');
           continue;
@@ -277,12 +288,12 @@ export class CurationService {
     assertCanMerge(viewer);
     return this.commit(viewer, () => {
       const [first, ...rest] = ids;
-      const main = this.canonicalAgent(first);
+      const main = this.canonicalAgent(viewer, first);
       const parts: number[] = [];
       const objects: ChangeObject[] = [{ type: 'agent', id: main.id, label: main.name }];
       const lines = [`split: ${main.name} (${main.id})`];
       for (const id of rest) {
-        const part = this.canonicalAgent(id);
+        const part = this.canonicalAgent(viewer, id);
         if (part.id === main.id) throw bad('An author cannot be split into itself');
         if (this.children(part.id).length) throw bad('{{name}} is split itself: split it separately', { name: part.name });
         if (parts.includes(part.id)) continue;
@@ -303,11 +314,15 @@ export class CurationService {
     assertCanMerge(viewer);
     return this.commit(viewer, () => {
       const [first, ...rest] = ids;
-      let original = this.canonicalEntry(first);
+      let original = this.canonicalEntry(viewer, first);
       let msg: string | null = null;
       // A translation of a translation is a translation of the same original: no chains, no cycles.
       if (original.original_entry_id !== null) {
-        const top = this.canonicalEntry(original.original_entry_id);
+        // An original the viewer may not see is neither named nor changed (its id would be an oracle too).
+        if (!this.visibility.entry(original.original_entry_id, viewer)) {
+          throw bad('“{{title}}” is a translation of an entry you cannot see, so it cannot have translations of its own', { title: original.title });
+        }
+        const top = this.canonicalEntry(viewer, original.original_entry_id);
         msg = `“${original.title}” is a translation of “${top.title}”: the translations were set on the original`;
         original = top;
       }
@@ -316,7 +331,7 @@ export class CurationService {
       const lines = [`original: ${original.title} (${original.id})`];
       const others: number[] = [];
       for (const id of rest) {
-        const t = this.canonicalEntry(id);
+        const t = this.canonicalEntry(viewer, id);
         if (t.id === original.id) throw bad('An entry cannot be a translation of itself');
         if (others.includes(t.id) || t.original_entry_id === original.id) continue;
         others.push(t.id);
@@ -339,7 +354,7 @@ export class CurationService {
     assertCanMerge(viewer);
     return this.commit(viewer, () => {
       const [first, ...rest] = items;
-      const agg = this.canonicalEntry(first.id);
+      const agg = this.canonicalEntry(viewer, first.id);
       const ancestors = this.ancestors(agg.id);
       let next = ((this.q.maxPosition.get(agg.id) as number | null) ?? 0) + 1;
       const effects: Effect[] = [];
@@ -347,7 +362,7 @@ export class CurationService {
       const lines = [`aggregation: ${agg.title} (${agg.id})`];
       const others: number[] = [];
       for (const item of rest) {
-        const part = this.canonicalEntry(item.id);
+        const part = this.canonicalEntry(viewer, item.id);
         if (part.id === agg.id) throw bad('An aggregation cannot contain itself');
         if (ancestors.has(part.id)) throw bad('“{{aggregation}}” is part of “{{part}}”: an aggregation cannot contain itself', { aggregation: agg.title, part: part.title });
         if (others.includes(part.id)) continue;
@@ -414,7 +429,7 @@ export class CurationService {
   editAgent(viewer: Viewer, id: number, wikidataId: string): { agent: Agent; error: null; change_id: number | null } {
     assertCanMerge(viewer);
     const row = this.agentRow(id);
-    if (!row) throw new HttpError(404, 'No such author');
+    if (!row || !this.visibility.agent(id, viewer)) throw new HttpError(404, 'No such author');
     const value = wikidataId || null;
     let changeId: number | null = null;
     if (!sameValue(row.wikidata_id, value)) {
@@ -433,21 +448,18 @@ export class CurationService {
   exclusions(viewer: Viewer): Exclusion[] {
     assertCanSetExclusions(viewer);
     return (this.q.myExclusions.all(viewer.userId) as { id: number; type: ExclusionType; target_id: number; comment: string; created: string }[])
-      .map((r) => ({ ...r, target: this.targetLabel(r.type, r.target_id) ?? `${r.type} ${r.target_id}` }));
+      .map((r) => ({ ...r, target: this.targetLabel(r.type, r.target_id, viewer) ?? `${r.type} ${r.target_id}` }));
   }
 
   /** The display name of an exclusion target, or null when the viewer may not know it exists. */
-  private targetLabel(type: ExclusionType, id: number, viewer?: Viewer): string | null {
+  private targetLabel(type: ExclusionType, id: number, viewer: Viewer): string | null {
     if (type === 'library') {
       const lib = this.libraries.get(id);
-      return lib && (!viewer || this.libraries.isVisible(lib, viewer)) ? lib.name : null;
+      return lib && this.libraries.isVisible(lib, viewer) ? lib.name : null;
     }
-    if (type === 'author') return viewer && this.hidesAuthor(id, viewer) ? null : (this.agentRow(id)?.name ?? null);
+    if (type === 'author') return this.visibility.agent(id, viewer) ? (this.agentRow(id)?.name ?? null) : null;
     const row = this.entryRow(id);
-    if (!row) return null;
-    const shown = row.canonical_entry_id ?? row.id;
-    if (viewer && !this.catalogue.visibleEntries([shown], viewer).has(shown)) return null;
-    return this.entryLabel(row);
+    return row && this.visibility.entry(id, viewer) ? this.entryLabel(row) : null;
   }
 
   addExclusion(viewer: Viewer, type: ExclusionType, targetId: number, comment: string): CurationReply {
@@ -477,7 +489,7 @@ export class CurationService {
       const row = this.q.exclusionRow.get(id) as { id: number; user_id: number; type: ExclusionType; target_id: number; comment: string; created: string } | undefined;
       // Someone else's exclusion is not even said to exist.
       if (!row || row.user_id !== viewer.userId) throw bad('No such exclusion');
-      const label = this.targetLabel(row.type, row.target_id) ?? `${row.type} ${row.target_id}`;
+      const label = this.targetLabel(row.type, row.target_id, viewer) ?? `${row.type} ${row.target_id}`;
       const { id: _id, ...before } = row;
       return {
         op: 'revert-exclusions', operation: 'revert-exclusions', effects: [{ key: `exclusion:${id}`, before, after: null }],
@@ -500,32 +512,30 @@ export class CurationService {
       };
       switch (type) {
         case 'merged-agents': {
-          const row = this.agentRow(id);
-          if (!row) throw bad('Author {{id}} does not exist', { id });
+          const row = this.namedAgent(viewer, id);
           return one('revert-merged-agents', 'remove-merge-agent', 'Removed merge', `agent:${id}:canonical`, { type: 'agent', id, label: row.name }, `alias removed: ${row.name} (${id})`);
         }
         case 'merged-entries': {
-          const row = this.entryRow(id);
-          if (!row) throw bad('Entry {{id}} does not exist', { id });
+          const row = this.namedEntry(viewer, id);
           return one('revert-merged-entries', 'remove-merge-entry', 'Removed merge', `entry:${id}:canonical`, { type: 'entry', id, label: this.entryLabel(row) }, `alias removed: ${row.title} (${id})`);
         }
         case 'translations': {
-          const row = this.entryRow(id);
-          if (!row) throw bad('Entry {{id}} does not exist', { id });
+          const row = this.namedEntry(viewer, id);
+          // A link to an original the viewer may not see is not listed for them: answered as no link.
+          if (row.original_entry_id !== null && !this.visibility.entry(row.original_entry_id, viewer)) throw bad('Nothing to do');
           return one('revert-translations', 'remove-translation', 'Removed translations', `entry:${id}:original`, { type: 'entry', id, label: this.entryLabel(row) }, `translation removed: ${row.title} (${id})`);
         }
         case 'split-agents': {
-          const row = this.agentRow(id);
-          if (!row) throw bad('Author {{id}} does not exist', { id });
+          const row = this.namedAgent(viewer, id);
           return one('revert-splat-agents', 'unsplit-agent', 'Removed', `agent:${id}:children`, { type: 'agent', id, label: row.name }, `split removed: ${row.name} (${id})`);
         }
         case 'aggregations': {
           // One link at a time: a dashboard row names its item, and a body without it (the anchor's
           // dashboard sends the row's `id`, the item) must not empty a whole aggregation.
           if (item === undefined) throw bad('Name the item to remove from the aggregation ({"id": aggregation, "item": entry})');
-          const agg = this.entryRow(id);
-          if (!agg) throw bad('Entry {{id}} does not exist', { id });
-          const links = (this.q.linksOf.all(id) as { item: number; position: number | null }[]).filter((l) => l.item === item);
+          const agg = this.namedEntry(viewer, id);
+          const links = (this.q.linksOf.all(id) as { item: number; position: number | null }[])
+            .filter((l) => l.item === item && this.visibility.entry(l.item, viewer));
           if (links.length === 0) throw bad('Nothing to do');
           return {
             op: 'revert-aggregations', operation: 'remove-aggregation', success: 'Removed',
@@ -560,8 +570,11 @@ export class CurationService {
           { name: 'canonical_name', label: 'Canonical Name' }, { name: 'canonical_id', label: 'Canonical ID', link: 'agent' },
           { name: 'name', label: 'Name' }, { name: 'id', label: 'ID', link: 'agent' },
         ];
-        records = (s.prepare(`SELECT a.id, a.name, c.id AS canonical_id, c.name AS canonical_name FROM agents a JOIN agents c ON c.id = a.canonical_agent_id
-          ORDER BY c.name, a.name LIMIT ?`).all(limit) as { id: number }[]).map((r) => ({ ...r, revert: { id: r.id } }));
+        records = this.visibleRows<{ id: number; canonical_id: number }>(`SELECT a.id, a.name, c.id AS canonical_id, c.name AS canonical_name
+          FROM agents a JOIN agents c ON c.id = a.canonical_agent_id ORDER BY c.name, a.name, a.id`, limit, (rows) => {
+          const seen = this.visibility.agents(rows.flatMap((r) => [r.id, r.canonical_id]), viewer);
+          return rows.filter((r) => seen.has(r.id) && seen.has(r.canonical_id));
+        }).map((r) => ({ ...r, revert: { id: r.id } }));
         break;
       case 'merged-entries':
       case 'translations': {
@@ -572,8 +585,11 @@ export class CurationService {
           { name: `${prefix}_title`, label: `${label} Title` }, { name: `${prefix}_id`, label: `${label} ID`, link: 'entry' },
           { name: 'title', label: 'Title' }, { name: 'id', label: 'ID', link: 'entry' },
         ];
-        const rows = s.prepare(`SELECT e.id, e.title, o.id AS other_id, o.title AS other_title FROM entries e JOIN entries o ON o.id = e.${col}
-          ORDER BY o.title, e.title LIMIT ?`).all(limit) as { id: number; title: string; other_id: number; other_title: string }[];
+        const rows = this.visibleRows<{ id: number; title: string; other_id: number; other_title: string }>(`SELECT e.id, e.title, o.id AS other_id, o.title AS other_title
+          FROM entries e JOIN entries o ON o.id = e.${col} ORDER BY o.title, e.title, e.id`, limit, (batch) => {
+          const seen = this.visibility.entries(batch.flatMap((r) => [r.id, r.other_id]), viewer);
+          return batch.filter((r) => seen.has(r.id) && seen.has(r.other_id));
+        });
         const labels = this.entryLabels(rows.flatMap((r) => [r, { id: r.other_id, title: r.other_title }]));
         records = rows.map((r) => ({
           id: r.id, title: labels.get(r.id), [`${prefix}_id`]: r.other_id, [`${prefix}_title`]: labels.get(r.other_id), revert: { id: r.id },
@@ -585,25 +601,33 @@ export class CurationService {
           { name: 'aggregation_title', label: 'Aggregation' }, { name: 'aggregation_id', label: 'Aggregation ID', link: 'entry' },
           { name: 'position', label: 'Position' }, { name: 'title', label: 'Title' }, { name: 'id', label: 'ID', link: 'entry' },
         ];
-        const rows = s.prepare(`SELECT l.aggregation_entry_id AS aggregation_id, a.title AS aggregation_title, l.position, e.id, e.title
+        const rows = this.visibleRows<{ aggregation_id: number; id: number; title: string }>(`SELECT l.aggregation_entry_id AS aggregation_id, a.title AS aggregation_title, l.position, e.id, e.title
           FROM aggregation_links l JOIN entries a ON a.id = l.aggregation_entry_id JOIN entries e ON e.id = l.aggregated_entry_id
-          ORDER BY a.title, l.aggregation_entry_id, l.position NULLS LAST, e.title LIMIT ?`).all(limit) as { aggregation_id: number; id: number; title: string }[];
+          ORDER BY a.title, l.aggregation_entry_id, l.position NULLS LAST, e.title, e.id`, limit, (batch) => {
+          const seen = this.visibility.entries(batch.flatMap((r) => [r.aggregation_id, r.id]), viewer);
+          return batch.filter((r) => seen.has(r.aggregation_id) && seen.has(r.id));
+        });
         const labels = this.entryLabels(rows);
         records = rows.map((r) => ({ ...r, title: labels.get(r.id), revert: { id: r.aggregation_id, item: r.id } }));
         break;
       }
       case 'split-agents':
         fields = [{ name: 'id', label: 'ID', link: 'agent' }, { name: 'name', label: 'Original Name' }, { name: 'splat', label: 'Split into' }];
-        records = (s.prepare(`SELECT a.id, a.name, string_agg(c.name, ' | ' ORDER BY ch.position, ch.child_id) AS splat FROM agents a JOIN agent_children ch ON ch.agent_id = a.id
-          JOIN agents c ON c.id = ch.child_id GROUP BY a.id ORDER BY a.name LIMIT ?`).all(limit) as { id: number }[]).map((r) => ({ ...r, revert: { id: r.id } }));
+        // The parts are shown on the split author's entries: visible whenever it is.
+        records = this.visibleRows<{ id: number }>(`SELECT a.id, a.name, string_agg(c.name, ' | ' ORDER BY ch.position, ch.child_id) AS splat
+          FROM agents a JOIN agent_children ch ON ch.agent_id = a.id JOIN agents c ON c.id = ch.child_id GROUP BY a.id, a.name ORDER BY a.name, a.id`, limit, (rows) => {
+          const seen = this.visibility.agents(rows.map((r) => r.id), viewer);
+          return rows.filter((r) => seen.has(r.id));
+        }).map((r) => ({ ...r, revert: { id: r.id } }));
         break;
       case 'changes': {
         fields = [
           { name: 'id', label: 'ID' }, { name: 'created', label: 'Date' }, { name: 'username', label: 'User' },
           { name: 'operation', label: 'Operation' }, { name: 'comment', label: 'Description' },
         ];
-        records = (s.prepare(`SELECT id, created, username, operation, comment FROM changes WHERE private = 0 OR user_id = ?
-          ORDER BY id DESC LIMIT ?`).all(viewer.userId, limit) as Record<string, unknown>[]);
+        const hidden = this.hiddenChanges(viewer);
+        records = (s.prepare(`SELECT c.id, c.created, c.username, c.operation, c.comment FROM changes c WHERE (c.private = 0 OR c.user_id = ?)${hidden.sql}
+          ORDER BY c.id DESC LIMIT ?`).all(viewer.userId, ...hidden.args, limit) as Record<string, unknown>[]);
         break;
       }
     }
@@ -611,16 +635,62 @@ export class CurationService {
     return { target: type, fields, records: records.slice(0, LISTING_LIMIT), truncated };
   }
 
+  /**
+   * Up to `limit` rows of an ordered query that `keep` lets through (the visible ones), read in batches so
+   * that hidden rows neither fill the page nor show through a total.
+   */
+  private visibleRows<T>(sql: string, limit: number, keep: (rows: T[]) => T[]): T[] {
+    const statement = this.db.sqlite.prepare(`${sql} LIMIT ? OFFSET ?`);
+    const out: T[] = [];
+    const batch = Math.max(limit, 500);
+    for (let offset = 0; out.length < limit; offset += batch) {
+      const rows = statement.all(batch, offset) as T[];
+      out.push(...keep(rows));
+      if (rows.length < batch) break;
+    }
+    return out.slice(0, limit);
+  }
+
   /** Likely duplicates for curators (duplicates.ts). */
   duplicates(viewer: Viewer, kind: 'author' | 'entry') {
     assertCanMerge(viewer);
-    return findDuplicates(this.db, this.resolver, kind);
+    const scope = viewer.isSuperuser ? null : { entries: (ids: number[]) => this.visibility.entries(ids, viewer), libraries: this.libraries.visibleIds(viewer) };
+    return findDuplicates(this.db, this.resolver, kind, scope);
   }
 
   // ---------------------------------------------------------------- the change log and undo
   private visibleChange(viewer: Viewer, row: ChangeRow | undefined): row is ChangeRow {
     if (!row || viewer.userId === null) return false;
-    return row.private ? row.user_id === viewer.userId : viewer.canMerge;
+    if (!(row.private ? row.user_id === viewer.userId : viewer.canMerge)) return false;
+    const objects = JSON.parse(row.objects) as ChangeObject[];
+    const entries = objects.filter((o) => o.type === 'entry').map((o) => o.id);
+    const agents = objects.filter((o) => o.type === 'agent').map((o) => o.id);
+    const seenEntries = this.visibility.entries(entries, viewer);
+    const seenAgents = this.visibility.agents(agents, viewer);
+    return entries.every((id) => seenEntries.has(id)) && agents.every((id) => seenAgents.has(id));
+  }
+
+  /**
+   * A condition on `changes c` leaving out the changes that name an entry or author the viewer may not see
+   * (whole rows: their comments name them too), with its arguments; empty for a superuser.
+   */
+  private hiddenChanges(viewer: Viewer): { sql: string; args: unknown[] } {
+    if (viewer.isSuperuser) return { sql: '', args: [] };
+    const s = this.db.sqlite;
+    const named = s.prepare(`SELECT DISTINCT object_type, object_id FROM change_objects WHERE object_type IN ('entry', 'agent')`).raw().all() as [string, number][];
+    const entries = named.filter(([t]) => t === 'entry').map(([, id]) => id);
+    const agents = named.filter(([t]) => t === 'agent').map(([, id]) => id);
+    const seenEntries = this.visibility.entries(entries, viewer);
+    const seenAgents = this.visibility.agents(agents, viewer);
+    const hiddenEntries = entries.filter((id) => !seenEntries.has(id));
+    const hiddenAgents = agents.filter((id) => !seenAgents.has(id));
+    if (hiddenEntries.length === 0 && hiddenAgents.length === 0) return { sql: '', args: [] };
+    const IDS = idList(s.dialect);
+    return {
+      sql: ` AND NOT EXISTS (SELECT 1 FROM change_objects o WHERE o.change_id = c.id
+        AND ((o.object_type = 'entry' AND o.object_id IN ${IDS}) OR (o.object_type = 'agent' AND o.object_id IN ${IDS})))`,
+      args: [JSON.stringify(hiddenEntries), JSON.stringify(hiddenAgents)],
+    };
   }
 
   /** Why this change cannot be undone now (English text, a code for the UI, the blocking change), or null. */
@@ -660,14 +730,16 @@ export class CurationService {
     }
     if (f.from) { clauses.push('c.created >= ?'); args.push(f.from); }
     if (f.to) { clauses.push('c.created < ?'); args.push(nextDay(f.to)); }
-    const sqlWhere = `(${where[0]})${clauses.map((c) => ` AND ${c}`).join('')}`;
+    const hidden = this.hiddenChanges(viewer);
+    const sqlWhere = `(${where[0]})${hidden.sql}${clauses.map((c) => ` AND ${c}`).join('')}`;
+    args.splice(2, 0, ...hidden.args);
     const s = this.db.sqlite;
     const total = s.prepare(`SELECT count(*) FROM changes c WHERE ${sqlWhere}`).pluck().get(...args) as number;
     const page = f.page_number ?? 1;
     const rows = s.prepare(`SELECT c.* FROM changes c WHERE ${sqlWhere} ORDER BY c.id DESC LIMIT ? OFFSET ?`)
       .all(...args, CHANGES_PAGE_SIZE, (page - 1) * CHANGES_PAGE_SIZE) as ChangeRow[];
-    const visibleArgs = [viewer.canMerge ? 1 : 0, viewer.userId];
-    const distinct = (col: string) => s.prepare(`SELECT DISTINCT ${col} FROM changes c WHERE (${where[0]}) AND ${col} IS NOT NULL ORDER BY 1`).pluck().all(...visibleArgs) as string[];
+    const visibleArgs = [viewer.canMerge ? 1 : 0, viewer.userId, ...hidden.args];
+    const distinct = (col: string) => s.prepare(`SELECT DISTINCT ${col} FROM changes c WHERE (${where[0]})${hidden.sql} AND ${col} IS NOT NULL ORDER BY 1`).pluck().all(...visibleArgs) as string[];
     return {
       changes: rows.map((r) => this.toChange(viewer, r)),
       total, page_number: page, page_size: CHANGES_PAGE_SIZE,
