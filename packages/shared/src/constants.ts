@@ -57,3 +57,6 @@ export const REGIONS = [
 /** Site types: how a site's records arrive (OAI-PMH flavours, a Calibre folder, spreadsheet uploads). */
 export const SITE_TYPES = ['amusewiki', 'koha-marc21', 'koha-unimarc', 'generic', 'calibretree', 'csv'] as const;
 export type SiteType = (typeof SITE_TYPES)[number];
+
+/** A library's logo as we keep and serve it (logo_url after an upload or a fetch; never another host's). */
+export const OWN_LOGO_PATH = /^\/collector\/api\/libraries\/\d+\/logo(\?v=[0-9a-f]{1,64})?$/;

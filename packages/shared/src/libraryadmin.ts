@@ -1,7 +1,7 @@
 // Library administration (/collector/api/library/... and /spreadsheet/...): request and response shapes
 // shared by the server routes and the web client (spec §3 Library, User creation, Spreadsheet upload; §5).
 import { z } from 'zod';
-import { LIBRARY_TYPES, REGIONS } from './constants.ts';
+import { LIBRARY_TYPES, OWN_LOGO_PATH, REGIONS } from './constants.ts';
 import { libraryPublicSchema } from './api.ts';
 import { listingFieldSchema } from './curation.ts';
 import { optHttpUrl } from './url.ts';
@@ -13,9 +13,7 @@ const optText = (max: number) =>
   z.string().trim().max(max).nullable().optional().transform((s) => (s ? s : null));
 const optEmail = optText(254).refine((s) => s === null || EMAIL_RE.test(s), 'Invalid e-mail address');
 const optUrl = optHttpUrl(255);
-/** Our own stored logo (what logo_url holds after an upload or a fetch), sent back unchanged by a form. */
-export const OWN_LOGO_PATH = /^\/collector\/api\/libraries\/\d+\/logo(\?v=[0-9a-f]{1,64})?$/;
-/** A logo: an http(s) address the server fetches once and keeps, or our own logo's path. */
+/** A logo: an http(s) address the server fetches once and keeps, or our own logo's path sent back unchanged. */
 const optLogoUrl = optText(255).refine((s) => s === null || /^https?:\/\/[^\s]+$/i.test(s) || OWN_LOGO_PATH.test(s), 'Invalid URL (http or https)');
 /** A coordinate: a number in bounds with at most 6 decimals (step 0.000001); empty means none. */
 const coordinate = (limit: number) =>

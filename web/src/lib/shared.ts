@@ -11,6 +11,7 @@ export {
   DOWNLOAD_FORMAT_LABELS,
   AGGREGATE_SPECIAL,
   TRANSLATE_VALUES,
+  OWN_LOGO_PATH,
 } from '../../../packages/shared/src/constants.ts';
 export type {
   FacetName,

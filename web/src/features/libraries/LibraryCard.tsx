@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { LibraryPublic } from '../../lib/shared';
-import { displayUrl, establishedYear, libraryPlace, libraryTypeLabel, safeHttpUrl } from './libraryText';
+import { displayUrl, establishedYear, libraryPlace, libraryTypeLabel, logoSrc, safeHttpUrl } from './libraryText';
 
 const TYPE_STYLES: Record<string, string> = {
   digital: 'text-sky-900',
@@ -33,7 +33,7 @@ export function LibrarySiteLink({ url }: { url: string | null }) {
 export function LibraryCard({ library: lib }: { library: LibraryPublic }) {
   const { t } = useTranslation();
   const headingId = useId();
-  const logo = safeHttpUrl(lib.logo_url);
+  const logo = logoSrc(lib.logo_url);
   const year = establishedYear(lib);
   const place = libraryPlace(lib);
   return (

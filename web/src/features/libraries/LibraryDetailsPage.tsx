@@ -5,7 +5,7 @@ import { useGeneral, useLibrary } from '../../api/hooks';
 import { isApiError } from '../../api/client';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { LibrarySiteLink, LibraryType } from './LibraryCard';
-import { addressLines, establishedYear, safeHttpUrl } from './libraryText';
+import { addressLines, establishedYear, logoSrc, safeHttpUrl } from './libraryText';
 import { hasCoordinates } from '../map/bounds';
 import { tileSetting } from '../map/settings';
 
@@ -95,7 +95,7 @@ export default function LibraryDetailsPage() {
     );
   }
 
-  const logo = safeHttpUrl(lib.logo_url);
+  const logo = logoSrc(lib.logo_url);
   const year = establishedYear(lib);
   const address = addressLines(lib);
   const email = lib.email_public?.trim();

@@ -89,6 +89,13 @@ describe('/library', () => {
 });
 
 describe('/library/details/{id}', () => {
+  it('shows no logo from another host (an address from before logos were kept by us)', async () => {
+    mockApi({ '/libraries/1': () => ({ body: { library: { ...LANTERNA, logo_url: 'https://tracker.example.net/pixel.png' } } }) });
+    renderApp('/library/details/1');
+    expect(await screen.findByRole('heading', { level: 1, name: LANTERNA.name })).toBeInTheDocument();
+    expect(screen.queryByRole('img', { name: `${LANTERNA.name} logo` })).toBeNull();
+  });
+
   it('shows every field of the library', async () => {
     mockApi({ '/libraries/1': () => ({ body: { library: LANTERNA } }) });
     renderApp('/library/details/1');

@@ -1,5 +1,5 @@
 // Pure helpers of the library screens (overview filter, cards, detail page, map popups).
-import { foldedIncludes, type LibraryPublic } from '../../lib/shared';
+import { foldedIncludes, OWN_LOGO_PATH, type LibraryPublic } from '../../lib/shared';
 import { LIBRARY_TYPE_LABELS } from '../search/labels';
 
 /** The English source label of a library type (translated with t()); unknown types show as they are. */
@@ -39,6 +39,15 @@ export function safeHttpUrl(url: string | null | undefined): string | undefined 
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The logo's address when it is the one we keep and serve (a logo on another host is not shown: the
+ * CSP allows images from our own origin, so a library's host never learns who looks at its card).
+ */
+export function logoSrc(url: string | null | undefined): string | undefined {
+  const u = url?.trim();
+  return u && OWN_LOGO_PATH.test(u) ? u : undefined;
 }
 
 /** A web address without its scheme and trailing slash, for display. */

@@ -1,9 +1,13 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { LIBRARY_TYPES, REGIONS } from '../../../../packages/shared/src/constants.ts';
 import type { LibraryEditBody } from '@uc/shared';
 import { libraryAdminApi, libraryFormErrors, type AdminLibrary } from './api';
+import { logoSrc } from '../libraries/libraryText';
+
+/** The server's limit (server/src/libraries/logos.ts LOGO_MAX_BYTES), for the hint. */
+const LOGO_MAX_KB = 512;
 
 const TEXT_FIELDS = ['url', 'logo_url', 'languages', 'address_line_1', 'address_line_2', 'address_zip', 'address_city', 'address_state', 'address_country'] as const;
 const AREA_FIELDS = ['short_desc', 'description', 'opening_hours', 'pgp_public_key'] as const;
@@ -77,6 +81,27 @@ export function LibraryForm({ library }: { library: AdminLibrary }) {
     }
   };
 
+  // A logo file is sent at once and kept by the server; only logo_url changes here, other edits stay unsaved.
+  const onLogo = async (e: ChangeEvent<HTMLInputElement>) => {
+    const input = e.currentTarget;
+    const file = input.files?.[0];
+    if (!file) return;
+    setBusy(true);
+    setMessage(null);
+    try {
+      const res = await libraryAdminApi.uploadLogo(library.id, file);
+      setValues((v) => ({ ...v, logo_url: res.library.logo_url ?? '' }));
+      setMessage({ ok: true, text: t('The logo was updated') });
+      void queryClient.invalidateQueries({ queryKey: ['libraries'] });
+    } catch (err) {
+      setMessage({ ok: false, text: err instanceof Error ? err.message : t('Error') });
+    } finally {
+      input.value = '';
+      setBusy(false);
+    }
+  };
+  const logo = logoSrc(values.logo_url);
+
   const text = (k: string, label: string, type = 'text', extra: Record<string, unknown> = {}) => (
     <Labelled key={k} label={label}>
       {(id) => <input id={id} name={k} type={type} className={inputClass} value={values[k] ?? ''} onChange={set(k)} {...extra} />}
@@ -104,6 +129,14 @@ export function LibraryForm({ library }: { library: AdminLibrary }) {
       {text('email_public', t('Public e-mail'), 'email')}
       {text('url', t('Web site'), 'url')}
       {text('logo_url', t('Logo URL'), 'url')}
+      <Labelled label={t('Logo file')} hint={t('PNG, JPEG, WebP or GIF, at most {{kb}} KB', { kb: LOGO_MAX_KB })}>
+        {(id) => (
+          <div className="flex items-center gap-3">
+            {logo && <img src={logo} alt={t('{{name}} logo', { name: library.name })} className="max-h-12 w-auto" />}
+            <input id={id} name="logo" type="file" accept="image/png,image/jpeg,image/webp,image/gif" onChange={(e) => void onLogo(e)} disabled={busy} />
+          </div>
+        )}
+      </Labelled>
       {text('year_established', t('Established'), 'date')}
       {text('languages', t('Languages'))}
       {text('latitude', t('Latitude'), 'number', { min: -90, max: 90, step: 0.000001 })}

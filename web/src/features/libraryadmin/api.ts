@@ -35,6 +35,8 @@ export const libraryAdminApi = {
   createSite: (id: number | string, title: string, csvType: string) =>
     request<{ site: SpreadsheetSite }>(`/spreadsheet/site/${lib(id)}`, { method: 'POST', body: { title, csv_type: csvType } }),
   upload: (id: number | string, form: FormData) => uploadSpreadsheet(id, form),
+  /** The library's logo as a file (PNG, JPEG, WebP or GIF): the server keeps and serves it (issue 27). */
+  uploadLogo: (id: number | string, file: File) => uploadLogo(id, file),
   process: (uploadId: number, skipBadRows: boolean) =>
     request<SpreadsheetStatus & { success: string }>(`/spreadsheet/process/${uploadId}`, { method: 'POST', body: { skip_bad_rows: skipBadRows } }),
   cancel: (uploadId: number) => request<{ success: string }>(`/spreadsheet/cancel/${uploadId}`, { method: 'POST', body: {} }),
@@ -71,6 +73,25 @@ async function uploadSpreadsheet(id: number | string, form: FormData): Promise<S
   // A refused file is answered 200 with error (and bad_rows), the spec's way; 413 and the like keep their status.
   if (!res.ok || data.error) throw new UploadError(res.status, data.error || res.statusText || `HTTP ${res.status}`, data.bad_rows ?? []);
   return data as SpreadsheetUploadResponse;
+}
+
+/** The multipart logo upload; a refusal (not an image, too large) comes back as its error. */
+async function uploadLogo(id: number | string, file: File): Promise<{ success: string; library: AdminLibrary }> {
+  await ensureCsrfCookie();
+  const token = csrfToken();
+  const form = new FormData();
+  form.append('logo', file);
+  let res: Response;
+  try {
+    res = await apiFetch(apiUrl(`/library/logo/${lib(id)}`), {
+      method: 'POST', body: form, credentials: 'same-origin', headers: { Accept: 'application/json', ...(token ? { 'X-CSRFToken': token } : {}) },
+    });
+  } catch (e) {
+    throw new ApiError(0, e instanceof Error ? e.message : 'Network error');
+  }
+  const data = (await res.json().catch(() => ({}))) as { success?: string; library?: AdminLibrary; error?: string };
+  if (!res.ok || data.error || !data.library) throw new ApiError(res.status, data.error || res.statusText || `HTTP ${res.status}`);
+  return data as { success: string; library: AdminLibrary };
 }
 
 /** The spec §5 rules of the library edit form, checked before sending (the server checks them again). */

@@ -93,6 +93,35 @@ describe('/library/admin/:id', () => {
     expect(post).toMatchObject({ address_city: 'Torino', email_internal: 'staff@uno.example.org', latitude: '45.46', year_established: '1975-04-01' });
   });
 
+  it('uploads a logo file (labelled, from the keyboard too) and shows the logo we now serve; a refusal is shown', async () => {
+    let refuse = false;
+    const m = api({
+      '/library/logo/1': (url, init) => {
+        const form = init?.body as FormData;
+        m.posts.push({ path: url.pathname.replace('/collector/api', ''), body: form });
+        if (refuse) return { status: 400, body: { error: 'The logo must be a PNG, JPEG, WebP or GIF image' } };
+        return { body: { success: 'OK', library: { ...LIB, logo_url: '/collector/api/libraries/1/logo?v=abc123' } } };
+      },
+    });
+    renderApp('/library/admin/1');
+    const input = await screen.findByLabelText('Logo file');
+    expect(input).toHaveAttribute('type', 'file');
+    expect(input).toHaveAttribute('accept', 'image/png,image/jpeg,image/webp,image/gif');
+    expect(screen.getByText('PNG, JPEG, WebP or GIF, at most 512 KB')).toBeInTheDocument();
+    await userEvent.upload(input, new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' }));
+    expect(await screen.findByText('The logo was updated')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Biblioteca Uno logo' })).toHaveAttribute('src', '/collector/api/libraries/1/logo?v=abc123');
+    const sent = m.posts.find((p) => p.path === '/library/logo/1')!.body as FormData;
+    expect((sent.get('logo') as File).name).toBe('logo.png');
+    // The edit then sends our own logo address back unchanged.
+    await userEvent.click(screen.getByRole('button', { name: 'Update library' }));
+    await screen.findByText('The library was updated');
+    expect((m.posts.find((p) => p.path === '/library/details/1')!.body as Body).logo_url).toBe('/collector/api/libraries/1/logo?v=abc123');
+    refuse = true;
+    await userEvent.upload(input, new File(['<svg/>'], 'logo.png', { type: 'image/png' }));
+    expect(await screen.findByText('The logo must be a PNG, JPEG, WebP or GIF image')).toBeInTheDocument();
+  });
+
   it('refuses an empty internal e-mail before sending, and shows the server error', async () => {
     const m = api({
       '/library/details/': (_url, init) => (init?.method === 'POST' ? { status: 400, body: { error: 'Invalid request (latitude: no)' } } : { body: { library: LIB, users: USERS } }),
