@@ -25,7 +25,7 @@ export class BuildRunner {
   constructor(private opts: { idleMs?: number } = {}) {}
 
   private spawn(pool: Pool): Slot {
-    const worker = new Worker(new URL('./build-thread.mjs', import.meta.url), pool === 'image' ? { resourceLimits: IMAGE_THREAD_LIMITS } : {});
+    const worker = new Worker(new URL('./build-thread.mjs', import.meta.url), pool === 'image' ? { resourceLimits: IMAGE_THREAD_LIMITS, workerData: { image: true } } : {});
     worker.unref();
     const ready = new Promise<void>((resolve, reject) => {
       const onMsg = (m: { ready?: boolean }) => {

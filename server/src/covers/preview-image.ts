@@ -245,11 +245,15 @@ function decodeJpeg(bytes: Uint8Array, h: ImageHeader, acc: BoxAccumulator): voi
   if (img.width !== h.width || img.height !== h.height) throw new Error('the JPEG is not the size its header declares');
   const d = img.data;
   const cols = acc.columns(0, 1, img.width);
-  for (let y = 0; y < img.height; y++) {
+  const { sums, counts } = acc;
+  for (let y = 0, i = 0; y < img.height; y++) {
     const base = acc.row(y);
-    for (let x = 0; x < img.width; x++) {
-      const i = (y * img.width + x) * 3;
-      acc.add(base + cols[x], d[i], d[i + 1], d[i + 2], 255);
+    for (let x = 0; x < img.width; x++, i += 3) {
+      const t = base + cols[x];
+      sums[t * 3] += d[i];
+      sums[t * 3 + 1] += d[i + 1];
+      sums[t * 3 + 2] += d[i + 2];
+      counts[t]++;
     }
   }
 }
