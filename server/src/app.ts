@@ -8,7 +8,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifyCookie from '@fastify/cookie';
 import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { answerSerializer } from './http/serializer.ts';
-import type { Config } from './config.ts';
+import { trustProxyOption, type Config } from './config.ts';
 import { migrate, openDatabase, type Db } from './db/index.ts';
 import { isPostgresUrl } from './db/pg-open.ts';
 import { installErrorHandler } from './http/errors.ts';
@@ -268,7 +268,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.addHook('onRequest', async (req, reply) => {

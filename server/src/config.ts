@@ -1,5 +1,6 @@
 // Every setting in one typed place, read from the environment with defaults (documented in README).
 import path from 'node:path';
+import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -15,8 +16,14 @@ export interface Config {
   demoDir: string;
   webDist: string;
   logLevel: string;
-  /** Trust X-Forwarded-* headers (behind a reverse proxy). */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* entries to believe (TRUST_PROXY): false = none (the socket's address is the
+   * client); a number = that many proxies in front, so the client is that many entries from the right
+   * of X-Forwarded-For (the proxy appends what it saw; entries further left are the client's own
+   * writing); a list = the proxies' addresses or CIDRs. Never "trust everything": the leftmost entry is
+   * whatever the client wrote, and the login and report limits count per client address.
+   */
+  trustProxy: false | number | string[];
   /** Check every answer against its schema (tests; `CHECK_RESPONSES=1`): see http/serializer.ts. */
   checkResponses: boolean;
   /** Public address of the site (links in e-mails), without a trailing slash; '' = paths only. */
@@ -64,6 +71,10 @@ export interface Config {
   harvestScheduleSeconds: number;
   /** Let harvests reach loopback and private-network addresses (a repository on the LAN). */
   harvestAllowPrivate: boolean;
+  /** Spreadsheet uploads: most data rows, most MB an XLSX's XML may unpack to, longest read (seconds). */
+  spreadsheetMaxRows: number;
+  spreadsheetMaxUnpackedMb: number;
+  spreadsheetParseSeconds: number;
 }
 
 export const DEFAULT_WIKIDATA_URL = 'https://www.wikidata.org/w/api.php';
@@ -80,6 +91,36 @@ function envBool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(raw.toLowerCase());
+}
+
+/** TRUST_PROXY: 0/false (none), a hop count, or a comma list of proxy addresses, CIDRs or loopback/uniquelocal/linklocal. */
+export function parseTrustProxy(raw: string | undefined): false | number | string[] {
+  const v = (raw ?? '').trim();
+  if (v === '' || ['0', 'false', 'no', 'off'].includes(v.toLowerCase())) return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const valid = (e: string) => {
+    if (['loopback', 'uniquelocal', 'linklocal'].includes(e)) return true;
+    const [ip, bits, extra] = e.split('/');
+    const kind = isIP(ip);
+    if (!kind || extra !== undefined) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128));
+  };
+  const bad = entries.filter((e) => !valid(e));
+  if (!entries.length || bad.length) {
+    throw new Error(`TRUST_PROXY must be 0, the number of proxies in front of the server, or a comma list of their addresses/CIDRs, got "${raw}"`);
+  }
+  return entries;
+}
+
+/**
+ * TRUST_PROXY as Fastify's trustProxy option. A hop count becomes "the first N addresses from the
+ * socket inwards are proxies" (Fastify's own number option trusts nothing); with a count the server must
+ * be reachable only through the proxy, or a direct client writes the entry taken as its address.
+ */
+export function trustProxyOption(t: Config['trustProxy']): false | string[] | ((addr: string, hop: number) => boolean) {
+  if (typeof t === 'number') return t === 0 ? false : (_addr: string, hop: number) => hop < t;
+  return t;
 }
 
 function envDatabaseUrl(env: NodeJS.ProcessEnv): string | null {
@@ -99,7 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoDir: path.resolve(env.DEMO_DIR || path.join(repoRoot, 'demo')),
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'web', 'dist')),
     logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: envBool(env, 'TRUST_PROXY', false),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     // Under test the process checks every answer, whatever environment its config was read from.
     checkResponses: envBool(env, 'CHECK_RESPONSES', process.env.VITEST !== undefined),
     publicUrl: (env.PUBLIC_URL || '').replace(/\/+$/, ''),

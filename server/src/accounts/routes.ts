@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AccountError, type AccountService } from './service.ts';
+import { AccountError, normaliseUsername, type AccountService } from './service.ts';
+import { LoginThrottle } from './login-throttle.ts';
 import { ANONYMOUS, type Viewer } from '../http/viewer.ts';
 import { viewerOf } from '../http/context.ts';
+import { routedPath } from '../http/csrf.ts';
 import { HttpError, Refusal } from '../http/errors.ts';
 import { RateLimiter } from '../http/rate-limit.ts';
 import type { Db } from '../db/index.ts';
@@ -13,7 +15,8 @@ export const SESSION_COOKIE = 'sessionid';
 /** Reads the session cookie of every API request and attaches its viewer (anonymous otherwise). */
 export function installSessions(app: FastifyInstance, accounts: AccountService) {
   app.addHook('onRequest', async (req) => {
-    if (!req.url.startsWith('/collector/')) return;
+    // The route Fastify matched, not the raw URL (which may spell the path with %-escapes).
+    if (!routedPath(req)?.startsWith('/collector/')) return;
     const token = req.cookies[SESSION_COOKIE];
     (req as FastifyRequest & { viewer?: Viewer }).viewer = (token && accounts.viewerForToken(token)) || ANONYMOUS;
   });
@@ -31,39 +34,37 @@ const resetBody = z.discriminatedUnion('operation', [
   z.object({ operation: z.literal('reset'), username: z.string().min(1).max(150), token: z.string().min(1).max(200), password: z.string().min(1).max(1000) }),
 ]);
 
-/** Failed logins allowed per username and per client address in LOGIN_WINDOW_MS (a reading room shares one address). */
-export const LOGIN_FAILURES_PER_USER = 10;
-export const LOGIN_FAILURES_PER_ADDRESS = 50;
-const LOGIN_WINDOW_MS = 10 * 60_000;
+/** Remembers a browser that logged into an account, so a spray elsewhere never slows its owner (login-throttle.ts). */
+export const DEVICE_COOKIE = 'logindevice';
 
 const tooMany = (wait: number) => new HttpError(429, 'Too many attempts. Please try again in {{minutes}} minute(s).', { values: { minutes: Math.ceil(wait / 60) } });
 
 export const accountRoutes = (accounts: AccountService, sessionDays: number, db: Db): FastifyPluginAsyncZod => async (app) => {
-  // Only failures count, per username and per address, so neither one name nor a crowd of names can be
-  // guessed at, while honest logins behind one address never lock anyone out.
-  const failuresByUser = new RateLimiter(db, 'login-user', LOGIN_FAILURES_PER_USER, LOGIN_WINDOW_MS);
-  const failuresByAddress = new RateLimiter(db, 'login-address', LOGIN_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS);
+  const throttle = new LoginThrottle(db);
   const resetLimit = new RateLimiter(db, 'password-reset', 5, 60 * 60_000);
 
   app.get('/auth/user', async (req) => accounts.userInfo(viewerOf(req)));
 
   app.post('/auth/login', { schema: { body: credentials } }, async (req, reply) => {
-    const username = req.body.username.trim().toLowerCase();
-    const wait = Math.max(failuresByUser.blocked(username), failuresByAddress.blocked(req.ip));
-    if (wait > 0) throw tooMany(wait);
-    const result = await accounts.login(req.body.username, req.body.password);
-    if ('error' in result) {
-      failuresByUser.hit(username);
-      failuresByAddress.hit(req.ip);
-      throw new Refusal(result.error, { fields: { logged_in: null } });
+    const attempt = { username: normaliseUsername(req.body.username), address: req.ip, device: req.cookies[DEVICE_COOKIE] };
+    const wait = throttle.begin(attempt);
+    if (wait > 0) {
+      reply.header('Retry-After', String(wait));
+      throw new HttpError(429, 'Too many attempts. Please try again in {{seconds}} second(s).', { values: { seconds: wait } });
     }
-    failuresByUser.clear(username);
+    const result = await accounts.login(req.body.username, req.body.password);
+    if ('error' in result) throw new Refusal(result.error, { fields: { logged_in: null } });
+    const { device } = throttle.succeeded(attempt);
+    reply.setCookie(DEVICE_COOKIE, device, {
+      path: '/collector/api/auth/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', maxAge: 365 * 86400,
+    });
     setSession(req, reply, result.token, sessionDays);
     const user = accounts.getUser(result.userId)!;
     return accounts.userInfo(accounts.viewerOf(user));
   });
 
-  app.get('/auth/logout', async (req, reply) => {
+  // A GET (the spec's), but it changes state: the CSRF header is required here too (http/csrf.ts).
+  app.get('/auth/logout', { config: { csrf: true } }, async (req, reply) => {
     const token = req.cookies[SESSION_COOKIE];
     if (token) accounts.logout(token);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });

@@ -214,11 +214,16 @@ export class AccountService {
 
   /** Sets a new password with a valid single-use token; returns a new session token. */
   async resetPassword(username: string, token: string, password: string): Promise<{ token: string; userId: number }> {
+    const invalid = () => new AccountError('This reset link is invalid or has expired. Please ask for a new one.');
     const user = this.byUsername(username);
-    const row = user && (this.db.sqlite.prepare('SELECT token_hash FROM password_resets WHERE token_hash = ? AND user_id = ? AND used = 0 AND expires > ?')
-      .get(sha256(token), user.id, new Date().toISOString()) as { token_hash: string } | undefined);
-    if (!user || !row || !user.active || this.isExpired(user)) throw new AccountError('This reset link is invalid or has expired. Please ask for a new one.');
+    if (!user || !user.active || this.isExpired(user)) throw invalid();
+    const live = 'token_hash = ? AND user_id = ? AND used = 0 AND expires > ?';
+    const args = [sha256(token), user.id, new Date().toISOString()];
+    if (!this.db.sqlite.prepare(`SELECT 1 FROM password_resets WHERE ${live}`).get(...args)) throw invalid();
+    // A too-short password leaves the link usable; then the token is used up in one statement, before
+    // the slow hashing, so of two requests with one token only one gets past here.
     this.checkPassword(password);
+    if (this.db.sqlite.prepare(`UPDATE password_resets SET used = 1 WHERE ${live}`).run(...args).changes !== 1) throw invalid();
     const passwordHash = await hash(password, ARGON);
     this.db.sqlite.transaction(() => {
       this.db.sqlite.prepare('UPDATE password_resets SET used = 1 WHERE user_id = ?').run(user.id);

@@ -166,7 +166,7 @@ describe('https: HSTS and Secure cookies', () => {
   const login = { username: 'hsts-user', password: 'a long enough password' };
   let proxied: TestApp;
   beforeAll(async () => {
-    proxied = await testApp(undefined, { trustProxy: true });
+    proxied = await testApp(undefined, { trustProxy: 1 });
     await proxied.services.accounts.createUser({ username: login.username, email: 'hsts@example.org', password: login.password });
   });
   afterAll(async () => {

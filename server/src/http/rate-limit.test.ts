@@ -7,7 +7,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../db/index.ts';
 import { BACKENDS, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
-import { RateLimiter, purgeRateLimits } from './rate-limit.ts';
+import { Backoff, Pace, RateLimiter, purgeRateLimits } from './rate-limit.ts';
 import { healthRoutes } from './health.ts';
 
 afterAll(() => dropTestDatabases());
@@ -43,6 +43,48 @@ describe.each(BACKENDS)('rate limits and readiness on %s', (dialect) => {
     expect(onA.hit('ann')).toBe(0);
     onB.clear('ann');
     expect(a.sqlite.prepare('SELECT count(*) FROM rate_limits WHERE key = ?').pluck().get('login|ann')).toBe(0);
+  });
+
+  it('Pace: a burst, then one attempt per interval counted by every process; a refund takes one back; an idle key is purged', () => {
+    const onA = new Pace(a, 'pace', 3, 10_000, clock);
+    const onB = new Pace(b, 'pace', 3, 10_000, clock);
+    for (let i = 0; i < 3; i++) {
+      expect(onB.wait('x')).toBe(0);
+      (i % 2 ? onA : onB).hit('x');
+    }
+    expect(onA.wait('x')).toBe(10);
+    onB.refund('x');
+    expect(onA.wait('x')).toBe(0);
+    onA.hit('x');
+    now += 4_000;
+    expect(onB.wait('x')).toBe(6); // never shut for long: one more after one interval
+    now += 6_000;
+    expect(onB.wait('x')).toBe(0);
+    onB.hit('x');
+    expect(onA.wait('x')).toBe(10);
+    now += 40_000;
+    expect(purgeRateLimits(a, now)).toBeGreaterThanOrEqual(1);
+    expect(onA.wait('x')).toBe(0);
+  });
+
+  it('Backoff: free failures, then waits that double up to the cap, forgotten after a quiet spell or cleared', () => {
+    const opts = { free: 2, baseMs: 1000, capMs: 8000, forgetMs: 60_000 };
+    const onA = new Backoff(a, 'backoff', opts, clock);
+    const onB = new Backoff(b, 'backoff', opts, clock);
+    const waits: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      onA.hit('k');
+      waits.push(onB.wait('k'));
+      now += waits[i] * 1000;
+    }
+    expect(waits).toEqual([0, 1, 2, 4, 8, 8, 8]);
+    now += 60_000;
+    expect(onB.wait('k')).toBe(0);
+    onA.hit('k');
+    expect(onA.wait('k')).toBe(0); // the count started again
+    onA.hit('k');
+    onB.clear('k');
+    expect(onA.wait('k')).toBe(0);
   });
 
   it('purges ended windows only', () => {

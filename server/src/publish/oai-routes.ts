@@ -27,7 +27,8 @@ export function oaiRoutes(provider: OaiProvider, publicUrl: string) {
     };
 
     app.get('/oai', { schema: { hide: true } }, async (req, reply) => answer(req, reply, query(req)));
-    app.post('/oai', { schema: { hide: true } }, async (req, reply) => {
+    // Read-only, and harvesters send no cookies: the one POST without the CSRF check (http/csrf.ts).
+    app.post('/oai', { schema: { hide: true }, config: { csrf: false } }, async (req, reply) => {
       const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       // A POST in any other encoding is answered as a request without a verb (badVerb), never a JSON error.
       const body = type === FORM && typeof req.body === 'string' ? req.body : '';

@@ -14,7 +14,8 @@
 // - the site: GET /general (site_name as the page title, site_logo, description, contact_email for the
 //   contact page), the footer's GET /pages/footer/{lang} (pages[].id/title/summary) and the page view's
 //   GET /pages/{id} (page.title, page.content as HTML).
-// Axios sends the csrftoken cookie's value as X-CSRFToken on every POST; the browser keeps cookies.
+// Axios sends the csrftoken cookie's value as X-CSRFToken on every same-origin call, GETs included (so
+// the logout GET carries it); the browser keeps cookies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureLines, testApp, type TestApp } from '../fixture.ts';
 
@@ -49,7 +50,9 @@ function browser() {
   return {
     jar,
     async get(url: string) {
-      const res = await t.app.inject({ method: 'GET', url: `/collector/api${url}`, headers: { cookie: cookie() }, remoteAddress: ip });
+      const headers: Record<string, string> = { cookie: cookie() };
+      if (jar.has('csrftoken')) headers['x-csrftoken'] = jar.get('csrftoken')!;
+      const res = await t.app.inject({ method: 'GET', url: `/collector/api${url}`, headers, remoteAddress: ip });
       keep(res);
       return res;
     },
