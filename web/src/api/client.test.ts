@@ -60,6 +60,18 @@ describe('api client', () => {
     expect(headers(1)['X-CSRFToken']).toBeUndefined();
   });
 
+  it('sends the CSRF token on logout, a GET that the server checks (a cross-site link must not log anyone out)', async () => {
+    document.cookie = 'csrftoken=abc123';
+    const fetchMock = vi.fn(async () => new Response('{"ok":"Logged out"}', { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    await api.logout();
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/collector/api/auth/logout');
+    expect(init.method).toBe('GET');
+    expect((init.headers as Record<string, string>)['X-CSRFToken']).toBe('abc123');
+    expect(init.body).toBeUndefined();
+  });
+
   it('builds download URLs with or without the leading dot', () => {
     expect(downloadUrl(5, '.pdf', true)).toBe('/collector/api/download/5.pdf?inline=1');
     expect(downloadUrl(5, 'epub')).toBe('/collector/api/download/5.epub');

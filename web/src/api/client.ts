@@ -67,6 +67,8 @@ export interface RequestOptions {
   params?: Params;
   body?: unknown;
   signal?: AbortSignal;
+  /** Send the CSRF header on a GET too: the spec's logout is a GET that changes state, and the server checks it. */
+  csrf?: boolean;
 }
 
 let csrfCookieRequest: Promise<void> | null = null;
@@ -134,7 +136,7 @@ export function isCsrfRefusal(e: unknown): e is ApiError {
  * is sent once more with the cookie the browser holds then, never more than once.
  */
 export async function request<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-  if ((opts.method ?? 'GET') === 'GET') return send<T>(path, opts);
+  if ((opts.method ?? 'GET') === 'GET' && !opts.csrf) return send<T>(path, opts);
   await ensureCsrfCookie();
   try {
     return await send<T>(path, opts);
@@ -149,9 +151,11 @@ async function send<T>(path: string, opts: RequestOptions): Promise<T> {
   const method = opts.method ?? 'GET';
   const headers: Record<string, string> = { Accept: 'application/json', ...languageHeader() };
   let body: BodyInit | undefined;
-  if (method !== 'GET') {
+  if (method !== 'GET' || opts.csrf) {
     const token = csrfToken();
     if (token) headers['X-CSRFToken'] = token;
+  }
+  if (method !== 'GET') {
     if (opts.body instanceof FormData) {
       body = opts.body;
     } else if (opts.body !== undefined) {
@@ -266,7 +270,7 @@ export const api = {
   // ---------- accounts (spec §7 Authentication) ----------
   authUser: (signal?: AbortSignal) => request<AuthUser>('/auth/user', { signal }),
   login: (body: LoginBody) => request<AuthUser>('/auth/login', { method: 'POST', body }),
-  logout: () => request<{ ok: string }>('/auth/logout'),
+  logout: () => request<{ ok: string }>('/auth/logout', { csrf: true }),
   /** send-link answers { message }; reset answers the logged-in user. */
   resetPassword: <B extends ResetPasswordBody>(body: B) =>
     request<B extends { operation: 'reset' } ? AuthUser : { message: string }>('/auth/reset-password', { method: 'POST', body }),
