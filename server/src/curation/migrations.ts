@@ -56,4 +56,10 @@ export const curationMigrations: Record<string, Migration> = {
       await db.schema.createIndex('change_objects_object').on('change_objects').columns(['object_type', 'object_id', 'change_id']).execute();
     },
   },
+  // Which authors are merged into these: the curation visibility rule (visibility.ts) and merges ask it.
+  '2026-11-28-1100-curation-agent-aliases': {
+    async up(db: Kysely<any>) {
+      await db.schema.createIndex('agents_canonical').on('agents').column('canonical_agent_id').execute();
+    },
+  },
 };
