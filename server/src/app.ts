@@ -192,7 +192,7 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
       timeoutMs: (config.bookBuildTimeoutSeconds ?? 600) * 1000,
     }),
     [SPREADSHEET_JOB]: services.spreadsheets.jobHandler(),
-    [HARVEST_JOB]: services.harvest.jobHandler(),
+    [HARVEST_JOB]: services.harvest.jobHandler(log),
     [COMPACT_INDEX_JOB]: services.compaction.jobHandler(log),
   }, { concurrency, log });
   // Due harvests are queued by whichever worker looks first; the one-open-run index keeps it to one run per site.

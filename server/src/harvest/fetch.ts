@@ -7,7 +7,7 @@
 import dns from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch } from 'undici';
-import { reasonOf, ReportError, type ReportValues } from './report.ts';
+import { logDetail, reasonOf, ReportError, type ReportValues } from './report.ts';
 
 export interface FetchOptions {
   timeoutMs: number;
@@ -34,8 +34,8 @@ export const DEFAULT_FETCH: FetchOptions = {
 };
 
 export class HarvestFetchError extends ReportError {
-  constructor(template: string, values?: ReportValues, readonly retryable = false, readonly retryAfterMs: number | null = null) {
-    super(template, values);
+  constructor(template: string, values?: ReportValues, readonly retryable = false, readonly retryAfterMs: number | null = null, detail?: string) {
+    super(template, values, detail);
   }
 }
 
@@ -50,8 +50,11 @@ export function isPublicAddress(address: string): boolean {
   }
 }
 
+// The report names the host as typed, never what it resolved to: a library admin must not map the
+// server's own network by typing names (the address goes to the server log).
 const privateRefused = (host: string, address: string) =>
-  new HarvestFetchError('{{host}} is a private network address ({{address}}); harvesting those is switched off (HARVEST_ALLOW_PRIVATE)', { host, address });
+  new HarvestFetchError('The address {{host}} is not allowed: it is not on the public internet', { host }, false, null,
+    `${host} is ${address}, a private network address; HARVEST_ALLOW_PRIVATE=1 allows those`);
 
 /** Checks that a site or record URL may be fetched at all. */
 export function assertHttpUrl(raw: string, allowPrivate = false): URL {
@@ -121,7 +124,8 @@ async function fetchOnce(url: URL, o: FetchOptions): Promise<FetchedBody> {
     if (timeout.aborted) throw new HarvestFetchError('No answer from {{host}} within {{seconds}} s', { host: url.host, seconds: seconds(o.timeoutMs) }, true);
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     if (cause instanceof HarvestFetchError) throw cause;
-    throw new HarvestFetchError('Cannot reach {{host}}: {{reason}}', { host: url.host, reason: cause?.code ?? cause?.message ?? (e as Error).message }, true);
+    // The system's reason (getaddrinfo, ECONNREFUSED with an address) goes to the log only.
+    throw new HarvestFetchError('Cannot reach {{host}}', { host: url.host }, true, null, cause?.message ?? cause?.code ?? (e as Error).message);
   }
   if (res.status === 429 || res.status >= 500) {
     await res.body?.cancel().catch(() => undefined);
@@ -151,7 +155,7 @@ async function fetchOnce(url: URL, o: FetchOptions): Promise<FetchedBody> {
     if (e instanceof HarvestFetchError) throw e;
     if (o.signal?.aborted) throw o.signal.reason ?? e;
     if (timeout.aborted) throw new HarvestFetchError('The answer of {{host}} did not finish within {{seconds}} s', { host: url.host, seconds: seconds(o.timeoutMs) }, true);
-    throw new HarvestFetchError('The answer of {{host}} broke off: {{reason}}', { host: url.host, reason: (e as Error).message }, true);
+    throw new HarvestFetchError('The answer of {{host}} broke off', { host: url.host }, true, null, (e as Error).message);
   }
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: Buffer.concat(chunks), url: res.url || url.href };
 }
@@ -174,11 +178,11 @@ export async function fetchWithRetry(raw: string, opts: Partial<FetchOptions> = 
       return await fetchOnce(url, o);
     } catch (e) {
       if (!(e instanceof HarvestFetchError) || !e.retryable || attempt >= o.retries) {
-        if (e instanceof HarvestFetchError && e.retryable && attempt > 0) throw new HarvestFetchError('{{reason}} (after {{attempts}} attempts)', { reason: reasonOf(e), attempts: attempt + 1 });
+        if (e instanceof HarvestFetchError && e.retryable && attempt > 0) throw new HarvestFetchError('{{reason}} (after {{attempts}} attempts)', { reason: reasonOf(e), attempts: attempt + 1 }, false, null, e.detail);
         throw e;
       }
       const wait = Math.min(e.retryAfterMs ?? o.backoffMs * 2 ** attempt, o.maxRetryAfterMs);
-      onRetry?.(`${e.message}; retrying in ${Math.ceil(wait / 1000)} s`);
+      onRetry?.(`${logDetail(e)}; retrying in ${Math.ceil(wait / 1000)} s`);
       await sleep(wait, o.signal);
     }
   }

@@ -8,7 +8,7 @@ import { HarvestFetchError, type FetchOptions } from './fetch.ts';
 import { mapMarc21 } from './mappers/marc21.ts';
 import { mapUnimarc } from './mappers/unimarc.ts';
 import { mapDublinCore } from './mappers/dc.ts';
-import { HarvestError, reasonOf, reportMessage, ReportError, type ReportMessage } from './report.ts';
+import { HarvestError, logDetail, publicReason, reportMessage, ReportError, type ReportMessage } from './report.ts';
 
 const MARC_NS = 'http://www.loc.gov/MARC21/slim';
 
@@ -19,6 +19,8 @@ export interface HarvestItem {
   record?: MappedRecord;
   /** Why the record could not be read (reported, nothing stored). */
   error?: ReportMessage;
+  /** The error in full, for the server log. */
+  detail?: string;
   /** Local files of the record (Calibre): stored with the data source. */
   files?: { ext: string; path: string }[];
 }
@@ -70,13 +72,13 @@ export async function* readOaiList(args: ReadArgs, signal: AbortSignal, onRetry?
         try {
           return { identifier: r.identifier, record: mapRecord(args.siteType, host, r.metadata) };
         } catch (e) {
-          return { identifier: r.identifier, error: reportMessage('The record could not be read: {{reason}}', { reason: reasonOf(e) }) };
+          return { identifier: r.identifier, error: reportMessage('The record could not be read: {{reason}}', { reason: publicReason(e) }), detail: logDetail(e) };
         }
       });
       yield { items, responseDate: p.responseDate, completeListSize: p.completeListSize };
     }
   } catch (e) {
-    if (e instanceof HarvestFetchError || e instanceof OaiError) throw new SourceError(e.template, e.values);
+    if (e instanceof HarvestFetchError || e instanceof OaiError) throw new SourceError(e.template, e.values, e.detail);
     throw e;
   }
 }

@@ -32,6 +32,8 @@ export type MappedRecord = Omit<IngestRecord, 'siteId' | 'identifier' | 'datesta
   originalIdentifier?: string | null;
   /** The record's other http(s) links (spec §5.6 `links`), in record order. */
   links?: RecordLink[];
+  /** Link values left out for not being http(s) (a `javascript:` 856 $u): logged by the harvest, never stored. */
+  linksLeftOut?: string[];
   /** Branches of a Koha catalogue holding items (952 $a/$b, 995 $b/$c), each once: one record, never a copy per branch. */
   internal_library_codes?: string[];
 };

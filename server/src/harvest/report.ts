@@ -11,9 +11,22 @@ export interface ReportMessage {
 
 export const reportMessage = (template: string, values?: ReportValues): ReportMessage => (values ? { template, values } : { template });
 
+/**
+ * Templates of runs stored before reports left out internals (a resolved private address, a system
+ * error naming hosts): shown in today's words, without the values they no longer take.
+ */
+const RETIRED: Record<string, string> = {
+  '{{host}} is a private network address ({{address}}); harvesting those is switched off (HARVEST_ALLOW_PRIVATE)': 'The address {{host}} is not allowed: it is not on the public internet',
+  'Cannot reach {{host}}: {{reason}}': 'Cannot reach {{host}}',
+  'The answer of {{host}} broke off: {{reason}}': 'The answer of {{host}} broke off',
+  'Unexpected error: {{detail}}': 'Unexpected error (the details are in the server log)',
+};
+
 /** A report message in `lang`; a plain string (a run stored before reports were templates) is shown as it is. */
 export function renderReport(lang: MessageLanguage, m: ReportMessage | string): string {
   if (typeof m === 'string') return m;
+  const retired = RETIRED[m.template];
+  if (retired) return translateMessage(lang, retired, m.values?.host !== undefined ? { host: String(m.values.host) } : undefined);
   const values = m.values && Object.fromEntries(Object.entries(m.values).map(([k, v]) => [k, typeof v === 'object' ? renderReport(lang, v) : v]));
   return translateMessage(lang, m.template, values);
 }
@@ -21,9 +34,12 @@ export function renderReport(lang: MessageLanguage, m: ReportMessage | string): 
 /** An error whose message goes to a run's report: an English template with values; `message` is the English text (logs, tests). */
 export class ReportError extends Error implements ReportMessage {
   readonly template: string;
-  constructor(template: string, readonly values?: ReportValues) {
+  /** What happened in detail (resolved addresses, system error codes): for the server log only, never the report. */
+  detail?: string;
+  constructor(template: string, readonly values?: ReportValues, detail?: string) {
     super(renderReport('en', reportMessage(template, values)));
     this.template = template;
+    if (detail !== undefined) this.detail = detail;
   }
 }
 
@@ -34,6 +50,21 @@ export class HarvestError extends ReportError {}
 export function reasonOf(e: unknown): ReportMessage | string {
   if (e instanceof ReportError) return reportMessage(e.template, e.values);
   return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Why something failed, as a report (read by library admins) may say it: a ReportError's own message;
+ * anything else (a bug of ours, a system error naming files or hosts) as one plain line, its detail
+ * going to the server log (logDetail).
+ */
+export function publicReason(e: unknown): ReportMessage {
+  return e instanceof ReportError ? reportMessage(e.template, e.values) : reportMessage('an unexpected error (the details are in the server log)');
+}
+
+/** The whole story of an error, for the server log. */
+export function logDetail(e: unknown): string {
+  if (e instanceof ReportError) return e.detail ? `${e.message} (${e.detail})` : e.message;
+  return e instanceof Error ? (e.stack ?? e.message) : String(e);
 }
 
 /** The database form of a report message. */

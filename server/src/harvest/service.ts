@@ -24,7 +24,7 @@ import { amusewikiTextUrl } from './mappers/fields.ts';
 import { scanCalibreTree } from './calibre.ts';
 import { readOaiList, type HarvestItem } from './oai-reader.ts';
 import type { HarvestThreadData, HarvestThreadMessage } from './thread-main.ts';
-import { HarvestError, reasonOf, renderReport, ReportError, reportMessage, storeReport, type ReportMessage } from './report.ts';
+import { HarvestError, logDetail, publicReason, reasonOf, renderReport, ReportError, reportMessage, storeReport, type ReportMessage } from './report.ts';
 
 export const HARVEST_JOB = 'harvest';
 const MAX_REPORTED_ERRORS = 100;
@@ -166,7 +166,9 @@ export class HarvestService {
         OR (job_id IS NULL AND status = 'running' AND coalesce(progressed, created) < ?))`).run(msg, iso(), new Date(now - STALE_RUN_MS).toISOString());
   }
 
-  jobHandler(): JobHandler {
+  /** `log`: the server's log, for what a report leaves out (the detail of a failure). */
+  jobHandler(log?: HarvestOptions['log']): JobHandler {
+    if (log && !this.opts.log) this.opts = { ...this.opts, log };
     return {
       concurrency: 1,
       timeoutMs: 6 * 3600_000,
@@ -194,6 +196,7 @@ export class HarvestService {
     return new Promise<HarvestRun>((resolve, reject) => {
       let settled = false;
       worker.on('message', (m: HarvestThreadMessage) => {
+        if ('log' in m) return this.opts.log?.(m.log.msg, m.log.extra);
         settled = true;
         if ('done' in m) resolve(m.done as HarvestRun);
         else reject(new Error(m.error));
@@ -260,9 +263,11 @@ export class HarvestService {
       if (signal.aborted && !(e instanceof HarvestFetchError)) {
         message = signal.reason ? reportMessage('Stopped: {{reason}}', { reason: reasonOf(signal.reason) }) : reportMessage('Stopped: the run was interrupted');
       } else {
-        // Errors of the source and of the harvest carry their message; anything else is a bug of ours.
-        message = e instanceof ReportError ? reportMessage(e.template, e.values) : reportMessage('Unexpected error: {{detail}}', { detail: reasonOf(e) });
+        // Errors of the source and of the harvest carry their message; anything else is a bug of ours,
+        // whose text (SQL, file paths, a stack) is for the server log, not for the library's admins.
+        message = e instanceof ReportError ? reportMessage(e.template, e.values) : reportMessage('Unexpected error (the details are in the server log)');
       }
+      this.opts.log?.('harvest failed', { site: site.id, run: runId, error: logDetail(e) });
       this.save(runId, report, 'failed', message, iso());
       await this.noteFailure(site, message);
     }
@@ -371,6 +376,7 @@ export class HarvestService {
       }
       seen?.add(item.identifier);
       if (item.error || !item.record) {
+        if (item.detail) this.opts.log?.('harvest record not read', { site: site.id, identifier: item.identifier, error: item.detail });
         report.fail(item.identifier, item.error ?? reportMessage('The record could not be read'));
         continue;
       }
@@ -378,7 +384,8 @@ export class HarvestService {
         report.fail(item.identifier, reportMessage('The record has no title'));
         continue;
       }
-      const { aggregations: _a, ...fields } = item.record;
+      const { aggregations: _a, linksLeftOut, ...fields } = item.record;
+      if (linksLeftOut?.length) this.opts.log?.('harvest links left out (not http or https)', { site: site.id, identifier: item.identifier, links: linksLeftOut.map((l) => l.slice(0, 200)) });
       const record: IngestRecord = { ...fields, siteId: site.id, identifier: item.identifier };
       if (site.site_type === 'amusewiki' && amusewikiTextUrl(record.uri) && !record.downloads?.length && amusewikiFormats) record.downloads = amusewikiFormats;
       good.push({ item, record });
@@ -420,7 +427,8 @@ export class HarvestService {
         }
       } catch (e) {
         if (signal.aborted) throw e;
-        report.fail(item.identifier, reportMessage('The metadata was stored but not its files: {{reason}}', { reason: reasonOf(e) }));
+        this.opts.log?.('harvest files not stored', { site: site.id, identifier: item.identifier, error: logDetail(e) });
+        report.fail(item.identifier, reportMessage('The metadata was stored but not its files: {{reason}}', { reason: publicReason(e) }));
       }
     }
     if (textChanged.size) this.ingest.reindex(textChanged);

@@ -20,7 +20,8 @@ export interface HarvestThreadData {
   options: Omit<HarvestOptions, 'log' | 'thread'>;
 }
 
-export type HarvestThreadMessage = { done: unknown } | { error: string };
+/** `log`: a line for the server's log (the parent writes it). */
+export type HarvestThreadMessage = { done: unknown } | { error: string } | { log: { msg: string; extra?: Record<string, unknown> } };
 
 /** The parent's end: a worker thread's MessagePort, or a child process's IPC channel (process.mjs). */
 export interface HarvestPort {
@@ -34,7 +35,10 @@ export async function serve(port: HarvestPort, data: HarvestThreadData): Promise
   const db = openDatabase(data.dbFile);
   const files = new FileStore(db, data.dataDir);
   const mail = new MailService(db, data.mail);
-  const harvest = new HarvestService(db, new SiteStore(db, data.calibreRoot), new IngestService(db, new Indexer(db), files), files, new JobQueue(db), mail, data.options);
+  const harvest = new HarvestService(db, new SiteStore(db, data.calibreRoot), new IngestService(db, new Indexer(db), files), files, new JobQueue(db), mail, {
+    ...data.options,
+    log: (msg, extra) => port.postMessage({ log: { msg, extra } } satisfies HarvestThreadMessage),
+  });
   const abort = new AbortController();
   port.on('message', (m) => {
     if (m?.abort) abort.abort(new Error(m.abort));

@@ -125,7 +125,14 @@ export function linksOf(fields: MarcField[], labelCode: string, typeCode: string
  * The record's URI: an amusewiki text's page (its format links become `downloads`), else the URI choice
  * among `links`, else the first http(s) fallback (Koha item URIs, then identifiers that are URLs).
  */
-export function uriFields(links: UriInfo[], fallbacks: UriInfo[][], host?: string): Pick<MappedRecord, 'uri' | 'uri_label' | 'content_type' | 'downloads' | 'links'> {
+export function uriFields(links: UriInfo[], fallbacks: UriInfo[][], host?: string): Pick<MappedRecord, 'uri' | 'uri_label' | 'content_type' | 'downloads' | 'links' | 'linksLeftOut'> {
+  const out = chooseUriFields(links, fallbacks, host);
+  // A link with another scheme (javascript:, data:, ftp:...) is never stored; the harvest logs it.
+  const leftOut = [...links, ...fallbacks.flat()].map((l) => clean(l.uri)).filter((u) => /^[a-z][a-z0-9+.-]*:/i.test(u) && !httpUrl(u));
+  return leftOut.length ? { ...out, linksLeftOut: [...new Set(leftOut)] } : out;
+}
+
+function chooseUriFields(links: UriInfo[], fallbacks: UriInfo[][], host?: string): Pick<MappedRecord, 'uri' | 'uri_label' | 'content_type' | 'downloads' | 'links'> {
   const text = amusewikiText(links, host);
   const { chosen, others } = chooseUri(text ? [text.page, ...links.filter((l) => clean(l.uri) !== text.page.uri)] : links, host);
   const out: Pick<MappedRecord, 'uri' | 'uri_label' | 'content_type' | 'downloads' | 'links'> = { uri: null, uri_label: null, content_type: null };
