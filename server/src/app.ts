@@ -52,6 +52,7 @@ import { installSecurityHeaders } from './http/headers.ts';
 import { LibraryAdminService } from './libraryadmin/service.ts';
 import { SpreadsheetService, SPREADSHEET_JOB } from './libraryadmin/spreadsheets.ts';
 import { libraryAdminRoutes } from './libraryadmin/routes.ts';
+import { SheetParser } from './libraryadmin/sheet-parser.ts';
 import { AdminService } from './admin/service.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { AuthorResolver } from './agents/resolve.ts';
@@ -101,7 +102,8 @@ export interface Services {
 /** Settings the services read (the rest of Config is for the HTTP layer). */
 type ServiceConfig = Pick<Config, 'dataDir' | 'smtpUrl' | 'mailFrom' | 'adminEmail' | 'publicUrl' | 'wikidataUrl' | 'wikidataTimeoutMs' | 'wikidataCacheSeconds'>
   & Partial<Pick<Config, 'databaseUrl' | 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port' | 'calibreRoot' | 'coverTemplate'
-    | 'harvestTimeoutSeconds' | 'harvestMaxResponseMb' | 'harvestRetries' | 'harvestBackoffMs' | 'harvestAllowPrivate'>>;
+    | 'harvestTimeoutSeconds' | 'harvestMaxResponseMb' | 'harvestRetries' | 'harvestBackoffMs' | 'harvestAllowPrivate'
+    | 'spreadsheetMaxRows' | 'spreadsheetMaxUnpackedMb' | 'spreadsheetParseSeconds'>>;
 
 /** Where the database is: DATABASE_URL (PostgreSQL), else the SQLite file in DATA_DIR. */
 export function databaseTarget(config: Pick<Config, 'dataDir'> & Partial<Pick<Config, 'databaseUrl'>>): string {
@@ -154,7 +156,11 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   // Logo addresses are fetched like harvests: private networks only with HARVEST_ALLOW_PRIVATE.
   const logos = new LibraryLogoService(db, { allowPrivate: config.harvestAllowPrivate ?? false });
   const libraryAdmin = new LibraryAdminService(db, libraries, accounts, logos);
-  const spreadsheets = new SpreadsheetService(db, ingest, jobs);
+  const spreadsheets = new SpreadsheetService(db, ingest, jobs, new SheetParser({
+    ...(config.spreadsheetMaxRows ? { maxRows: config.spreadsheetMaxRows } : {}),
+    ...(config.spreadsheetMaxUnpackedMb ? { maxUnpackedBytes: config.spreadsheetMaxUnpackedMb * 1024 * 1024 } : {}),
+    ...(config.spreadsheetParseSeconds ? { parseSeconds: config.spreadsheetParseSeconds } : {}),
+  }));
   const curation = new CurationService(db, indexer, agents, libraries, authorResolver, catalogue);
   const sites = new SiteStore(db, config.calibreRoot ?? path.join(config.dataDir, 'calibre'));
   const harvest = new HarvestService(db, sites, ingest, files, jobs, mail, {
@@ -349,6 +355,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   app.addHook('onClose', async () => {
     stopFollowing?.();
     await services.buildRunner.close();
+    await services.spreadsheets.parser.close();
     services.mail.close();
     await services.db.close();
   });

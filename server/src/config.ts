@@ -75,6 +75,10 @@ export interface Config {
   spreadsheetMaxRows: number;
   spreadsheetMaxUnpackedMb: number;
   spreadsheetParseSeconds: number;
+  /** Spreadsheet uploads: most data rows, most MB an XLSX's XML may unpack to, longest read (seconds). */
+  spreadsheetMaxRows: number;
+  spreadsheetMaxUnpackedMb: number;
+  spreadsheetParseSeconds: number;
 }
 
 export const DEFAULT_WIKIDATA_URL = 'https://www.wikidata.org/w/api.php';
@@ -165,6 +169,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     harvestBackoffMs: envInt(env, 'HARVEST_BACKOFF_MS', 2000),
     harvestScheduleSeconds: envInt(env, 'HARVEST_SCHEDULE_SECONDS', 60),
     harvestAllowPrivate: envBool(env, 'HARVEST_ALLOW_PRIVATE', false),
+    // Defaults as in libraryadmin/spreadsheet.ts and sheet-parser.ts (which tests use without a config).
+    spreadsheetMaxRows: Math.max(1, envInt(env, 'SPREADSHEET_MAX_ROWS', 50_000)),
+    spreadsheetMaxUnpackedMb: Math.max(1, envInt(env, 'SPREADSHEET_MAX_UNPACKED_MB', 50)),
+    spreadsheetParseSeconds: Math.max(1, envInt(env, 'SPREADSHEET_PARSE_SECONDS', 120)),
     tileUrl: env.TILE_URL || '',
     tileAttribution: env.TILE_ATTRIBUTION || '',
     sessionDays: Math.max(1, envInt(env, 'SESSION_DAYS', 14)),

@@ -1,20 +1,37 @@
 // Spreadsheet reading (docs/spreadsheets.md): CSV (UTF-8 with or without BOM, comma or semicolon,
 // RFC 4180 quoting; read by csv-parse) and XLSX (the first worksheet; read by read-excel-file), then the
 // column mapping of the site's format (generic or Calibre's CSV export) into ingestion records, each row
-// checked and reported with its line number (the row number the spreadsheet program shows).
+// checked and reported with its line number (the row number the spreadsheet program shows). The server
+// runs these in a thread of their own with a time and memory limit (sheet-parser.ts); the limits on
+// rows, columns and unpacked size are checked here, as early as each can be.
 import { createHash } from 'node:crypto';
 import { parse as parseCsv, CsvError } from 'csv-parse/sync';
 import { readSheet } from 'read-excel-file/node';
-import { unzipSync } from 'fflate';
+import { unzipSync, Unzip, UnzipInflate } from 'fflate';
 import type { CsvType, RowError } from '@uc/shared';
 import type { IngestRecord } from '../ingest/service.ts';
 import { languageCode } from '../ingest/languages.ts';
 import { MessageError } from '../http/messages.ts';
 
 export const SPREADSHEET_MAX_BYTES = 10 * 1024 * 1024;
-export const SPREADSHEET_MAX_ROWS = 100_000;
-/** What the XML parts of an XLSX may expand to (a 10 MB upload could otherwise unzip to gigabytes). */
-export const XLSX_MAX_UNZIPPED_BYTES = 300 * 1024 * 1024;
+/** Data rows of one file: a library's catalogue is a few tens of thousands (SPREADSHEET_MAX_ROWS). */
+export const SPREADSHEET_MAX_ROWS = 50_000;
+/** Columns up to the last filled cell of a row (the generic format reads 17, Calibre's export about 20). */
+export const SPREADSHEET_MAX_COLUMNS = 200;
+/**
+ * What the XML parts of an XLSX may unpack to (SPREADSHEET_MAX_UNPACKED_MB): a 10 MB upload could
+ * otherwise unzip to gigabytes. 50,000 catalogue rows take about 30 MB of sheet and shared strings.
+ */
+export const XLSX_MAX_UNPACKED_BYTES = 50 * 1024 * 1024;
+
+export interface SheetLimits {
+  /** Data rows (the header row is not counted). */
+  maxRows: number;
+  maxColumns: number;
+  maxUnpackedBytes: number;
+}
+
+export const DEFAULT_SHEET_LIMITS: SheetLimits = { maxRows: SPREADSHEET_MAX_ROWS, maxColumns: SPREADSHEET_MAX_COLUMNS, maxUnpackedBytes: XLSX_MAX_UNPACKED_BYTES };
 
 /** A file that cannot be read as a spreadsheet; `message` is an English template filled from `values`. */
 export class SpreadsheetError extends MessageError {}
@@ -37,11 +54,21 @@ export function detectFormat(buf: Uint8Array): SheetFormat {
 }
 
 /** The rows of the file, empty rows left out; each keeps the line (CSV) or row number (XLSX) it starts on. */
-export async function readRows(buf: Uint8Array, format: SheetFormat): Promise<Row[]> {
-  return format === 'xlsx' ? readXlsx(buf) : readCsv(buf);
+export async function readRows(buf: Uint8Array, format: SheetFormat, limits: Partial<SheetLimits> = {}): Promise<Row[]> {
+  return format === 'xlsx' ? readXlsx(buf, limits) : readCsv(buf, limits);
 }
 
-const tooManyRows = () => new SpreadsheetError('The file has more than {{max}} rows: split it', { max: SPREADSHEET_MAX_ROWS });
+const tooManyRows = (max: number) => new SpreadsheetError('The file has more than {{max}} rows: split it', { max });
+const tooManyColumns = (max: number) => new SpreadsheetError('The file has more than {{max}} columns: keep the columns to read and upload it again', { max });
+const megabytes = (bytes: number) => Math.round(bytes / 1024 / 1024);
+const tooLargeUnpacked = (max: number) => new SpreadsheetError('The XLSX file unpacks to more than {{mb}} MB: split it or save it as CSV', { mb: megabytes(max) });
+
+/** Refuses a row filled past the column limit (trailing empty cells, as an export writes them, are no columns). */
+function checkWidth(cells: string[], maxColumns: number): string[] {
+  if (cells.length <= maxColumns) return cells;
+  for (let i = cells.length - 1; i >= maxColumns; i--) if (cells[i].trim() !== '') throw tooManyColumns(maxColumns);
+  return cells;
+}
 
 // ---------- CSV ----------
 
@@ -92,7 +119,8 @@ function lineCounter(bytes: Uint8Array) {
  * lines). Empty lines are skipped; ragged rows are kept as they are; a quote inside an unquoted cell is
  * an ordinary character.
  */
-export function readCsv(input: Uint8Array | string): Row[] {
+export function readCsv(input: Uint8Array | string, limits: Partial<SheetLimits> = {}): Row[] {
+  const { maxRows, maxColumns } = { ...DEFAULT_SHEET_LIMITS, ...limits };
   const bytes = typeof input === 'string' ? Buffer.from(input.replace(/^\uFEFF/, '')) : utf8Body(input);
   const lineAt = lineCounter(bytes);
   let end = 0; // where the last record (with its line end) stops
@@ -109,11 +137,11 @@ export function readCsv(input: Uint8Array | string): Row[] {
       relax_column_count: true,
       relax_quotes: true,
       skip_empty_lines: true,
-      to: SPREADSHEET_MAX_ROWS + 2,
-      on_record: (record, info) => {
+      to: maxRows + 2, // the header, the rows, and one more to know there are too many
+      on_record: (record: string[], info) => {
         lines.push(startLine());
         end = info.bytes;
-        return record;
+        return checkWidth(record, maxColumns);
       },
     });
   } catch (e) {
@@ -122,7 +150,7 @@ export function readCsv(input: Uint8Array | string): Row[] {
     throw new SpreadsheetError('Line {{line}}: {{reason}}', { line: startLine(), reason: e.message });
   }
   const rows = records.map((cells, i) => ({ line: lines[i], cells }));
-  if (rows.length > SPREADSHEET_MAX_ROWS + 1) throw tooManyRows();
+  if (rows.length > maxRows + 1) throw tooManyRows(maxRows);
   return rows;
 }
 
@@ -150,16 +178,111 @@ function cellText(value: unknown): string {
   return String(value);
 }
 
-/** The declared size of the workbook's XML parts, read from the zip directory without unpacking anything. */
-function unzippedSize(buf: Uint8Array): number {
+/** The parts read-excel-file unpacks (it leaves images and other binary parts packed). */
+const xmlPart = (name: string) => name.endsWith('.xml') || name.endsWith('.rels');
+
+/**
+ * Refuses a workbook whose XML parts declare more than `max` bytes unpacked, from the zip's central
+ * directory alone (nothing is inflated): cheap enough for the main thread, before any parsing starts.
+ */
+export function checkDeclaredSize(buf: Uint8Array, max: number): void {
   let total = 0;
-  unzipSync(buf, {
-    filter: (f) => {
-      if (f.name.endsWith('.xml') || f.name.endsWith('.rels')) total += f.originalSize;
-      return false;
-    },
+  try {
+    unzipSync(buf, {
+      filter: (f) => {
+        if (xmlPart(f.name)) total += f.originalSize;
+        return false;
+      },
+    });
+  } catch {
+    throw new SpreadsheetError('The XLSX file cannot be read (damaged or not a workbook)');
+  }
+  if (total > max) throw tooLargeUnpacked(max);
+}
+
+/** The parts that say which sheet is first, and the sheets. */
+const structurePart = (name: string) => /(^|\/)workbook\.xml(\.rels)?$/.test(name) || name.includes('worksheets/');
+
+/**
+ * Inflates the XML parts as the reader will (the local entries, in 16 KB steps), counting bytes and
+ * stopping past `max`: a zip may declare small sizes and hold a bomb, which the directory check misses.
+ * Returns the workbook's structure parts and sheets as text (all within `max`).
+ */
+function inflateCounted(buf: Uint8Array, max: number): Map<string, string> {
+  let total = 0;
+  let failure: Error | null = null;
+  const kept = new Map<string, Buffer[]>();
+  const unzip = new Unzip((file) => {
+    if (!xmlPart(file.name)) return; // never started: its data is skipped, not inflated
+    const chunks: Buffer[] | null = structurePart(file.name) ? [] : null;
+    if (chunks) kept.set(file.name, chunks);
+    file.ondata = (err, chunk) => {
+      if (failure) return;
+      if (err) failure = new SpreadsheetError('The XLSX file cannot be read (damaged or not a workbook)');
+      else if ((total += chunk.length) > max) {
+        failure = tooLargeUnpacked(max);
+        file.terminate();
+      } else chunks?.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    };
+    file.start();
   });
-  return total;
+  unzip.register(UnzipInflate);
+  const STEP = 16 * 1024; // at most ~16 MB out per step (deflate's ratio is at most ~1,000:1)
+  try {
+    for (let i = 0; i < buf.length && !failure; i += STEP) unzip.push(buf.subarray(i, i + STEP), i + STEP >= buf.length);
+  } catch {
+    failure ??= new SpreadsheetError('The XLSX file cannot be read (damaged or not a workbook)');
+  }
+  if (failure) throw failure;
+  return new Map([...kept].map(([name, chunks]) => [name, Buffer.concat(chunks).toString('latin1')]));
+}
+
+const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+
+/** The text of the first sheet in tab order (as read-excel-file finds it), or undefined when that is unclear. */
+function firstSheet(parts: Map<string, string>): string | undefined {
+  const workbook = [...parts.keys()].find((n) => /(^|\/)workbook\.xml$/.test(n));
+  if (workbook === undefined) return undefined;
+  const dir = workbook.slice(0, workbook.lastIndexOf('/') + 1);
+  const sheet = /<(?:\w+:)?sheet\b[^>]*>/.exec(parts.get(workbook)!)?.[0];
+  const id = sheet && /\s\w+:id="([^"]*)"/.exec(sheet)?.[1];
+  const rels = parts.get(`${dir}_rels/workbook.xml.rels`) ?? '';
+  for (const [tag] of rels.matchAll(/<(?:\w+:)?Relationship\b[^>]*>/g)) {
+    if (attribute(tag, 'Id') !== id) continue;
+    const target = attribute(tag, 'Target') ?? '';
+    return parts.get(target.startsWith('/') ? target.slice(1) : dir + target.replace(/^\.\//, ''));
+  }
+  return undefined;
+}
+
+/** A column's number from its letters (A = 1, XFD = 16384). */
+function columnNumber(letters: string): number {
+  let n = 0;
+  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n;
+}
+
+/**
+ * Refuses a sheet with a filled cell past the row or column limit, from the cell references alone: the
+ * reader fills every row and column up to the last filled cell, so one cell at XFD1048576 would make
+ * it build 17 billion empty cells. Cells without a value (formatting only) do not count.
+ */
+function checkExtent(xml: string, maxRows: number, maxColumns: number): void {
+  for (const m of xml.matchAll(/<(?:\w+:)?c\b[^>]*?\sr="([A-Z]{1,7})(\d{1,10})"[^>]*>/g)) {
+    if (m[0].endsWith('/>') || /^<\/(?:\w+:)?c>/.test(xml.slice(m.index + m[0].length, m.index + m[0].length + 12))) continue;
+    if (columnNumber(m[1]) > maxColumns) throw tooManyColumns(maxColumns);
+    if (Number(m[2]) > maxRows + 1) throw tooManyRows(maxRows);
+  }
+}
+
+/**
+ * The checks before the reader runs: the unpacked size, counted, and the first sheet's extent (a
+ * function of its own, so the inflated text is garbage before the reader inflates the file again). A
+ * workbook whose first sheet cannot be found here is still bounded by the thread's memory and time.
+ */
+function checkUnpacked(buf: Uint8Array, limits: SheetLimits): void {
+  const sheet = firstSheet(inflateCounted(buf, limits.maxUnpackedBytes));
+  if (sheet !== undefined) checkExtent(sheet, limits.maxRows, limits.maxColumns);
 }
 
 /**
@@ -168,10 +291,12 @@ function unzippedSize(buf: Uint8Array): number {
  * cells as their stored result, error cells (#N/A…) empty. A merged range's value is in its top-left
  * cell; its other cells read empty. Rows keep their spreadsheet row number; empty rows are left out.
  */
-export async function readXlsx(buf: Uint8Array, maxUnzippedBytes = XLSX_MAX_UNZIPPED_BYTES): Promise<Row[]> {
+export async function readXlsx(buf: Uint8Array, limits: Partial<SheetLimits> = {}): Promise<Row[]> {
+  const { maxRows, maxColumns, maxUnpackedBytes } = { ...DEFAULT_SHEET_LIMITS, ...limits };
   let data: unknown[][];
   try {
-    if (unzippedSize(buf) > maxUnzippedBytes) throw new SpreadsheetError('The XLSX file is too large once unpacked: split it or save it as CSV');
+    checkDeclaredSize(buf, maxUnpackedBytes);
+    checkUnpacked(buf, { maxRows, maxColumns, maxUnpackedBytes });
     data = await readSheet(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength), 1, { trim: false, parseNumber: numberText }) as unknown[][];
   } catch (e) {
     if (e instanceof SpreadsheetError) throw e;
@@ -179,11 +304,11 @@ export async function readXlsx(buf: Uint8Array, maxUnzippedBytes = XLSX_MAX_UNZI
     throw new SpreadsheetError('The XLSX file cannot be read (damaged or not a workbook)');
   }
   const rows: Row[] = [];
-  data.forEach((values, i) => {
-    const cells = values.map(cellText);
+  for (let i = 0; i < data.length; i++) {
+    const cells = checkWidth(data[i].map(cellText), maxColumns);
     if (cells.some((c) => c.trim() !== '')) rows.push({ line: i + 1, cells });
-  });
-  if (rows.length > SPREADSHEET_MAX_ROWS + 1) throw tooManyRows();
+    if (rows.length > maxRows + 1) throw tooManyRows(maxRows);
+  }
   return rows;
 }
 

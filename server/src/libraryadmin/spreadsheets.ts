@@ -12,7 +12,9 @@ import type { IngestService } from '../ingest/service.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { JobHandler } from '../jobs/worker.ts';
 import type { RowError, SpreadsheetSite, SpreadsheetStatus, SpreadsheetUploadResponse } from '@uc/shared';
-import { columnNames, detectFormat, mapRows, readRows, SpreadsheetError, type ParsedSheet, type SheetFormat } from './spreadsheet.ts';
+import { columnNames, detectFormat, SpreadsheetError, type SheetFormat } from './spreadsheet.ts';
+import { SheetParser } from './sheet-parser.ts';
+import type { SheetPreview } from './sheet-thread-main.ts';
 
 export const SPREADSHEET_JOB = 'spreadsheet-process';
 const BATCH = 500;
@@ -35,7 +37,8 @@ interface SiteRow { id: number; library_id: number; title: string; csv_type: str
 export class SpreadsheetService {
   private dsColumns: string[];
 
-  constructor(private db: Db, private ingest: IngestService, private jobs: JobQueue) {
+  /** Files are read in threads of their own, with the row, column, size, time and memory limits. */
+  constructor(private db: Db, private ingest: IngestService, private jobs: JobQueue, readonly parser = new SheetParser()) {
     this.dsColumns = (db.sqlite.prepare(tableColumnsSql(db.sqlite.dialect)).all('data_sources') as { name: string }[]).map((c) => c.name).filter((c) => c !== 'id');
   }
 
@@ -91,9 +94,9 @@ export class SpreadsheetService {
     return this.sites(libraryId).find((s) => s.id === id)!;
   }
 
-  private async parse(buf: Uint8Array, format: SheetFormat, site: SpreadsheetSite): Promise<ParsedSheet> {
+  private async preview(buf: Uint8Array, format: SheetFormat, site: SpreadsheetSite): Promise<SheetPreview> {
     try {
-      return mapRows(await readRows(buf, format), site.csv_type, site.id);
+      return await this.parser.preview(buf, format, site.csv_type, site.id);
     } catch (e) {
       if (e instanceof SpreadsheetError) throw new UploadRefused(e.template, { values: e.values });
       throw e;
@@ -115,22 +118,22 @@ export class SpreadsheetService {
       if (e instanceof SpreadsheetError) throw new UploadRefused(e.template, { values: e.values });
       throw e;
     }
-    const parsed = await this.parse(input.content, format, site);
-    if (parsed.records.length === 0) {
-      throw new UploadRefused('No row can be stored: {{count}} row(s) with errors', { values: { count: parsed.errors.length }, badRows: parsed.errors.slice(0, 1000) });
+    const parsed = await this.preview(input.content, format, site);
+    if (parsed.recordCount === 0) {
+      throw new UploadRefused('No row can be stored: {{count}} row(s) with errors', { values: { count: parsed.errorCount }, badRows: parsed.errors });
     }
     const id = Number(this.db.sqlite.prepare(`INSERT INTO spreadsheet_uploads (library_id, site_id, user_id, filename, format, content, comment,
         replace_all, number_of_records, bad_rows) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
       lib.id, site.id, viewer.userId, input.filename.slice(0, 255), format, input.content, input.comment.slice(0, 5000),
-      input.replaceAll ? 1 : 0, parsed.records.length, parsed.errors.length,
+      input.replaceAll ? 1 : 0, parsed.recordCount, parsed.errorCount,
     ).lastInsertRowid);
     return {
       success: 'Spreadsheet uploaded',
       uploaded: id,
       sample: parsed.sample,
       columns: parsed.columns,
-      number_of_records: parsed.records.length,
-      bad_rows: parsed.errors.slice(0, 1000),
+      number_of_records: parsed.recordCount,
+      bad_rows: parsed.errors,
       replace_all: input.replaceAll,
     };
   }
@@ -206,7 +209,7 @@ export class SpreadsheetService {
           const site = this.db.sqlite.prepare('SELECT * FROM sites WHERE id = ?').get(up.site_id) as SiteRow | undefined;
           if (!site) throw new Error('The site no longer exists');
           const csvType = site.csv_type || 'generic';
-          const parsed = mapRows(await readRows(up.content, up.format), csvType, site.id);
+          const parsed = await this.parser.records(up.content, up.format, csvType, site.id, ctx.signal);
           const touched = new Set<number>();
           let done = 0;
           let stored = 0;

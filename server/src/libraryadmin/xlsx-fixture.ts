@@ -76,3 +76,33 @@ ${shared ? `<Relationship Id="rIdShared" Type="${REL}/sharedStrings" Target="sha
 export function excelSerial(y: number, m: number, d: number, hh = 0, mm = 0): number {
   return (Date.UTC(y, m - 1, d, hh, mm) - Date.UTC(1899, 11, 30)) / 86_400_000;
 }
+
+/**
+ * A catalogue of `rows` records (identifier, title, authors, year, publisher, description) in inline
+ * strings, each description `descriptionChars` long: the sheet's XML is about rows × (descriptionChars
+ * + 330) bytes, and packs small (the rows repeat), like the workbooks of the "workbook bomb" attack.
+ */
+export function catalogueWorkbook(rows: number, descriptionChars: number): Uint8Array {
+  const cell = (ref: string, v: string) => `<c r="${ref}" t="inlineStr"><is><t>${v}</t></is></c>`;
+  const description = 'A description of the book and of what it holds. '.repeat(Math.ceil(descriptionChars / 49)).slice(0, descriptionChars);
+  const parts = ['<row r="1">' + ['identifier', 'title', 'authors', 'year_edition', 'publisher', 'description'].map((h, i) => cell(`${'ABCDEF'[i]}1`, h)).join('') + '</row>'];
+  for (let r = 2; r <= rows + 1; r++) {
+    parts.push(`<row r="${r}">${cell(`A${r}`, `bomb-${r}`)}${cell(`B${r}`, `A book of the catalogue, number ${r}`)}${cell(`C${r}`, 'Rossi, Maria; Bianchi, Luigi')}<c r="D${r}"><v>${1900 + (r % 120)}</v></c>${cell(`E${r}`, 'Edizioni di prova')}${cell(`F${r}`, description)}</row>`);
+  }
+  return xlsxWorkbook([{ name: 'Catalogue', rows: parts.join('') }]);
+}
+
+/** The zip with `part`'s unpacked size rewritten to `size` in its local header and central directory: a zip that lies. */
+export function declareSize(zip: Uint8Array, part: string, size: number): Uint8Array {
+  const out = zip.slice();
+  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
+  for (let i = 0; i + 46 <= out.length; i++) {
+    const sig = view.getUint32(i, true);
+    const local = sig === 0x04034b50;
+    if (!local && sig !== 0x02014b50) continue;
+    const nameLength = view.getUint16(i + (local ? 26 : 28), true);
+    const nameAt = i + (local ? 30 : 46);
+    if (new TextDecoder().decode(out.subarray(nameAt, nameAt + nameLength)) === part) view.setUint32(i + (local ? 22 : 24), size, true);
+  }
+  return out;
+}
