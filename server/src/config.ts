@@ -75,10 +75,6 @@ export interface Config {
   spreadsheetMaxRows: number;
   spreadsheetMaxUnpackedMb: number;
   spreadsheetParseSeconds: number;
-  /** Spreadsheet uploads: most data rows, most MB an XLSX's XML may unpack to, longest read (seconds). */
-  spreadsheetMaxRows: number;
-  spreadsheetMaxUnpackedMb: number;
-  spreadsheetParseSeconds: number;
 }
 
 export const DEFAULT_WIKIDATA_URL = 'https://www.wikidata.org/w/api.php';
