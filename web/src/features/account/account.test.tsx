@@ -91,6 +91,11 @@ describe('header user area', () => {
     await u.click(banner().getByRole('button', { name: 'Login' }));
     expect(await banner().findByRole('alert')).toHaveTextContent('Invalid login');
 
+    // Slowed after repeated failures: the wait is named (the server's message, in the reader's language).
+    answer = { status: 429, body: { error: 'Too many attempts. Please try again in 8 second(s).' } };
+    await u.click(banner().getByRole('button', { name: 'Login' }));
+    await waitFor(() => expect(banner().getByRole('alert')).toHaveTextContent('Too many attempts. Please try again in 8 second(s).'));
+
     answer = { status: 500, body: {} };
     await u.click(banner().getByRole('button', { name: 'Login' }));
     await waitFor(() => expect(banner().getByRole('alert')).toHaveTextContent('Failed login'));
