@@ -120,6 +120,9 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const agents = new AgentService(db);
   const pages = new PagesService(db);
   const indexer = new Indexer(db);
+  // A library made private (or public, inactive, active again): its entries' copies move between the
+  // search index's public rows and its private layers (search/layers.ts).
+  libraries.onChange(() => indexer.syncLibraryVisibility());
   const authorResolver = new AuthorResolver(db);
   const search = new SearchService(db, libraries, agents, new ExclusionStore(db), authorResolver);
   const files = new FileStore(db, config.dataDir);
