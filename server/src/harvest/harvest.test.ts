@@ -286,7 +286,7 @@ describe.each(APP_BACKENDS)('harvesting through the app on %s', (dialect) => {
         fetch: { retries: 0, allowPrivate: true }, log: (msg, extra) => logged.push(`${msg} ${JSON.stringify(extra)}`),
       });
       const rec = amusewikiRecord('script-links', 'Script links', 'Mallory');
-      rec.metadata = rec.metadata.replace('<marc:datafield tag="856"', '<marc:datafield tag="856" ind1="4" ind2=" "><marc:subfield code="u">javascript:alert(document.cookie)</marc:subfield></marc:datafield><marc:datafield tag="856"');
+      rec.metadata = rec.metadata!.replace('<marc:datafield tag="856"', '<marc:datafield tag="856" ind1="4" ind2=" "><marc:subfield code="u">javascript:alert(document.cookie)</marc:subfield></marc:datafield><marc:datafield tag="856"');
       expect(rec.metadata).toContain('javascript:alert(document.cookie)');
       oai.records.push(rec);
       oai.files.set('/library/script-links.muse', { type: 'text/plain', body: '#title Script links\n\nClick [[javascript:alert(document.cookie)][here]], [[JaVaScRiPt:alert(1)]], [[data:text/html;base64,PHNjcmlwdD4=][there]], [[vbscript:msgbox(1)][or here]] or [[https://example.org/fine][a fine one]].\n' });
