@@ -24,8 +24,14 @@ beforeAll(async () => {
   ];
   t = await testApp([...fixtureLines(), ...extra]);
   await t.services.accounts.createUser({ username: 'libadmin', email: 'libadmin@example.org', password: 'a long test password', library_admin: true, libraryIds: [1] });
-  await t.services.accounts.createUser({ username: 'helper', email: 'helper@example.org', password: 'a long test password', can_merge: true, libraryIds: [1] });
   admin = await loginCookie(t, 'libadmin');
+  // The library creates the account itself (its "Add user" form), so its admin may see the e-mail it gave.
+  const created = await t.app.inject({
+    method: 'POST', url: '/collector/api/library/create-user/1',
+    headers: { cookie: admin, 'x-csrftoken': CSRF, 'content-type': 'application/json' },
+    payload: JSON.stringify({ username: 'helper', email: 'helper@example.org', can_merge: true }),
+  });
+  if (created.json().status !== 'created') throw new Error(`create-user: ${created.body}`);
   siteId = Number(t.services.db.sqlite.prepare("INSERT INTO sites (library_id, title, site_type, csv_type) VALUES (1, 'Shelf list', 'csv', 'generic')").run().lastInsertRowid);
 });
 afterAll(() => t.close());
