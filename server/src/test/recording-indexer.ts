@@ -16,6 +16,11 @@ export class RecordingIndexer {
     return () => {};
   }
 
+  /** No index here, so no library's copies to move between layers. */
+  syncLibraryVisibility(): number {
+    return 0;
+  }
+
   entryImage(): null {
     return null;
   }
