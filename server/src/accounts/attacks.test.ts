@@ -6,6 +6,7 @@ import { testApp, type TestApp } from '../test/fixture.ts';
 import { listenLocal, rawRequest, type RawAnswer } from '../test/raw-http.ts';
 import Fastify from 'fastify';
 import { loadConfig, parseTrustProxy, trustProxyOption } from '../config.ts';
+import { addressKey } from '../http/rate-limit.ts';
 
 afterAll(() => dropTestDatabases());
 
@@ -38,6 +39,18 @@ describe.each(APP_BACKENDS)('login and reset attacks over HTTP on %s', (dialect)
     expect(answers.slice(50).every((r) => r.status === 429)).toBe(true);
     // The librarian, behind another address of the same proxy, is not touched.
     expect(loggedIn(await viaProxy('/auth/login', { username: 'librarian', password: 'the right password' }, '198.51.100.7', '192.0.2.10'))).toBe('librarian');
+  });
+
+  it('a spray from a fresh IPv6 address of one /64 each time is one address: slowed after 50', async () => {
+    const answers: RawAnswer[] = [];
+    for (let i = 0; i < 55; i++) {
+      answers.push(await viaProxy('/auth/login', { username: `v6user${i}`, password: 'Summer2024!' }, forged(), `2001:db8:7:1:${((i * 7919) % 0x10000).toString(16)}::${i + 1}`));
+    }
+    expect(answers.map((r) => r.status).join(','), answers.at(-1)!.body).toBe([...Array(50).fill(200), ...Array(5).fill(429)].join(','));
+    // Another /64 (another subscriber) is not touched; an IPv4-mapped address counts as its IPv4 address.
+    expect(loggedIn(await viaProxy('/auth/login', { username: 'librarian', password: 'the right password' }, forged(), '2001:db8:7:2::1'))).toBe('librarian');
+    expect(addressKey('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(addressKey('2001:db8:7:1:abcd::1')).toBe(addressKey('2001:0db8:0007:0001:ffff:ffff:ffff:ffff'));
   });
 
   it('the reset and report limits count on the same address', async () => {

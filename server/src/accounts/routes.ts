@@ -7,7 +7,7 @@ import { ANONYMOUS, type Viewer } from '../http/viewer.ts';
 import { viewerOf } from '../http/context.ts';
 import { routedPath } from '../http/csrf.ts';
 import { HttpError, Refusal } from '../http/errors.ts';
-import { RateLimiter } from '../http/rate-limit.ts';
+import { RateLimiter, addressKey } from '../http/rate-limit.ts';
 import type { Db } from '../db/index.ts';
 
 export const SESSION_COOKIE = 'sessionid';
@@ -46,7 +46,7 @@ export const accountRoutes = (accounts: AccountService, sessionDays: number, db:
   app.get('/auth/user', async (req) => accounts.userInfo(viewerOf(req)));
 
   app.post('/auth/login', { schema: { body: credentials } }, async (req, reply) => {
-    const attempt = { username: normaliseUsername(req.body.username), address: req.ip, device: req.cookies[DEVICE_COOKIE] };
+    const attempt = { username: normaliseUsername(req.body.username), address: addressKey(req.ip), device: req.cookies[DEVICE_COOKIE] };
     const wait = throttle.begin(attempt);
     if (wait > 0) {
       reply.header('Retry-After', String(wait));
@@ -72,7 +72,7 @@ export const accountRoutes = (accounts: AccountService, sessionDays: number, db:
   });
 
   app.post('/auth/reset-password', { schema: { body: resetBody } }, async (req, reply) => {
-    const wait = resetLimit.hit(req.ip);
+    const wait = resetLimit.hit(addressKey(req.ip));
     if (wait > 0) throw tooMany(wait);
     const body = req.body;
     if (body.operation === 'send-link') {

@@ -1,6 +1,7 @@
 // The rate limits of the server, all kept in one database table so every process serving the site
 // counts together: fixed-window counters per key (password resets, reports), a paced burst (Pace) and
 // growing delays (Backoff) for logins (accounts/login-throttle.ts), and remembered keys (Marks).
+import ipaddr from 'ipaddr.js';
 import type { Db } from '../db/index.ts';
 
 export class RateLimiter {
@@ -179,3 +180,18 @@ export class Marks {
 export function purgeRateLimits(db: Db, now = Date.now()): number {
   return db.sqlite.prepare('DELETE FROM rate_limits WHERE reset_at <= ?').run(now).changes;
 }
+
+/**
+ * The subject an address-based limit counts for a client address: an IPv4 address as it is (also when
+ * written IPv4-mapped, `::ffff:a.b.c.d`), an IPv6 address by its /64 network, since one subscriber is given
+ * a whole /64 and could otherwise take a fresh address for every attempt.
+ */
+export function addressKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  let addr = ipaddr.parse(ip);
+  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
+  if (addr.kind() === 'ipv4') return addr.toString();
+  const parts = (addr as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `${parts.join(':')}::/64`;
+}
+

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { dataSourceReportBodySchema, errorSchema, idParamSchema, reportBugBodySchema, reportResponseSchema } from '@uc/shared';
 import type { ReportResult, ReportService } from './service.ts';
 import { REPORT_NOT_SENT } from './service.ts';
-import { RateLimiter } from '../http/rate-limit.ts';
+import { RateLimiter, addressKey } from '../http/rate-limit.ts';
 import type { Db } from '../db/index.ts';
 import { viewerOf } from '../http/context.ts';
 import type { Viewer } from '../http/viewer.ts';
@@ -30,7 +30,7 @@ export const reportRoutes = (reports: ReportService, opts: ReportRouteOptions): 
   const limiter = new RateLimiter(opts.db, 'report', opts.rateLimit, opts.rateWindowSeconds * 1000);
   // Every attempt counts (valid or not), before the body is validated.
   app.addHook('onRequest', async (req, reply) => {
-    const wait = limiter.hit(req.ip);
+    const wait = limiter.hit(addressKey(req.ip));
     if (wait > 0) {
       reply.header('Retry-After', String(wait));
       throw new HttpError(429, 'Too many reports from your address. Please try again in {{minutes}} minute(s).', { values: { minutes: Math.ceil(wait / 60) } });
