@@ -19,7 +19,7 @@ import { idList } from '../db/dialect.ts';
 import { MemoryIndex } from './memory-index.ts';
 import { buildPager } from './pager.ts';
 import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './parser.ts';
-import { Vocabulary } from './vocabulary.ts';
+import { Vocabulary, type WordScope } from './vocabulary.ts';
 import { SuggestIndex } from './suggest.ts';
 import { cutSnippet, snippetQuery } from './snippet.ts';
 import { firstByRelevance } from './top.ts';
@@ -126,8 +126,9 @@ export class SearchService {
   /** Applies up to `limit` changed documents, in seq order; returns how many there were. */
   private applyChanges(limit: number): number {
     let applied = 0;
+    const libraries = this.libraries.all();
     for (const [id, doc, seq] of this.q.since.iterate(this.index.seq, limit) as Iterable<[number, string | null, number]>) {
-      this.apply(id, doc);
+      this.apply(id, doc, libraries);
       this.index.seq = seq; // everything up to here is applied
       applied++;
     }
@@ -139,11 +140,11 @@ export class SearchService {
     return this.index.seq;
   }
 
-  private apply(id: number, doc: string | null): void {
+  private apply(id: number, doc: string | null, libraries: ReturnType<LibraryService['all']>): void {
     if (doc) {
       const d = JSON.parse(doc) as IndexDoc;
       this.index.put(d);
-      this.vocabulary.add(d);
+      this.vocabulary.add(d, wordScope(d, libraries));
       this.suggestions.put(d);
     } else {
       this.index.remove(id);
@@ -205,7 +206,8 @@ export class SearchService {
   search(params: SearchParams, viewer: Viewer): SearchResponse {
     const answer = this.run(params, viewer);
     if (params.exact || answer.total_entries >= FEW_MATCHES || !hasText(parseQuery(params.query.trim()))) return { ...answer, did_you_mean: null };
-    const fixed = this.correctQuery(params.query.trim());
+    // Only words of entries the viewer may see are known and proposed (vocabulary.ts).
+    const fixed = this.correctQuery(params.query.trim(), this.view(this.libraries.visibleIds(viewer)).layers);
     if (fixed === null) return { ...answer, did_you_mean: null };
     const other = this.run({ ...params, query: fixed }, viewer, answer.total_entries > 0 ? params.query.trim() : null);
     if (other.total_entries <= answer.total_entries) return { ...answer, did_you_mean: null };
@@ -225,14 +227,9 @@ export class SearchService {
     const candidates = this.suggestions.candidates(typed);
     const rank = (a: { whole: boolean; value: string }, b: { whole: boolean; value: string }) =>
       Number(b.whole) - Number(a.whole) || a.value.length - b.value.length || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
-    const index = this.index;
     const { libVisible, hidden } = this.scope(viewer);
-    const lib = index.columns.library;
-    const visible = (id: number) => {
-      if (!(id < index.capacity && index.present[id]) || (hidden && hidden(id))) return false;
-      for (let i = lib.start[id], e = i + lib.len[id]; i < e; i++) if (libVisible[lib.pool[i]]) return true;
-      return false;
-    };
+    const seen = this.entryVisible(libVisible);
+    const visible = (id: number) => seen(id) && !(hidden && hidden(id));
     const authorIds = candidates.filter((c) => c.type === 'author').map((c) => String(c.id));
     const counts = authorIds.length ? this.countVisible('creator', authorIds, viewer).counts : new Map<string, number>();
     const authors = candidates.filter((c) => c.type === 'author' && (counts.get(String(c.id)) ?? 0) > 0).sort(rank).slice(0, 3);
@@ -248,7 +245,7 @@ export class SearchService {
    * wildcard) replaced by the closest one; null when nothing changed. A word found only inside texts
    * counts as unknown: the answer is only changed when the correction finds more.
    */
-  correctQuery(query: string): string | null {
+  correctQuery(query: string, layers: ReadonlySet<number> = new Set()): string | null {
     let out = '';
     let last = 0;
     for (const m of query.matchAll(/[\p{L}\p{N}]+/gu)) {
@@ -261,8 +258,8 @@ export class SearchService {
       const tokens = foldedWords(foldText(word));
       if (tokens.length !== 1) continue;
       const token = tokens[0];
-      if (this.vocabulary.has(token)) continue;
-      const fix = this.vocabulary.closest(token);
+      if (this.vocabulary.has(token, layers)) continue;
+      const fix = this.vocabulary.closest(token, layers);
       if (fix === null) continue;
       out += query.slice(last, at) + fix;
       last = at + word.length;
@@ -303,7 +300,7 @@ export class SearchService {
       }
     }
     // Every translation and the original of each matching work; they rank after the works that match.
-    const related = params.translations && candidates ? this.widenToTranslations(candidates) : null;
+    const related = params.translations && candidates ? this.widenToTranslations(candidates, this.entryVisible(libVisible)) : null;
 
     // 2. Active filters (filter_<facet>), values OR-ed within a facet, facets AND-ed.
     const filters: Record<string, string[]> = {};
@@ -468,12 +465,7 @@ export class SearchService {
     const libDict = index.dicts.library;
     const libSeen = new Uint8Array(libDict.size + 1);
     for (let c = 0; c < libDict.size; c++) if (libs.has(Number(libDict.ids[c]))) libSeen[c] = 1;
-    const { start, len, pool } = index.columns.library;
-    const entrySeen = (id: number) => {
-      if (!(id < index.capacity && index.present[id])) return false;
-      for (let i = start[id], e = i + len[id]; i < e; i++) if (libSeen[pool[i]]) return true;
-      return false;
-    };
+    const entrySeen = this.entryVisible(libSeen);
     const creators = new Map<string, boolean>();
     const creatorSeen = (value: string) => {
       const code = index.dicts.creator.codeOf.get(value);
@@ -512,6 +504,17 @@ export class SearchService {
   hidesCreator(agentId: number, viewer: Viewer): boolean {
     this.sync();
     return !this.namer(viewer)('creator', this.filterValue('creator', String(agentId))!);
+  }
+
+  /** An entry is in the index and has a copy in one of the libraries of `libVisible` (see `scope`). */
+  private entryVisible(libVisible: Uint8Array): (id: number) => boolean {
+    const index = this.index;
+    const { start, len, pool } = index.columns.library;
+    return (id) => {
+      if (!(id < index.capacity && index.present[id])) return false;
+      for (let i = start[id], e = i + len[id]; i < e; i++) if (libVisible[pool[i]]) return true;
+      return false;
+    };
   }
 
   private hiddenTest(ex: ViewerExclusions): ((id: number) => boolean) | null {
@@ -671,8 +674,12 @@ export class SearchService {
     };
   }
 
-  /** Adds to the match set the original and the translations of each member; says why each was added. */
-  private widenToTranslations(members: Uint8Array): Map<number, { relation: Related['relation']; entry_id: number }> {
+  /**
+   * Adds to the match set the original and the translations of each member; says why each was added.
+   * Only from members the viewer may see, and through an original they may see: a hidden entry's title
+   * matched by the query, or named as the reason, would tell what a private library holds.
+   */
+  private widenToTranslations(members: Uint8Array, visible: (id: number) => boolean): Map<number, { relation: Related['relation']; entry_id: number }> {
     const seq = this.index.seq;
     if (this.families?.seq !== seq) {
       const originalOf = new Map<number, number>();
@@ -691,14 +698,15 @@ export class SearchService {
     const direct = members.slice();
     const n = members.length;
     for (let id = 0; id < n; id++) {
-      if (!direct[id]) continue;
+      if (!direct[id] || !visible(id)) continue;
       const root = originalOf.get(id) ?? id;
+      if (root !== id && !visible(root)) continue;
       if (root !== id && root < n && !direct[root]) {
         members[root] = 1;
         if (!related.has(root)) related.set(root, { relation: 'original_of', entry_id: id });
       }
       for (const t of translationsOf.get(root) ?? []) {
-        if (t === id || t >= n || direct[t]) continue;
+        if (t === id || t >= n || direct[t] || !visible(t)) continue;
         members[t] = 1;
         related.set(t, { relation: 'translation_of', entry_id: root });
       }
@@ -856,6 +864,18 @@ export class SearchService {
   }
 }
 
+
+/** Who may see an entry's title and author words (see WordScope): its libraries' flags as they are now. */
+function wordScope(d: IndexDoc, libraries: ReturnType<LibraryService['all']>): WordScope {
+  const layers: number[] = [];
+  for (const id of d.values.library) {
+    const lib = libraries.get(Number(id));
+    if (!lib?.active) continue;
+    if (lib.public) return null;
+    layers.push(lib.id);
+  }
+  return layers;
+}
 
 /** The years of the copies the viewer may see (the public ones' in a document written before index format 3). */
 function visibleYears(d: IndexDoc, visibleLibs: Set<number>): number[] {

@@ -2,6 +2,9 @@
 // a misspelt word is replaced by the closest known word. Only grows between restarts: a word whose last
 // entry went away can still be proposed, but a suggestion is only offered when it finds something.
 // Texts are folded into words lazily, on the first lookup after they were added (start-up stays fast).
+// A word is known to a viewer who may see an entry holding it (issue 27, item 7): a word found only on
+// entries that only private libraries hold is neither proposed to nor recognised for anyone else, so
+// "Did you mean" cannot name (nor a query probe) what those libraries hold.
 import { foldedWords, searchForms } from '@uc/shared';
 import type { IndexDoc } from './doc.ts';
 
@@ -25,14 +28,33 @@ function popcount(x: number): number {
   return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
+/**
+ * Who may see the entry a text comes from: null, anyone (a copy in an active public library); else the
+ * active private libraries holding it (none: an entry nobody may see, e.g. of inactive libraries only).
+ */
+export type WordScope = readonly number[] | null;
+
 export class Vocabulary {
   /** Entries per word (approximate: an entry indexed twice counts twice). */
   private df = new Map<string, number>();
+  /**
+   * Words not (yet) seen on an entry anyone may see, with the private libraries of the entries they were
+   * seen on. Few words (a map; a public word is never looked up in it beyond one `get`).
+   */
+  private privateOnly = new Map<string, Set<number>>();
   private byLength: { words: string[]; masks: number[] }[] = [];
-  private pending: string[] = [];
+  private pending: { text: string; scope: WordScope }[] = [];
 
-  add(doc: Pick<IndexDoc, 'title' | 'subtitle' | 'creator'>): void {
-    this.pending.push([doc.title, doc.subtitle, ...doc.creator.map((c) => c.value)].join(' \n '));
+  add(doc: Pick<IndexDoc, 'title' | 'subtitle' | 'creator'>, scope: WordScope = null): void {
+    this.pending.push({ text: [doc.title, doc.subtitle, ...doc.creator.map((c) => c.value)].join(' \n '), scope });
+  }
+
+  /** The word is on an entry a viewer who may see these private libraries may see. */
+  private known(word: string, layers: ReadonlySet<number>): boolean {
+    const libs = this.privateOnly.get(word);
+    if (libs === undefined) return this.df.has(word);
+    if (layers.size) for (const l of libs) if (layers.has(l)) return true;
+    return false;
   }
 
   private flush(): void {
@@ -45,7 +67,8 @@ export class Vocabulary {
     let k = 0;
     for (; k < this.pending.length; k++) {
       if ((k & 63) === 63 && performance.now() > until) break;
-      const words = new Set(searchForms(this.pending[k]).flatMap(foldedWords));
+      const { text, scope } = this.pending[k];
+      const words = new Set(searchForms(text).flatMap(foldedWords));
       for (const w of words) {
         if (w.length < MIN_LENGTH - 1 || w.length > MAX_WORD || /\d/.test(w)) continue;
         const n = this.df.get(w);
@@ -53,6 +76,11 @@ export class Vocabulary {
           const bucket = (this.byLength[w.length] ??= { words: [], masks: [] });
           bucket.words.push(w);
           bucket.masks.push(letterMask(w));
+          if (scope !== null) this.privateOnly.set(w, new Set(scope));
+        } else if (scope === null) this.privateOnly.delete(w);
+        else {
+          const libs = this.privateOnly.get(w);
+          if (libs) for (const l of scope) libs.add(l);
         }
         this.df.set(w, (n ?? 0) + 1);
       }
@@ -61,18 +89,20 @@ export class Vocabulary {
     return this.pending.length === 0;
   }
 
-  has(word: string): boolean {
+  /** `layers`: the private libraries the viewer may see (none: anonymous visitors and most users). */
+  has(word: string, layers: ReadonlySet<number> = NO_LAYERS): boolean {
     this.flush();
-    return this.df.has(word);
+    return this.known(word, layers);
   }
 
   /**
    * The known word closest to `word` (optimal string alignment distance: a swap of two neighbouring
    * letters counts once), at most 1 edit for words of 4-5 letters and 2 for longer ones; ties go to
-   * the more frequent word. Null when nothing is close enough.
+   * the more frequent word. Null when nothing is close enough. Only words the viewer may see (`has`).
    */
-  closest(word: string): string | null {
+  closest(word: string, layers: ReadonlySet<number> = NO_LAYERS): string | null {
     this.flush();
+    const hidden = this.privateOnly.size > 0;
     const len = word.length;
     if (len < MIN_LENGTH || len > MAX_WORD) return null;
     const max = len <= 5 ? 1 : 2;
@@ -90,6 +120,7 @@ export class Vocabulary {
         const cand = words[k];
         const d = distance(word, cand, limit);
         if (d > limit) continue;
+        if (hidden && !this.known(cand, layers)) continue;
         const df = this.df.get(cand)!;
         if (d < bestDist || df > bestDf) {
           best = cand;
@@ -101,6 +132,8 @@ export class Vocabulary {
     return best;
   }
 }
+
+const NO_LAYERS: ReadonlySet<number> = new Set();
 
 const rows = [new Int32Array(MAX_WORD + 3), new Int32Array(MAX_WORD + 3), new Int32Array(MAX_WORD + 3)];
 
