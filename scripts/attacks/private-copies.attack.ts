@@ -3,6 +3,10 @@
 // and apprezzato found their entries, and the match's date list, the date facet and filter_date held the
 // private copies' years. Anonymous searches must find nothing of them; the library's own admin and a
 // superuser must still find them (the same search works); malformed filter values match nothing.
+// The other surfaces: "Did you mean" offered a word only the library's own entries hold next to a corrected
+// public word ("Raskolnikov OR Twistt" -> "raskolnikow OR twist"), and translations=1 widened from a
+// private-only entry (a search for its title listed its public original "as the original of Raskolnikow");
+// suggestions, author lookups, entry pages, citations, feeds, OPDS, sitemaps and OAI-PMH name none of them.
 import type { Attack } from './types.ts';
 
 const PRIVATE_LIBRARY = 8;
@@ -14,9 +18,18 @@ const HIDDEN_YEARS: [title: string, year: number][] = [
   ['Il Capitale di Carlo Marx brevemente compendiato', 1962],
 ];
 
+/** Entries only library 8 holds, authors only on them, and names of the library itself. */
+const RASKOLNIKOW = 532;
+const DEI_DELITTI = 164;
+const HIDDEN_NAMES = ['Raskolnikow', 'Dei delitti e delle pene', 'Il Corsaro Nero', 'Woyzeck', 'Die Waffen nieder', 'Antonio Labriola',
+  'Friedrich Ludwig Weidig', 'Bertha von Suttner', 'Linda Brent', 'cholera epidemic', 'apprezzato', 'Archivio Operaio', 'porto-archivio'];
+/** A misspelt hidden word next to a misspelt public one, and the hidden word a correction would name. */
+const CORRECTIONS: [typed: string, hidden: string][] = [['Raskolnikov OR Twistt', 'raskolnikow'], ['Labriolla OR Twistt', 'labriola'], ['Sutner OR Twistt', 'suttner']];
+
 interface Answer {
   total_entries: number;
-  matches: { title: { value: string }[]; date: { id: number }[]; data_sources: { library_id: number }[] }[];
+  did_you_mean?: string | null;
+  matches: { entry_id: number; title: { value: string }[]; date: { id: number }[]; data_sources: { library_id: number }[]; related?: { entry_id: number; title: string } }[];
   facets: { date: { values: { id: string; count: number }[] } };
 }
 
@@ -46,11 +59,49 @@ export const attack: Attack = {
       ctx.check(a.total_entries === 0, `malformed ${bad} matches nothing (got ${a.total_entries})`);
     }
 
+    const hiddenIn = (text: string) => HIDDEN_NAMES.filter((h) => text.toLowerCase().includes(h.toLowerCase()));
+    const corrected = async (client: ReturnType<typeof ctx.client>, typed: string) =>
+      ((await client.ok('GET', `/collector/api/search?query=${encodeURIComponent(typed)}`)) as Answer).did_you_mean ?? '';
+    for (const [typed, hidden] of CORRECTIONS) {
+      const fix = await corrected(anonymous, typed);
+      ctx.check(!fix.includes(hidden), `anonymous "${typed}": did you mean "${fix}" names no word of a hidden entry`);
+    }
+    const widened = await search(anonymous, 'translations=1&query=Raskolnikow');
+    ctx.check(widened.total_entries === 0, `anonymous translations=1 search for a private-only title finds nothing (got ${widened.total_entries})`);
+    for (const q of ['délits', 'Dostoevsky', 'Beccaria']) {
+      const a = await search(anonymous, `translations=1&query=${encodeURIComponent(q)}`);
+      const named = a.matches.filter((m) => m.related && [RASKOLNIKOW, DEI_DELITTI].includes(m.related.entry_id));
+      ctx.check(named.length === 0, `anonymous translations=1 "${q}" lists nothing as related to a hidden entry (got ${named.map((m) => m.related!.title).join(', ')})`);
+    }
+    for (const typed of ['Rask', 'Dei deli', 'Corsaro', 'Woyz', 'Labri', 'Weidi', 'Suttn', 'apprez', 'Linda Bre']) {
+      const body = JSON.stringify(await anonymous.ok('GET', `/collector/api/suggest?q=${encodeURIComponent(typed)}`));
+      ctx.check(hiddenIn(body).length === 0, `anonymous suggestions for "${typed}" name no hidden entry or author (got ${hiddenIn(body).join(', ')})`);
+    }
+    for (const name of ['Antonio Labriola', 'Bertha von Suttner']) {
+      const found = (await anonymous.ok('GET', `/collector/api/agents?search=${encodeURIComponent(name)}`)) as { agents: unknown[] };
+      ctx.check(found.agents.length === 0, `anonymous author lookup for ${name} (only on hidden entries) finds nobody`);
+    }
+    for (const id of [RASKOLNIKOW, DEI_DELITTI]) {
+      for (const url of [`/collector/api/entry/${id}`, `/collector/api/entry/${id}/cite?format=bibtex`, `/entry/${id}`]) {
+        const r = await anonymous.call('GET', url);
+        ctx.check(r.status === 404 && hiddenIn(r.bytes.toString('utf8')).length === 0, `anonymous ${url} answers 404 without its title (got ${r.status})`);
+      }
+    }
+    for (const url of ['/collector/api/entry/350', '/collector/api/entry/548', '/entry/350', '/entry/548', '/feed.atom', '/opds/latest', '/opds/language/de',
+      '/opds/language/it', '/sitemap-1.xml', '/oai?verb=ListRecords&metadataPrefix=oai_dc', '/oai?verb=ListSets', '/collector/api/libraries']) {
+      const r = await anonymous.call('GET', url);
+      const text = r.bytes.toString('utf8');
+      ctx.check(hiddenIn(text).length === 0, `anonymous ${url} names nothing of library ${PRIVATE_LIBRARY} (got ${hiddenIn(text).join(', ')})`);
+    }
+
     // The same searches by the library's own admin and by a superuser find the private copies.
     for (const account of [await ctx.account({ libraryAdmin: PRIVATE_LIBRARY }), await ctx.account({ superuser: true })]) {
       const client = await ctx.login(account);
       const a = await search(client, `query=${encodeURIComponent('"Linda Brent"')}`);
       ctx.check(a.total_entries === 1 && a.matches[0].date.some((d) => d.id === 1968), `${account.username} (may see library ${PRIVATE_LIBRARY}) finds "Linda Brent" with 1968`);
+      ctx.check((await corrected(client, CORRECTIONS[0][0])).includes(CORRECTIONS[0][1]), `${account.username} is offered "${CORRECTIONS[0][1]}" as a correction`);
+      const own = await search(client, 'translations=1&query=Raskolnikow');
+      ctx.check(own.matches.some((m) => m.entry_id === RASKOLNIKOW), `${account.username} finds Raskolnikow with translations=1`);
     }
   },
 };
