@@ -5,26 +5,10 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { hasChromium, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
-import { expectAxeClean } from './lib/session.ts';
+import { apiLogin, expectAxeClean } from './lib/session.ts';
 
 const users = inject('users');
 
-
-/** Logs in through the API inside the page (gets the csrftoken cookie first, then echoes it). */
-async function apiLogin(page: Page, username: string, password: string): Promise<void> {
-  await page.goto('/');
-  const status = await page.evaluate(async ({ username, password }) => {
-    await fetch('/collector/api/auth/user');
-    const token = document.cookie.split(/;\s*/).find((c) => c.startsWith('csrftoken='))?.slice('csrftoken='.length) ?? '';
-    const res = await fetch('/collector/api/auth/login', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-CSRFToken': decodeURIComponent(token) },
-      body: JSON.stringify({ username, password }),
-    });
-    return res.status;
-  }, { username, password });
-  expect(status, `login of ${username}`).toBe(200);
-}
 
 /** A JSON call made by the logged-in page (for cleanup). */
 function pageCall(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; json: unknown }> {
@@ -54,6 +38,7 @@ describe.skipIf(!hasChromium)('admin area', () => {
   it('a superuser renames the site, publishes a footer page, and every section passes axe', async () => {
     const { page } = session();
     await apiLogin(page, users.superuser.username, users.superuser.password);
+    await page.goto('/', { waitUntil: 'networkidle' }); // pageCall runs in the page
     const created = await pageCall(page, 'POST', '/admin/users', { ...plainReader, email: 'plain-reader@e2e.example.org' });
     expect(created.status, JSON.stringify(created.json)).toBe(200);
     await page.goto('/admin');

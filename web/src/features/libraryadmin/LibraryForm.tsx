@@ -30,7 +30,7 @@ function toValues(lib: AdminLibrary): Values {
 export function Labelled({ label, children, hint }: { label: string; hint?: string; children: (id: string) => ReactNode }) {
   const id = useId();
   return (
-    <div className="flex flex-col gap-1">
+    <div className="flex min-w-0 flex-col gap-1">
       <label htmlFor={id} className="font-semibold">
         {label}
       </label>
@@ -131,9 +131,10 @@ export function LibraryForm({ library }: { library: AdminLibrary }) {
       {text('logo_url', t('Logo URL'), 'url')}
       <Labelled label={t('Logo file')} hint={t('PNG, JPEG, WebP or GIF, at most {{kb}} KB', { kb: LOGO_MAX_KB })}>
         {(id) => (
-          <div className="flex items-center gap-3">
+          <div className="flex min-w-0 flex-wrap items-center gap-3">
             {logo && <img src={logo} alt={t('{{name}} logo', { name: library.name })} className="max-h-12 w-auto" />}
-            <input id={id} name="logo" type="file" accept="image/png,image/jpeg,image/webp,image/gif" onChange={(e) => void onLogo(e)} disabled={busy} />
+            {/* min-w-0: a file input's own width (about 360 px in Chromium) must not widen the form on a phone. */}
+            <input id={id} name="logo" type="file" className="min-w-0 max-w-full flex-1" accept="image/png,image/jpeg,image/webp,image/gif" onChange={(e) => void onLogo(e)} disabled={busy} />
           </div>
         )}
       </Labelled>
