@@ -7,10 +7,9 @@
 // text by writing it over a demo text's stored Muse source in the server's data folder, then restores it.
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
+import { urlsOf } from '../../packages/muse/src/testing/html-urls.ts';
 import type { Attack } from './types.ts';
 
-type Node = DefaultTreeAdapterMap['node'];
 
 const LIBRARY = 2; // holds the demo Muse text "Keeping Paper Alive"
 const TITLE = 'Keeping Paper Alive';
@@ -19,17 +18,6 @@ const SCRIPT_URLS = [
   'java\tscript:alert(1)', '&#106;avascript:alert(1)', 'javascript&colon;alert(1)', 'vbscript:msgbox(1)',
   'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==', '//evil.example/steal',
 ];
-
-/** Every href/src of an HTML fragment as a browser reads it (parse5 decodes character references). */
-function urlsOf(html: string): string[] {
-  const out: string[] = [];
-  const walk = (n: Node) => {
-    if ('attrs' in n) for (const a of n.attrs) if (a.name === 'href' || a.name === 'src') out.push(a.value);
-    if ('childNodes' in n) for (const c of n.childNodes) walk(c);
-  };
-  walk(parseFragment(html) as unknown as Node);
-  return out;
-}
 
 /** Whether a browser would follow the URL somewhere other than http(s), mailto, the page itself, or another host by "//". */
 function isScriptLink(url: string): boolean {

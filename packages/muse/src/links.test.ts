@@ -1,21 +1,9 @@
 // Script links (issue 27): a link target with a scheme other than http, https or mailto never becomes a
 // live link, in the HTML (served by /full-text to any API consumer) nor in the Typst source of a PDF.
 import { describe, it, expect } from 'vitest';
-import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
+import { urlsOf } from './testing/html-urls.ts';
 import { museToHtml, museToTypst, checkTypst, isSafeLinkTarget } from './index.ts';
 
-type Node = DefaultTreeAdapterMap['node'];
-
-/** Every href/src of the HTML as a browser reads it (parse5 decodes the character references). */
-function urlsOf(html: string): string[] {
-  const out: string[] = [];
-  const walk = (n: Node) => {
-    if ('attrs' in n) for (const a of n.attrs) if (a.name === 'href' || a.name === 'src') out.push(a.value);
-    if ('childNodes' in n) for (const c of n.childNodes) walk(c);
-  };
-  walk(parseFragment(html) as unknown as Node);
-  return out;
-}
 
 /** The scheme a browser would follow (WHATWG: C0 controls and spaces at the ends and tabs/newlines removed). */
 function schemeOf(url: string): string | null {

@@ -5,10 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
+import { urlsOf } from '../../../packages/muse/src/testing/html-urls.ts';
 import { CSRF_HEADERS, fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
 
-type Node = DefaultTreeAdapterMap['node'];
 
 const SCRIPT_TARGETS = [
   'javascript:alert(document.cookie)', 'JaVaScRiPt:alert(1)', '\u0001javascript:alert(1)', 'java\tscript:alert(1)',
@@ -16,17 +15,6 @@ const SCRIPT_TARGETS = [
   '//evil.example/steal',
 ];
 const MUSE = `#title Links\n#lang en\n\n${SCRIPT_TARGETS.map((t, i) => `Link ${i}: [[${t}][click ${i}]] and [[${t}]].`).join('\n\n')}\n\nA fine one: [[https://example.org/ok][ok]] and [[#top][up]].\n`;
-
-/** Every href/src as a browser reads it (parse5 decodes character references). */
-function urlsOf(html: string): string[] {
-  const out: string[] = [];
-  const walk = (n: Node) => {
-    if ('attrs' in n) for (const a of n.attrs) if (a.name === 'href' || a.name === 'src') out.push(a.value);
-    if ('childNodes' in n) for (const c of n.childNodes) walk(c);
-  };
-  walk(parseFragment(html) as unknown as Node);
-  return out;
-}
 
 let t: TestApp;
 let dir: string;
