@@ -127,7 +127,8 @@ export class CatalogueService {
       const exts = fileExts.get(d.id) ?? [];
       const lib = libs.get(d.library_id)!;
       const downloads: Download[] = exts.map((ext) => ({ code: ext.slice(1), ext, desc: DOWNLOAD_FORMAT_LABELS[ext.slice(1)] ?? ext.slice(1).toUpperCase() }));
-      const isAggregation = childRows.length > 0;
+      // An aggregation by the parts the viewer may see: hidden parts alone would tell a private library holds them.
+      const isAggregation = aggregated.length > 0;
       return {
         data_source_id: d.id,
         library_id: d.library_id,

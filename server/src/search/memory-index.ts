@@ -101,6 +101,19 @@ export class MemoryIndex {
    * see the library. Few entries: a map (the anonymous path never reads it).
    */
   readonly layered = new Map<number, { library: number; date: number[]; download: string[] }[]>();
+  /**
+   * Relations between the indexed entries (canonical ids): each translation's original, each part's
+   * aggregations, and the reverse. The `translate` and `aggregate` values of `columns` count only the
+   * related entries anyone may see (a copy in an active public library); `viewColumns` counts those a
+   * viewer may see. A flag set from a hidden entry ("translated" from a private-only translation, an
+   * aggregation of hidden parts) would tell what a private library holds.
+   */
+  private readonly originalOf = new Map<number, number>();
+  private readonly translationsOf = new Map<number, Set<number>>();
+  private readonly parentsOf = new Map<number, number[]>();
+  private readonly partsOf = new Map<number, Set<number>>();
+  /** The active public libraries the relation values of `columns` were counted with (see `setPublicLibraries`). */
+  private publicLibraries: ReadonlySet<number> = new Set();
   /** `viewColumns` answers per set of libraries, until the index changes. */
   private views = new Map<string, Record<FilterName, FacetColumn>>();
   private byDate: Int32Array | null = null;
@@ -127,7 +140,11 @@ export class MemoryIndex {
     this.agentKeys.ensure(cap);
   }
 
-  put(doc: IndexDoc) {
+  /**
+   * `original`: the canonical id of the entry this one translates (null: none). Relation values of
+   * this entry and of its related entries (before and after) are counted again.
+   */
+  put(doc: IndexDoc, original: number | null = null) {
     const id = doc.entry_id;
     this.ensure(id);
     if (!this.present[id]) this.count++;
@@ -137,6 +154,7 @@ export class MemoryIndex {
     this.titleKey[id] = doc.sort_title;
     const terms = termsOf(doc);
     for (const f of FILTER_NAMES) {
+      if (f === 'translate' || f === 'aggregate') continue; // counted from the relations (countRelations)
       const dict = this.dicts[f];
       this.columns[f].set(id, doc.values[f].map((v) => dict.intern(v, terms[f]?.get(v) ?? '')));
     }
@@ -154,6 +172,11 @@ export class MemoryIndex {
         };
       }));
     }
+    const parents = doc.values.aggregate.filter((v) => /^\d+$/.test(v)).map(Number);
+    const touched = this.unlink(id);
+    this.link(id, original, parents);
+    for (const t of [...this.relatives(id), id]) touched.add(t);
+    for (const t of touched) this.countRelations(t);
     this.views.clear();
     this.byDate = this.byTitle = null;
   }
@@ -165,20 +188,157 @@ export class MemoryIndex {
     for (const f of FILTER_NAMES) this.columns[f].clear(id);
     this.agentKeys.clear(id);
     this.layered.delete(id);
+    // Its translations and parts keep naming it (their documents do) but no longer count it.
+    const touched = this.unlink(id);
+    for (const t of this.relatives(id)) touched.add(t);
+    for (const t of touched) this.countRelations(t);
     this.views.clear();
     this.byDate = this.byTitle = null;
   }
 
   /**
+   * The libraries whose copies anyone may see (active and public); when they changed, every related
+   * entry's values are counted again (the documents do not change with a library's flags).
+   */
+  setPublicLibraries(libraries: ReadonlySet<number>): void {
+    const before = this.publicLibraries;
+    if (before.size === libraries.size && [...libraries].every((l) => before.has(l))) return;
+    this.publicLibraries = new Set(libraries);
+    for (const id of this.related()) this.countRelations(id);
+    this.views.clear();
+  }
+
+  /** Drops an entry's own links (its original, its parents); answers the entries they named. */
+  private unlink(id: number): Set<number> {
+    const touched = new Set<number>();
+    const original = this.originalOf.get(id);
+    if (original !== undefined) {
+      touched.add(original);
+      this.originalOf.delete(id);
+      const set = this.translationsOf.get(original);
+      set?.delete(id);
+      if (set?.size === 0) this.translationsOf.delete(original);
+    }
+    for (const p of this.parentsOf.get(id) ?? []) {
+      touched.add(p);
+      const set = this.partsOf.get(p);
+      set?.delete(id);
+      if (set?.size === 0) this.partsOf.delete(p);
+    }
+    this.parentsOf.delete(id);
+    return touched;
+  }
+
+  private link(id: number, original: number | null, parents: number[]): void {
+    if (original !== null && original !== id) {
+      this.originalOf.set(id, original);
+      let set = this.translationsOf.get(original);
+      if (!set) this.translationsOf.set(original, (set = new Set()));
+      set.add(id);
+    }
+    const own = parents.filter((p) => p !== id);
+    if (own.length) this.parentsOf.set(id, own);
+    for (const p of own) {
+      let set = this.partsOf.get(p);
+      if (!set) this.partsOf.set(p, (set = new Set()));
+      set.add(id);
+    }
+  }
+
+  /** The entries related to this one both ways (its original and translations, parents and parts). */
+  private relatives(id: number): number[] {
+    const original = this.originalOf.get(id);
+    return [
+      ...(original !== undefined ? [original] : []), ...(this.translationsOf.get(id) ?? []),
+      ...(this.parentsOf.get(id) ?? []), ...(this.partsOf.get(id) ?? []),
+    ];
+  }
+
+  /** Every entry with a relation (the only ones whose relation values depend on who looks). */
+  private related(): Set<number> {
+    return new Set([...this.originalOf.keys(), ...this.translationsOf.keys(), ...this.parentsOf.keys(), ...this.partsOf.keys()]);
+  }
+
+  /** An entry is indexed and has a copy in one of these libraries (a curated aggregation: through its parts). */
+  private seenThrough(libraries: ReadonlySet<number>): (id: number) => boolean {
+    const { start, len, pool } = this.columns.library;
+    const ids = this.dicts.library.ids;
+    return (id) => {
+      if (!(id < this.present.length && this.present[id])) return false;
+      for (let i = start[id], e = i + len[id]; i < e; i++) if (libraries.has(Number(ids[pool[i]]))) return true;
+      return false;
+    };
+  }
+
+  /**
+   * An entry's `translate` and `aggregate` values counting only the related entries `seen` passes:
+   * 'translation' (its original is seen), 'translated' (a translation is), 'unknown' (neither); the
+   * seen aggregations it is part of, 'aggregation' (a part is seen), 'no_aggregations' (no aggregation is).
+   */
+  relationValues(id: number, seen: (id: number) => boolean): { translate: string[]; aggregate: string[] } {
+    const translate: string[] = [];
+    const original = this.originalOf.get(id);
+    if (original !== undefined && seen(original)) translate.push('translation');
+    if ([...(this.translationsOf.get(id) ?? [])].some(seen)) translate.push('translated');
+    if (!translate.length) translate.push('unknown');
+    const aggregate = (this.parentsOf.get(id) ?? []).filter(seen).map(String);
+    if ([...(this.partsOf.get(id) ?? [])].some(seen)) aggregate.push('aggregation');
+    if (!aggregate.length) aggregate.push('no_aggregations');
+    return { translate, aggregate };
+  }
+
+  /** Sets an indexed entry's relation values in `columns`, as anyone may see them. */
+  private countRelations(id: number): void {
+    if (!(id < this.present.length && this.present[id])) return;
+    const values = this.relationValues(id, this.seenThrough(this.publicLibraries));
+    for (const f of ['translate', 'aggregate'] as const) {
+      const dict = this.dicts[f];
+      this.columns[f].set(id, values[f].map((v) => dict.intern(v, '')));
+    }
+  }
+
+  /**
    * The columns as a viewer who may see these private libraries counts and filters them: the date and
-   * download values of those libraries' copies added to their entries. The columns themselves when
-   * that changes nothing (anonymous visitors, most users).
+   * download values of those libraries' copies added to their entries, and the relation values
+   * counting the related entries those libraries hold. The columns themselves when that changes
+   * nothing (anonymous visitors, most users).
    */
   viewColumns(libraries: ReadonlySet<number>): Record<FilterName, FacetColumn> {
-    if (libraries.size === 0 || this.layered.size === 0) return this.columns;
+    if (libraries.size === 0) return this.columns;
     const key = [...libraries].sort((a, b) => a - b).join(',');
     const known = this.views.get(key);
     if (known) return known;
+    const view = this.relationView(libraries, this.copyView(libraries));
+    if (this.views.size >= 8) this.views.delete(this.views.keys().next().value!);
+    this.views.set(key, view);
+    return view;
+  }
+
+  /** `columns` with the relation values of the entries whose related entries these libraries make seen. */
+  private relationView(libraries: ReadonlySet<number>, columns: Record<FilterName, FacetColumn>): Record<FilterName, FacetColumn> {
+    const seen = this.seenThrough(new Set([...this.publicLibraries, ...libraries]));
+    const changed = { translate: new Map<number, number[]>(), aggregate: new Map<number, number[]>() };
+    const codesOf = (col: FacetColumn, id: number) => Array.from(col.pool.subarray(col.start[id], col.start[id] + col.len[id]));
+    for (const id of this.related()) {
+      if (!this.present[id]) continue;
+      const values = this.relationValues(id, seen);
+      for (const f of ['translate', 'aggregate'] as const) {
+        const codes = values[f].map((v) => this.dicts[f].intern(v, ''));
+        const base = codesOf(columns[f], id);
+        if (codes.length !== base.length || codes.some((c, i) => c !== base[i])) changed[f].set(id, codes);
+      }
+    }
+    if (!changed.translate.size && !changed.aggregate.size) return columns;
+    return {
+      ...columns,
+      translate: changed.translate.size ? overlay(columns.translate, changed.translate) : columns.translate,
+      aggregate: changed.aggregate.size ? overlay(columns.aggregate, changed.aggregate) : columns.aggregate,
+    };
+  }
+
+  /** `columns` with the date and download values of these libraries' copies added. */
+  private copyView(libraries: ReadonlySet<number>): Record<FilterName, FacetColumn> {
+    if (this.layered.size === 0) return this.columns;
     const date = new Map<number, number[]>();
     const download = new Map<number, number[]>();
     const dl = this.dicts.download;
@@ -196,10 +356,7 @@ export class MemoryIndex {
       date.set(id, [...years]);
       download.set(id, [...kinds].map((k) => dl.intern(k, '')));
     }
-    const view = date.size ? { ...this.columns, date: overlay(this.columns.date, date), download: overlay(this.columns.download, download) } : this.columns;
-    if (this.views.size >= 8) this.views.delete(this.views.keys().next().value!);
-    this.views.set(key, view);
-    return view;
+    return date.size ? { ...this.columns, date: overlay(this.columns.date, date), download: overlay(this.columns.download, download) } : this.columns;
   }
 
   /** Entry ids, newest acquisition first (ties: higher id first). */

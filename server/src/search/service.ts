@@ -99,7 +99,10 @@ export class SearchService {
     this.text = textSearch(s.dialect);
     this.q = {
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
-      since: s.prepare('SELECT entry_id, doc, seq FROM search_docs WHERE seq > ? ORDER BY seq LIMIT ?').raw(),
+      // With the entry it translates (canonical id), as the catalogue says now: a change of it reindexes the entry.
+      since: s.prepare(`SELECT s.entry_id, s.doc, s.seq, coalesce(o.canonical_entry_id, o.id) FROM search_docs s
+        LEFT JOIN entries e ON e.id = s.entry_id LEFT JOIN entries o ON o.id = e.original_entry_id
+        WHERE s.seq > ? ORDER BY s.seq LIMIT ?`).raw(),
       docs: s.prepare(`SELECT entry_id, doc FROM search_docs WHERE entry_id IN ${ids}`).raw(),
       ftsIdList: s.prepare(this.text.idListSql).pluck(),
       ftsRanks: s.prepare(this.text.rankListSql).pluck(),
@@ -118,6 +121,7 @@ export class SearchService {
 
   /** Brings the in-memory columns up to date with search_docs (cheap when nothing changed). */
   sync(): void {
+    this.followLibraryFlags();
     const max = this.q.maxSeq.get() as number;
     if (max <= this.index.seq) return;
     while (this.applyChanges(this.syncDocs) === this.syncDocs);
@@ -126,9 +130,9 @@ export class SearchService {
   /** Applies up to `limit` changed documents, in seq order; returns how many there were. */
   private applyChanges(limit: number): number {
     let applied = 0;
-    const libraries = this.libraries.all();
-    for (const [id, doc, seq] of this.q.since.iterate(this.index.seq, limit) as Iterable<[number, string | null, number]>) {
-      this.apply(id, doc, libraries);
+    const libraries = this.followLibraryFlags();
+    for (const [id, doc, seq, original] of this.q.since.iterate(this.index.seq, limit) as Iterable<[number, string | null, number, number | null]>) {
+      this.apply(id, doc, libraries, original === null ? null : Number(original));
       this.index.seq = seq; // everything up to here is applied
       applied++;
     }
@@ -140,10 +144,25 @@ export class SearchService {
     return this.index.seq;
   }
 
-  private apply(id: number, doc: string | null, libraries: ReturnType<LibraryService['all']>): void {
+  /**
+   * Tells the index which libraries anyone may see (its translation and aggregation values count
+   * the related entries those hold; a library's flags change no document). Answers the libraries.
+   */
+  private followLibraryFlags(): ReturnType<LibraryService['all']> {
+    const libraries = this.libraries.all();
+    if (libraries !== this.flagsOf) {
+      this.flagsOf = libraries;
+      this.index.setPublicLibraries(new Set([...libraries.values()].filter((l) => l.active && l.public).map((l) => l.id)));
+    }
+    return libraries;
+  }
+
+  private flagsOf: ReturnType<LibraryService['all']> | null = null;
+
+  private apply(id: number, doc: string | null, libraries: ReturnType<LibraryService['all']>, original: number | null): void {
     if (doc) {
       const d = JSON.parse(doc) as IndexDoc;
-      this.index.put(d);
+      this.index.put(d, original);
       this.vocabulary.add(d, wordScope(d, libraries));
       this.suggestions.put(d);
     } else {
@@ -361,7 +380,7 @@ export class SearchService {
     const ordered = this.order(results, sortBy, textual ? scores : null);
     const offset = (page - 1) * pageSize;
     const pageIds = ordered(offset, pageSize);
-    const matches = this.matches(pageIds, visibleLibs, related);
+    const matches = this.matches(pageIds, visibleLibs, related, view);
     if (textual && matches.length) this.addSnippets(matches, ast, view.layers);
 
     return {
@@ -714,13 +733,18 @@ export class SearchService {
     return related;
   }
 
-  private matches(ids: number[], visibleLibs: Set<number>, related: Map<number, { relation: Related['relation']; entry_id: number }> | null): Match[] {
+  private matches(ids: number[], visibleLibs: Set<number>, related: Map<number, { relation: Related['relation']; entry_id: number }> | null, view: SearchView): Match[] {
     if (ids.length === 0) return [];
     const why = related ? ids.filter((id) => related.has(id)) : [];
     const whyTitles = this.entryTitles(why.map((id) => related!.get(id)!.entry_id));
     const rows = this.q.docs.all(JSON.stringify(ids)) as [number, string | null][];
     const byId = new Map(rows.map(([id, doc]) => [id, doc ? (JSON.parse(doc) as IndexDoc) : null]));
     const libs = this.libraries.all();
+    // The translation flags as this viewer's columns count them (only related entries they may see).
+    const tcol = view.columns.translate;
+    const tdict = this.index.dicts.translate;
+    const translateOf = (id: number) => Array.from(tcol.pool.subarray(tcol.start[id], tcol.start[id] + tcol.len[id]))
+      .map((c) => tdict.ids[c]).filter((v): v is Match['translate'][number]['id'] => v === 'translated' || v === 'translation');
     const out: Match[] = [];
     for (const id of ids) {
       const d = byId.get(id);
@@ -731,7 +755,7 @@ export class SearchService {
         title: [{ id: d.entry_id, value: d.title }, { id: d.entry_id, value: d.subtitle }],
         creator: d.creator,
         language: d.language,
-        translate: d.translate.map((id) => ({ id, value: TRANSLATE_VALUES[id] })),
+        translate: translateOf(id).map((id) => ({ id, value: TRANSLATE_VALUES[id] })),
         date: visibleYears(d, visibleLibs).map((y) => ({ id: y, value: y })),
         data_sources: d.data_sources
           .filter((s) => visibleLibs.has(s.library_id))
