@@ -23,13 +23,24 @@ const RASKOLNIKOW = 532;
 const DEI_DELITTI = 164;
 const HIDDEN_NAMES = ['Raskolnikow', 'Dei delitti e delle pene', 'Il Corsaro Nero', 'Woyzeck', 'Die Waffen nieder', 'Antonio Labriola',
   'Friedrich Ludwig Weidig', 'Bertha von Suttner', 'Linda Brent', 'cholera epidemic', 'apprezzato', 'Archivio Operaio', 'porto-archivio'];
+/** Public entries and private-only ones (library 8) the relation checks link (and unlink again). */
+const OLIVER_TWIST = 12;
+const CORSARO_NERO = 189;
+const SENSE_AND_SENSIBILITY = 1;
+const PRIDE_AND_PREJUDICE = 2;
+const WOYZECK = 297;
+const WAFFEN_NIEDER = 316;
+const ANARCHIA = 194;
 /** A misspelt hidden word next to a misspelt public one, and the hidden word a correction would name. */
 const CORRECTIONS: [typed: string, hidden: string][] = [['Raskolnikov OR Twistt', 'raskolnikow'], ['Labriolla OR Twistt', 'labriola'], ['Sutner OR Twistt', 'suttner']];
 
 interface Answer {
   total_entries: number;
   did_you_mean?: string | null;
-  matches: { entry_id: number; title: { value: string }[]; date: { id: number }[]; data_sources: { library_id: number }[]; related?: { entry_id: number; title: string } }[];
+  matches: {
+    entry_id: number; title: { value: string }[]; date: { id: number }[]; data_sources: { library_id: number }[];
+    related?: { entry_id: number; title: string }; translate?: { id: string }[];
+  }[];
   facets: { date: { values: { id: string; count: number }[] } };
 }
 
@@ -103,5 +114,65 @@ export const attack: Attack = {
       const own = await search(client, 'translations=1&query=Raskolnikow');
       ctx.check(own.matches.some((m) => m.entry_id === RASKOLNIKOW), `${account.username} finds Raskolnikow with translations=1`);
     }
+
+    await relationFlags(ctx, search);
   },
 };
+
+/**
+ * The translation and aggregation flags: a public entry was "translated" (match, filter_translate) when
+ * only a private copy translates it, a public translation of a private-only original a "translation",
+ * a public entry "an aggregation" of private parts only, and a public part of a private aggregation
+ * lacked no_aggregations. Library 8's admin (a curator) sets such relations, anonymous searches and
+ * entry pages must not show them, the admin's must; the changes are undone at the end.
+ */
+async function relationFlags(ctx: Parameters<Attack['run']>[0], search: (client: ReturnType<Parameters<Attack['run']>[0]['client']>, params: string) => Promise<Answer>) {
+  const anonymous = ctx.client();
+  const flagsOf = async (client: ReturnType<typeof ctx.client>, title: string, id: number) =>
+    (await search(client, `query=${encodeURIComponent(`"${title}"`)}`)).matches.find((m) => m.entry_id === id)?.translate?.map((t) => t.id) ?? null;
+  const finds = async (client: ReturnType<typeof ctx.client>, title: string, filter: string, id: number) =>
+    (await search(client, `query=${encodeURIComponent(`"${title}"`)}&${filter}`)).matches.some((m) => m.entry_id === id);
+  // In the demo as it is: two public translations of the private-only "Dei delitti e delle pene".
+  for (const [title, id] of [['Traité des délits et des peines', 548], ['An Essay on Crimes and Punishments', 549]] as const) {
+    const flags = await flagsOf(anonymous, title, id);
+    ctx.check(flags !== null && !flags.includes('translation'), `anonymous "${title}" is no translation (its original is private-only; got ${JSON.stringify(flags)})`);
+    ctx.check(!(await finds(anonymous, title, 'filter_translate=translation', id)), `anonymous filter_translate=translation does not find "${title}"`);
+  }
+
+  const curator = await ctx.login(await ctx.account({ libraryAdmin: PRIVATE_LIBRARY, canMerge: true }));
+  const changes: number[] = [];
+  const curate = async (url: string, body: unknown) => {
+    const r = (await curator.ok('POST', url, body)) as { change_id?: number | null };
+    if (r.change_id) changes.push(r.change_id);
+  };
+  try {
+    await curate('/collector/api/set-translations', [{ id: OLIVER_TWIST }, { id: CORSARO_NERO }]);
+    await curate('/collector/api/set-aggregated', [{ id: SENSE_AND_SENSIBILITY }, { id: WOYZECK }, { id: WAFFEN_NIEDER }]);
+    await curate('/collector/api/set-aggregated', [{ id: ANARCHIA }, { id: PRIDE_AND_PREJUDICE }]);
+    for (const [who, client, sees] of [['anonymous', anonymous, false], ['library 8\'s admin', curator, true]] as const) {
+      const twist = await flagsOf(client, 'Oliver Twist', OLIVER_TWIST);
+      ctx.check(!!twist && twist.includes('translated') === sees, `${who}: "Oliver Twist" ${sees ? 'is' : 'is not'} translated (a private-only translation; got ${JSON.stringify(twist)})`);
+      ctx.check(await finds(client, 'Oliver Twist', 'filter_translate=translated', OLIVER_TWIST) === sees, `${who}: filter_translate=translated ${sees ? 'finds' : 'does not find'} "Oliver Twist"`);
+      ctx.check(await finds(client, 'Sense and Sensibility', 'filter_aggregate=aggregation', SENSE_AND_SENSIBILITY) === sees,
+        `${who}: filter_aggregate=aggregation ${sees ? 'finds' : 'does not find'} "Sense and Sensibility" (its parts are private-only)`);
+      ctx.check(await finds(client, 'Pride and Prejudice', 'filter_aggregate=no_aggregations', PRIDE_AND_PREJUDICE) === !sees,
+        `${who}: filter_aggregate=no_aggregations ${sees ? 'does not find' : 'finds'} "Pride and Prejudice" (its aggregation is private-only)`);
+      ctx.check(await finds(client, 'Pride and Prejudice', `filter_aggregate=${ANARCHIA}`, PRIDE_AND_PREJUDICE) === sees,
+        `${who}: filter_aggregate=${ANARCHIA} ${sees ? 'finds' : 'does not find'} "Pride and Prejudice"`);
+    }
+    for (const id of [OLIVER_TWIST, SENSE_AND_SENSIBILITY, PRIDE_AND_PREJUDICE]) {
+      const r = await anonymous.call('GET', `/collector/api/entry/${id}`);
+      const text = r.bytes.toString('utf8');
+      const page = r.json as { translations: unknown[]; aggregated: unknown[]; aggregations: unknown[]; data_sources: { aggregated: boolean }[] };
+      ctx.check(r.status === 200 && !page.translations.length && !page.aggregated.length && !page.aggregations.length && !page.data_sources.some((d) => d.aggregated),
+        `anonymous entry page ${id} lists no hidden translation, part or aggregation`);
+      ctx.check(!/Corsaro|Woyzeck|Waffen|anarchia/i.test(text), `anonymous entry page ${id} names no hidden related entry`);
+    }
+  } finally {
+    // Back as the demo was (the last change first).
+    for (const id of changes.reverse()) {
+      const r = await curator.call('POST', `/collector/api/changes/${id}/undo`);
+      ctx.check(r.status === 200, `change ${id} undone (got ${r.status})`);
+    }
+  }
+}
