@@ -5,6 +5,7 @@
 // everything is rebuilt once they are many.
 import { foldedWords, searchForms } from '@uc/shared';
 import type { IndexDoc } from './doc.ts';
+import type { SnapshotPart } from './snapshot-part.ts';
 
 /** Word starts indexed per title or name (later words are rarely typed first). */
 const MAX_STARTS = 6;
@@ -41,6 +42,29 @@ export class SuggestIndex {
 
   remove(entryId: number): void {
     if (this.titles.delete(entryId)) this.bump(entryId);
+  }
+
+  /**
+   * What the snapshot keeps (search/snapshot.ts): the titles and authors; the keys are written again
+   * after a restore, in `step`'s slices, as after a start from the documents.
+   */
+  snapshot(): SnapshotPart {
+    return {
+      meta: {
+        titles: [...this.titles].map(([id, t]) => [id, t.title, t.author]),
+        authors: [...this.authors],
+      },
+      arrays: {},
+    };
+  }
+
+  /** Replaces everything with a snapshot's titles and authors (keys pending, as after a start). */
+  restore(part: SnapshotPart): void {
+    const meta = part.meta as { titles: [number, string, string | null][]; authors: [number, string][] };
+    this.titles = new Map(meta.titles.map(([id, title, author]) => [id, { title, author }]));
+    this.authors = new Map(meta.authors);
+    this.version = new Map();
+    this.startOver();
   }
 
   titleOf(entryId: number) {
