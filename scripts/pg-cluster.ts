@@ -99,6 +99,65 @@ export async function startPgCluster(): Promise<PgCluster> {
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dir, stop };
 }
 
+export interface PgStandby {
+  /** postgres://postgres@127.0.0.1:PORT/postgres (read-only: a hot standby) */
+  url: string;
+  dir: string;
+  /** Stops the server at once (pg_ctl stop -m immediate), as a crash would; its folder stays. */
+  halt(): void;
+  /** Starts it again on the same port (it catches up from the primary by streaming). */
+  resume(): void;
+  /** Stops it and removes its folder. */
+  stop(): void;
+}
+
+/**
+ * A streaming hot standby of `primary` (a cluster of startPgCluster): `pg_basebackup -R` into a
+ * temporary folder, its own port, hot_standby on. Removed like the primary (stop(), exit, watchdog).
+ */
+export async function startPgStandby(primary: PgCluster): Promise<PgStandby> {
+  const bin = findPgBin();
+  if (!bin) throw new Error('PostgreSQL not found (no pg_ctl/initdb on PATH or under /usr/lib/postgresql/*/bin)');
+  const primaryPort = new URL(primary.url).port;
+  const dir = fs.mkdtempSync(path.join(isRoot() ? '/tmp' : os.tmpdir(), 'uc-pg-standby-'));
+  if (isRoot()) {
+    const uid = Number(spawnSync('id', ['-u', 'nobody'], { encoding: 'utf8' }).stdout.trim());
+    fs.chownSync(dir, uid, uid);
+  }
+  const data = path.join(dir, 'data');
+  const port = await freePort();
+  const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c hot_standby=on -c fsync=off -c max_connections=200`;
+  const pgCtl = (...argv: string[]) => asOwner([path.join(bin, 'pg_ctl'), '-D', data, ...argv]);
+  const halt = () => {
+    const [cmd, args] = pgCtl('-m', 'immediate', '-w', 'stop');
+    spawnSync(cmd, args, { stdio: 'ignore', cwd: os.tmpdir() });
+  };
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    halt();
+    fs.rmSync(dir, { recursive: true, force: true });
+    try { process.kill(watchdog.pid!, 'SIGKILL'); } catch { /* already gone */ }
+    process.off('exit', stop);
+  };
+  const stopCmd = pgCtl('-m', 'immediate', '-w', 'stop');
+  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${[stopCmd[0], ...stopCmd[1]].map(shq).join(' ')} >/dev/null 2>&1; rm -rf ${shq(dir)}`;
+  const watchdog = spawn('sh', ['-c', script], { detached: true, stdio: 'ignore', cwd: os.tmpdir() });
+  watchdog.unref();
+  process.on('exit', stop);
+  const resume = () => run(bin, ['pg_ctl', '-D', data, '-l', path.join(dir, 'log'), '-o', opts, '-w', '-t', '60', 'start']);
+  try {
+    // -R writes primary_conninfo and standby.signal: it starts as a standby streaming from the primary.
+    run(bin, ['pg_basebackup', '-D', data, '-R', '-X', 'stream', '-c', 'fast', '-h', '127.0.0.1', '-p', primaryPort, '-U', 'postgres', '--no-sync']);
+    resume();
+  } catch (e) {
+    stop();
+    throw e;
+  }
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dir, halt, resume, stop };
+}
+
 function shq(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
 }

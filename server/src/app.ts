@@ -11,6 +11,8 @@ import { answerSerializer } from './http/serializer.ts';
 import { trustProxyOption, type Config } from './config.ts';
 import { migrate, openDatabase, type Db } from './db/index.ts';
 import { isPostgresUrl } from './db/pg-open.ts';
+import { readsOn, type ReadRouter } from './db/replicas.ts';
+import { installReadYourWrites } from './http/read-your-writes.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { LibraryService } from './libraries/service.ts';
 import { libraryRoutes } from './libraries/routes.ts';
@@ -97,11 +99,15 @@ export interface Services {
   curation: CurationService;
   sites: SiteStore;
   harvest: HarvestService;
+  /** Read replicas (DATABASE_REPLICA_URL), or null: every read on the primary. */
+  replicas: ReadRouter | null;
+  /** What reads that may lag use: a standby when one is usable (db/replicas.ts), else the primary's. */
+  reads: { db: Db; catalogue: CatalogueService };
 }
 
 /** Settings the services read (the rest of Config is for the HTTP layer). */
 type ServiceConfig = Pick<Config, 'dataDir' | 'smtpUrl' | 'mailFrom' | 'adminEmail' | 'publicUrl' | 'wikidataUrl' | 'wikidataTimeoutMs' | 'wikidataCacheSeconds'>
-  & Partial<Pick<Config, 'databaseUrl' | 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port' | 'calibreRoot' | 'coverTemplate'
+  & Partial<Pick<Config, 'databaseUrl' | 'databaseReplicaUrls' | 'replicaMaxLagSeconds' | 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port' | 'calibreRoot' | 'coverTemplate'
     | 'harvestTimeoutSeconds' | 'harvestMaxResponseMb' | 'harvestRetries' | 'harvestBackoffMs' | 'harvestAllowPrivate'
     | 'spreadsheetMaxRows' | 'spreadsheetMaxUnpackedMb' | 'spreadsheetParseSeconds'>>;
 
@@ -116,6 +122,8 @@ type JobConfig = Partial<Pick<Config, 'jobConcurrency' | 'bookBuildConcurrency' 
 export async function createServices(config: ServiceConfig & JobConfig, dbFile = databaseTarget(config)): Promise<Services> {
   const db = openDatabase(dbFile);
   await migrate(db);
+  // Search, entry pages, feeds, OPDS and sitemaps read through the standbys; the rest stays on the primary.
+  const { reads: readDb, router: replicas } = readsOn(db, config.databaseReplicaUrls ?? [], { maxLagSeconds: config.replicaMaxLagSeconds ?? 5 });
   const libraries = new LibraryService(db);
   const agents = new AgentService(db);
   const pages = new PagesService(db);
@@ -124,11 +132,12 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   // search index's public rows and its private layers (search/layers.ts).
   libraries.onChange(() => indexer.syncLibraryVisibility());
   const authorResolver = new AuthorResolver(db);
-  const search = new SearchService(db, libraries, agents, new ExclusionStore(db), authorResolver);
+  const search = new SearchService(readDb, libraries, agents, new ExclusionStore(db), authorResolver);
   const files = new FileStore(db, config.dataDir);
   files.recoverJournals();
   FtsBuilder.removeLeftovers(db);
   const catalogue = new CatalogueService(db, libraries, files, authorResolver);
+  const readCatalogue = replicas ? new CatalogueService(readDb, libraries, files, authorResolver) : catalogue;
   const fullText = new FullTextService(files);
   const ingest = new IngestService(db, indexer, files);
   const wikidata = new WikidataService(db, config);
@@ -179,7 +188,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
       mail: { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom },
     },
   });
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, compaction, fonts, bookbuilder, covers, buildRunner, accounts, admin, libraryAdmin, logos, spreadsheets, curation, sites, harvest };
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, compaction, fonts, bookbuilder, covers, buildRunner, accounts, admin, libraryAdmin, logos, spreadsheets, curation, sites, harvest, replicas, reads: { db: readDb, catalogue: readCatalogue } };
 }
 
 /** How often a worker looks whether the search index has changed enough to be compacted. */
@@ -297,13 +306,15 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(fastifyCookie);
   installCsrf(app);
   installSessions(app, services.accounts);
+  installReadYourWrites(app, services.replicas);
+  if (services.replicas) services.replicas.log = (m, x) => app.log.warn(x ?? {}, m);
   await app.register(healthRoutes(services.db, config.dataDir));
 
   await app.register(async (api) => {
     await api.register(searchRoutes(services.search));
-    await api.register(catalogueRoutes(services.catalogue, services.fullText, services.files));
-    await api.register(latestRoutes(new LatestService(services.db, services.search, services.libraries)));
-    await api.register(citeRoutes(services.catalogue, { publicUrl: config.publicUrl }));
+    await api.register(catalogueRoutes(services.reads.catalogue, services.fullText, services.files));
+    await api.register(latestRoutes(new LatestService(services.reads.db, services.search, services.libraries)));
+    await api.register(citeRoutes(services.reads.catalogue, { publicUrl: config.publicUrl }));
     await api.register(libraryRoutes(services.libraries, services.search, services.logos));
     await api.register(agentRoutes(services.agents, services.search, services.wikidata));
     await api.register(accountRoutes(services.accounts, config.sessionDays, services.db));
@@ -320,7 +331,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: '/collector/api' });
   // Feeds, OPDS, sitemaps: at the site root, for readers and crawlers rather than the web app.
-  await app.register(publishRoutes(services, { publicUrl: config.publicUrl, webDist: config.webDist }));
+  await app.register(publishRoutes({ ...services, ...services.reads }, { publicUrl: config.publicUrl, webDist: config.webDist }));
 
   // OAI-PMH data provider at the root (/oai), where harvesters expect a base URL.
   const oai = new OaiProvider(services.db, services.libraries, services.catalogue, new AuthorResolver(services.db), services.pages,
@@ -329,7 +340,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);
-  const entryPages = new EntryPages(services.catalogue, services.pages);
+  const entryPages = new EntryPages(services.reads.catalogue, services.pages);
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: config.webDist,

@@ -11,6 +11,10 @@ export interface Config {
   dataDir: string;
   /** postgres://user:password@host:port/database: run on PostgreSQL; null = SQLite in DATA_DIR (catalogue.sqlite). */
   databaseUrl: string | null;
+  /** PostgreSQL hot standbys for reads that may lag (DATABASE_REPLICA_URL, comma-separated; `serve` only). */
+  databaseReplicaUrls: string[];
+  /** A standby further behind the primary than this is skipped (REPLICA_MAX_LAG_SECONDS). */
+  replicaMaxLagSeconds: number;
   /** Load the demo catalogue into an empty database on start. */
   demo: boolean;
   demoDir: string;
@@ -130,12 +134,22 @@ function envDatabaseUrl(env: NodeJS.ProcessEnv): string | null {
   return raw;
 }
 
+function envReplicaUrls(env: NodeJS.ProcessEnv): string[] {
+  const urls = (env.DATABASE_REPLICA_URL ?? '').split(',').map((u) => u.trim()).filter(Boolean);
+  if (!urls.length) return [];
+  if (!envDatabaseUrl(env)) throw new Error('DATABASE_REPLICA_URL needs DATABASE_URL: standbys follow a PostgreSQL primary');
+  for (const u of urls) if (!/^postgres(ql)?:\/\//i.test(u)) throw new Error('DATABASE_REPLICA_URL must be one postgres:// URL or several separated by commas');
+  return urls;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: envInt(env, 'PORT', 8080),
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'data')),
     databaseUrl: envDatabaseUrl(env),
+    databaseReplicaUrls: envReplicaUrls(env),
+    replicaMaxLagSeconds: envInt(env, 'REPLICA_MAX_LAG_SECONDS', 5),
     demo: envBool(env, 'DEMO', true),
     demoDir: path.resolve(env.DEMO_DIR || path.join(repoRoot, 'demo')),
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'web', 'dist')),

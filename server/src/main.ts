@@ -43,7 +43,8 @@ async function main() {
     console.error(notReady);
     process.exit(2);
   }
-  const services = await createServices(config);
+  // Only app nodes read from standbys: the worker and the other commands write, or must read what they wrote.
+  const services = await createServices(command === 'serve' ? config : { ...config, databaseReplicaUrls: [] });
   switch (command) {
     case 'import': {
       const file = args[0];
