@@ -200,4 +200,13 @@ export const catalogueMigrations: Record<string, Migration> = {
       await db.schema.createIndex('data_sources_uri').on('data_sources').column('uri').execute();
     },
   },
+  '2026-11-28-1200-library-revision': {
+    /**
+     * Counts a library's updates: LibraryService's cache compares the sum with what it read (another
+     * process's rename within the same millisecond left `last_modified` unchanged and the cache stale).
+     */
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('libraries').addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };

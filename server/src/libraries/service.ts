@@ -13,7 +13,8 @@ export class LibraryService {
   private allStmt;
 
   constructor(private db: Db) {
-    this.versionStmt = db.sqlite.prepare('SELECT count(*) || \'/\' || coalesce(max(last_modified), \'\') || \'/\' || coalesce(max(id), 0) FROM libraries').pluck();
+    // Every write moves one of these: an insert or delete the count and the ids' sum, an update the revisions' sum.
+    this.versionStmt = db.sqlite.prepare('SELECT count(*) || \'/\' || coalesce(sum(id), 0) || \'/\' || coalesce(sum(revision), 0) || \'/\' || coalesce(max(last_modified), \'\') FROM libraries').pluck();
     this.allStmt = db.sqlite.prepare('SELECT * FROM libraries ORDER BY id');
   }
 
@@ -123,7 +124,7 @@ export function upsertLibrary(db: Db, input: LibraryInput): number {
     const exists = db.sqlite.prepare('SELECT 1 FROM libraries WHERE id = ?').get(input.id);
     if (exists) {
       db.sqlite
-        .prepare(`UPDATE libraries SET ${cols.map((c) => `${c} = ?`).join(', ')}, last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now') WHERE id = ?`)
+        .prepare(`UPDATE libraries SET ${cols.map((c) => `${c} = ?`).join(', ')}, last_modified = strftime('%Y-%m-%dT%H:%M:%fZ','now'), revision = revision + 1 WHERE id = ?`)
         .run(...values, input.id);
       return input.id;
     }
