@@ -1,4 +1,4 @@
-// Command line: serve | worker | migrate | db-copy --to URL | import FILE.jsonl | harvest [--site ID] [--force] | mail-flush [LIMIT]
+// Command line: serve | worker | migrate | db-copy --to URL | import FILE.jsonl | harvest [--site ID] [--force] | mail-flush [LIMIT] | backup DIR | restore DIR [--force|--check]
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.ts';
@@ -40,6 +40,13 @@ async function main() {
   }
   const notReady = backendNotReady(isPostgresUrl(databaseTarget(config)) ? 'postgres' : 'sqlite');
   if (notReady) {
+  if (command === 'backup' || command === 'restore') {
+    // Before any service opens the database: a restore fills an empty DATA_DIR, and a backup only reads.
+    const { runBackupCli, runRestoreCli } = await import('./backup/cli.ts');
+    const run = command === 'backup' ? runBackupCli : runRestoreCli;
+    process.exitCode = await run(args, config, (line) => console.log(line), (line) => console.error(line));
+    return;
+  }
     console.error(notReady);
     process.exit(2);
   }
@@ -139,7 +146,7 @@ async function main() {
       return;
     }
     default:
-      console.error(`unknown command "${command}"; use serve, worker, migrate, db-copy --to postgres://..., import FILE.jsonl, harvest [--site ID] [--force], mail-flush [LIMIT] or admin create-user ...`);
+      console.error(`unknown command "${command}"; use serve, worker, migrate, db-copy --to postgres://..., import FILE.jsonl, harvest [--site ID] [--force], mail-flush [LIMIT], backup DIR, restore DIR [--force|--check] or admin create-user ...`);
       process.exit(2);
   }
 }

@@ -26,6 +26,11 @@ export type { SqlConnection, Dialect } from './connection.ts';
 /** Each module contributes its migrations here; names sort by date so the order is global. */
 const moduleMigrations: Record<string, Migration>[] = [catalogueMigrations, accountMigrations, mailMigrations, agentMigrations, reportMigrations, jobsMigrations, bookbuilderMigrations, libraryAdminMigrations, curationMigrations, harvestMigrations, publishMigrations, httpMigrations];
 
+/** Every migration this version knows, by name (a backup made by a newer version names one it does not). */
+export function knownMigrations(): string[] {
+  return moduleMigrations.flatMap((m) => Object.keys(m)).sort();
+}
+
 class StaticProvider implements MigrationProvider {
   async getMigrations() {
     return Object.assign({}, ...moduleMigrations) as Record<string, Migration>;
