@@ -308,7 +308,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   installSessions(app, services.accounts);
   installReadYourWrites(app, services.replicas);
   if (services.replicas) services.replicas.log = (m, x) => app.log.warn(x ?? {}, m);
-  await app.register(healthRoutes(services.db, config.dataDir));
+  await app.register(healthRoutes(services.db, config.dataDir, () => services.search.notReady()));
 
   await app.register(async (api) => {
     await api.register(searchRoutes(services.search));

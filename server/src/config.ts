@@ -15,6 +15,12 @@ export interface Config {
   databaseReplicaUrls: string[];
   /** A standby further behind the primary than this is skipped (REPLICA_MAX_LAG_SECONDS). */
   replicaMaxLagSeconds: number;
+  /**
+   * `serve` starts from the search snapshot in DATA_DIR and rewrites it when this many minutes passed and
+   * the index changed (at once after a large change); 0: no snapshot, every start reads the documents
+   * (SEARCH_SNAPSHOT_MINUTES).
+   */
+  searchSnapshotMinutes: number;
   /** Load the demo catalogue into an empty database on start. */
   demo: boolean;
   demoDir: string;
@@ -150,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: envDatabaseUrl(env),
     databaseReplicaUrls: envReplicaUrls(env),
     replicaMaxLagSeconds: envInt(env, 'REPLICA_MAX_LAG_SECONDS', 5),
+    searchSnapshotMinutes: Math.max(0, envInt(env, 'SEARCH_SNAPSHOT_MINUTES', 10)),
     demo: envBool(env, 'DEMO', true),
     demoDir: path.resolve(env.DEMO_DIR || path.join(repoRoot, 'demo')),
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'web', 'dist')),

@@ -9,6 +9,7 @@ import { createDemoAccounts } from './admin/demo.ts';
 import { migrate, openDatabase } from './db/index.ts';
 import { backendNotReady } from './db/backends.ts';
 import { isPostgresUrl } from './db/pg-open.ts';
+import { snapshotPath } from './search/snapshot.ts';
 
 export async function loadDemoIfEmpty(services: Services, demoDir: string, log: (msg: string) => void): Promise<boolean> {
   const hasData = services.db.sqlite.prepare('SELECT (SELECT count(*) FROM libraries) + (SELECT count(*) FROM entries)').pluck().get() as number;
@@ -77,7 +78,9 @@ async function main() {
     case 'serve': {
       services.indexer.ensureFormat((m) => console.log(m));
       if (config.demo) await loadDemoIfEmpty(services, config.demoDir, (m) => console.log(m));
-      services.search.sync();
+      // The search index is loaded after the server listens: /readyz says not ready and searches answer
+      // 503 with Retry-After until it is complete (from the snapshot, else from the documents).
+      services.search.markLoading();
       // The Book Builder's font list, read in a thread now rather than at its first request.
       services.fonts.ready().catch((e: Error) => console.error(`Reading the installed fonts failed: ${e.message}`));
       const app = await buildApp(config, services);
@@ -91,6 +94,14 @@ async function main() {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
       await app.listen({ port: config.port, host: config.host });
+      const snapshotFile = config.searchSnapshotMinutes > 0 ? snapshotPath(config.dataDir) : null;
+      const logIndex = (m: string) => app.log.info(m);
+      services.search.load({ snapshotFile, log: logIndex })
+        .catch((e: Error) => app.log.error({ err: e }, 'loading the search index failed; requests read the documents'));
+      if (snapshotFile) {
+        const stopSnapshots = services.search.keepSnapshot(snapshotFile, { minutes: config.searchSnapshotMinutes, log: logIndex });
+        app.addHook('onClose', async () => stopSnapshots());
+      }
       jobs?.start();
       return;
     }

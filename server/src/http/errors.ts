@@ -16,6 +16,8 @@ export interface HttpErrorOptions {
   field?: string;
   /** A validation issue found past the schema (its message goes out in the reader's language). */
   issue?: { path: string; issue: z.core.$ZodIssue };
+  /** Response headers the answer carries (Retry-After on a 503). */
+  headers?: Record<string, string>;
 }
 
 export class HttpError extends Error implements MessageSource {
@@ -24,6 +26,7 @@ export class HttpError extends Error implements MessageSource {
   readonly fields?: Record<string, unknown>;
   readonly field?: string;
   readonly issue?: HttpErrorOptions['issue'];
+  readonly headers?: Record<string, string>;
   /** `message` is an English template: `{{name}}` placeholders are filled from `opts.values`. */
   constructor(public statusCode: number, message: string, opts: HttpErrorOptions = {}) {
     super(`${opts.field ? `${opts.field}: ` : ''}${interpolate(message, opts.values)}`);
@@ -32,6 +35,7 @@ export class HttpError extends Error implements MessageSource {
     this.fields = opts.fields;
     this.field = opts.field;
     this.issue = opts.issue;
+    this.headers = opts.headers;
     if (opts.issue) this.message = `Invalid request (${opts.issue.path}: ${opts.issue.issue.message})`;
   }
 }
@@ -126,6 +130,7 @@ export function installErrorHandler(app: FastifyInstance) {
         ? validationMessage(lang, [{ keyword: err.issue.issue.code, instancePath: err.issue.path, message: err.issue.issue.message, params: { ...err.issue.issue } }])
         : `${err.field ? `${err.field}: ` : ''}${errorMessage(lang, err)}`;
       const body = { ...err.fields, error: message };
+      if (err.headers) reply.headers(err.headers);
       if (answered && (err instanceof Refusal || REFUSAL_STATUSES.has(err.statusCode))) return sendRefusal(reply, body);
       return reply.code(err.statusCode).send(body);
     }

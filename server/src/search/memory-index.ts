@@ -2,6 +2,7 @@
 // set), visibility by library, and the global sort orders. Kept in step with search_docs via `seq`.
 import { FILTER_NAMES, type FilterName } from '@uc/shared';
 import type { IndexDoc } from './doc.ts';
+import type { SnapshotPart } from './snapshot-part.ts';
 
 /** Interns facet value ids (strings) as small integers; remembers a display term per value. */
 export class Dictionary {
@@ -51,6 +52,23 @@ export class FacetColumn {
     this.start[id] = this.used;
     this.len[id] = codes.length;
     for (let i = 0; i < codes.length; i++) this.pool[this.used++] = codes[i];
+  }
+
+  /** Its arrays up to `capacity` entries (the pool up to what is used), for the search snapshot. */
+  snapshotArrays(prefix: string, capacity: number, arrays: Record<string, ArrayBufferView>): { used: number; garbage: number } {
+    const n = Math.min(capacity, this.start.length);
+    arrays[`${prefix}.start`] = this.start.subarray(0, n);
+    arrays[`${prefix}.len`] = this.len.subarray(0, n);
+    arrays[`${prefix}.pool`] = this.pool.subarray(0, this.used);
+    return { used: this.used, garbage: this.garbage };
+  }
+
+  restoreArrays(prefix: string, arrays: Record<string, ArrayBufferView>, meta: { used: number; garbage: number }): void {
+    this.start = arrays[`${prefix}.start`] as Int32Array<ArrayBuffer>;
+    this.len = arrays[`${prefix}.len`] as Uint16Array<ArrayBuffer>;
+    this.pool = arrays[`${prefix}.pool`] as Int32Array<ArrayBuffer>;
+    this.used = meta.used;
+    this.garbage = meta.garbage;
   }
 
   clear(id: number) {
@@ -358,6 +376,89 @@ export class MemoryIndex {
     }
     return date.size ? { ...this.columns, date: overlay(this.columns.date, date), download: overlay(this.columns.download, download) } : this.columns;
   }
+
+  /**
+   * The search snapshot's share (search/snapshot.ts): presence, dates, facet columns with their pools,
+   * dictionaries, agent keys, title keys, private copies and the relations, as they are now.
+   */
+  snapshot(): SnapshotPart {
+    const arrays: Record<string, ArrayBufferView> = {
+      present: this.present.subarray(0, this.capacity),
+      dateKey: this.dateKey.subarray(0, this.capacity),
+    };
+    const columns: Record<string, { used: number; garbage: number }> = {};
+    for (const f of FILTER_NAMES) columns[f] = this.columns[f].snapshotArrays(`column.${f}`, this.capacity, arrays);
+    const agentKeys = this.agentKeys.snapshotArrays('agentKeys', this.capacity, arrays);
+    return {
+      meta: {
+        seq: this.seq, capacity: this.capacity, count: this.count, columns, agentKeys,
+        dicts: Object.fromEntries(FILTER_NAMES.map((f) => [f, { ids: this.dicts[f].ids, terms: this.dicts[f].terms }])),
+        titles: this.snapshotTitles(arrays),
+        layered: [...this.layered],
+        originalOf: [...this.originalOf],
+        parentsOf: [...this.parentsOf],
+        publicLibraries: [...this.publicLibraries],
+      },
+      arrays,
+    };
+  }
+
+  /** Replaces everything with a snapshot's share (an empty index before; nothing is merged). */
+  restore(part: SnapshotPart): void {
+    type Column = { used: number; garbage: number };
+    const meta = part.meta as {
+      seq: number; capacity: number; count: number; columns: Record<FilterName, Column>; agentKeys: Column;
+      dicts: Record<FilterName, { ids: string[]; terms: string[] }>; titles: unknown;
+      layered: [number, { library: number; date: number[]; download: string[] }[]][];
+      originalOf: [number, number][]; parentsOf: [number, number[]][]; publicLibraries: number[];
+    };
+    const { arrays } = part;
+    this.seq = meta.seq;
+    this.capacity = meta.capacity;
+    this.count = meta.count;
+    this.present = arrays.present as Uint8Array<ArrayBuffer>;
+    this.dateKey = arrays.dateKey as Float64Array<ArrayBuffer>;
+    for (const f of FILTER_NAMES) {
+      this.columns[f].restoreArrays(`column.${f}`, arrays, meta.columns[f]);
+      const dict = this.dicts[f];
+      dict.ids.length = dict.terms.length = 0;
+      dict.codeOf.clear();
+      const { ids, terms } = meta.dicts[f];
+      for (let c = 0; c < ids.length; c++) {
+        dict.codeOf.set(ids[c], c);
+        dict.ids.push(ids[c]);
+        dict.terms.push(terms[c]);
+      }
+    }
+    this.agentKeys.restoreArrays('agentKeys', arrays, meta.agentKeys);
+    this.restoreTitles(meta.titles, arrays);
+    this.layered.clear();
+    for (const [id, list] of meta.layered) this.layered.set(id, list);
+    this.originalOf.clear();
+    this.translationsOf.clear();
+    this.parentsOf.clear();
+    this.partsOf.clear();
+    for (const [id, original] of meta.originalOf) this.link(id, original, []);
+    for (const [id, parents] of meta.parentsOf) this.link(id, null, parents);
+    this.publicLibraries = new Set(meta.publicLibraries);
+    this.views.clear();
+    this.byDate = this.byTitle = null;
+  }
+
+  // --- The title keys in the snapshot: this spot alone knows how they are kept (strings per entry id
+  // now; the title rank will replace them). Holes (absent entries) are written as null.
+  private snapshotTitles(_arrays: Record<string, ArrayBufferView>): unknown {
+    const keys = new Array<string | null>(this.capacity);
+    for (let id = 0; id < this.capacity; id++) keys[id] = this.titleKey[id] ?? null;
+    return keys;
+  }
+
+  private restoreTitles(meta: unknown, _arrays: Record<string, ArrayBufferView>): void {
+    const keys = meta as (string | null)[];
+    this.titleKey = [];
+    for (let id = 0; id < keys.length; id++) if (keys[id] !== null) this.titleKey[id] = keys[id]!;
+  }
+  // --- end of the title keys' snapshot.
 
   /** Entry ids, newest acquisition first (ties: higher id first). */
   dateOrder(): Int32Array {

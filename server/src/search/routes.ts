@@ -5,8 +5,10 @@ import { viewerOf } from '../http/context.ts';
 
 export const searchRoutes = (search: SearchService): FastifyPluginAsyncZod => async (app) => {
   app.get('/search', {
-    schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema, 400: errorSchema } },
+    schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema, 400: errorSchema, 503: errorSchema } },
   }, async (req) => {
+    // While the index is loaded at start: wait a little, then 503 with Retry-After (SearchIndexLoading).
+    await search.untilReady();
     const q = req.query as Record<string, unknown>;
     const filters: Partial<Record<FilterName, string[]>> = {};
     for (const f of FILTER_NAMES) {
@@ -23,8 +25,11 @@ export const searchRoutes = (search: SearchService): FastifyPluginAsyncZod => as
   });
 
   app.get('/suggest', {
-    schema: { querystring: suggestQuerySchema, response: { 200: suggestResponseSchema, 400: errorSchema } },
-  }, async (req) => ({ suggestions: search.suggest(req.query.q ?? '', viewerOf(req)) }));
+    schema: { querystring: suggestQuerySchema, response: { 200: suggestResponseSchema, 400: errorSchema, 503: errorSchema } },
+  }, async (req) => {
+    await search.untilReady();
+    return { suggestions: search.suggest(req.query.q ?? '', viewerOf(req)) };
+  });
 };
 
 /** The anchor client's `sort_by=title` with its `sort_direction` is one of our title sorts; the others pass as they are. */

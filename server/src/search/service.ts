@@ -5,6 +5,7 @@ import {
   AGGREGATE_SPECIAL, DEFAULT_PAGE_SIZE, DOWNLOAD_TYPES, FACET_NAMES, FILTER_NAMES, TRANSLATE_VALUES, foldedWords, foldText,
   type Facet, type FacetName, type FilterName, type Match, type SearchResponse, type SortBy, type Suggestion,
 } from '@uc/shared';
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import type { Viewer } from '../http/viewer.ts';
 import type { LibraryService } from '../libraries/service.ts';
@@ -24,6 +25,9 @@ import { SuggestIndex } from './suggest.ts';
 import { cutSnippet, snippetQuery } from './snippet.ts';
 import { firstByRelevance } from './top.ts';
 import { countFacet, scanEntries } from './scan.ts';
+import { HttpError } from '../http/errors.ts';
+import { INDEX_FORMAT } from './indexer.ts';
+import { SnapshotRejected, lockSnapshot, readSnapshot, readSnapshotHeader, writeSnapshot, type SnapshotIdentity } from './snapshot.ts';
 
 export interface SearchParams {
   query: string;
@@ -51,6 +55,23 @@ const CATCH_UP_MS = 10;
 const CATCH_UP_IDLE_MS = 100;
 /** Documents per read when a request (or the start) syncs everything left. */
 const SYNC_DOCS = 10_000;
+/** Documents per slice while `load` syncs at start (the event loop answers /readyz between slices). */
+const LOAD_DOCS = 2_000;
+/** A snapshot is written as soon as the index moved this many documents past it (a large import, a harvest). */
+const SNAPSHOT_CHANGES = 20_000;
+/** How long a search waits for the index being loaded before it is answered 503. */
+const READY_WAIT_MS = 2_000;
+/** Seconds a client is told to wait (Retry-After) while the index is loaded. */
+export const LOADING_RETRY_S = 2;
+const CATALOGUE_ID_SETTING = 'catalogue_id';
+
+/** A search or count asked before the index is complete: 503 with Retry-After, never a partial answer. */
+export class SearchIndexLoading extends HttpError {
+  constructor() {
+    super(503, 'The search index is being loaded; try again in a few seconds', { headers: { 'Retry-After': String(LOADING_RETRY_S) } });
+  }
+}
+
 /** Viewer scopes whose whole-catalogue counts are kept (anonymous visitors share one). */
 const WHOLE_CATALOGUE_VIEWS = 8;
 
@@ -72,9 +93,9 @@ const ALL_ROWS = Number.MAX_SAFE_INTEGER;
 export const FACET_LIMIT = 100;
 
 export class SearchService {
-  readonly index = new MemoryIndex();
-  readonly vocabulary = new Vocabulary();
-  readonly suggestions = new SuggestIndex();
+  index = new MemoryIndex();
+  vocabulary = new Vocabulary();
+  suggestions = new SuggestIndex();
   private q;
   /** entry_fts on this back end (FTS5 or a tsvector). */
   private text: TextSearch;
@@ -89,6 +110,9 @@ export class SearchService {
   exactRankLimit = EXACT_RANK_LIMIT;
   /** Documents per read of `sync` (a field for tests). */
   syncDocs = SYNC_DOCS;
+  /** False from `markLoading` until `load` has made the index complete. */
+  private complete = true;
+  private loaded: Promise<void> | null = null;
 
   constructor(
     private db: Db, private libraries: LibraryService, private agents: AgentService,
@@ -121,6 +145,7 @@ export class SearchService {
 
   /** Brings the in-memory columns up to date with search_docs (cheap when nothing changed). */
   sync(): void {
+    if (!this.complete) throw new SearchIndexLoading();
     this.followLibraryFlags();
     const max = this.q.maxSeq.get() as number;
     if (max <= this.index.seq) return;
@@ -137,6 +162,171 @@ export class SearchService {
       applied++;
     }
     return applied;
+  }
+
+  /**
+   * Says the index is about to be loaded (by `load`): until then searches and counts answer 503 and
+   * /readyz says not ready. `serve` calls it before it listens, then `load` once it listens.
+   */
+  markLoading(): void {
+    this.complete = false;
+  }
+
+  /** Null when searches can be answered; else why not (for /readyz). */
+  notReady(): string | null {
+    return this.complete ? null : 'search index: loading';
+  }
+
+  /** Waits up to `ms` for the index to be complete; true when it is. */
+  async untilReady(ms = READY_WAIT_MS): Promise<boolean> {
+    if (this.complete) return true;
+    if (!this.loaded) return false;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.loaded.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
+    return this.complete;
+  }
+
+  /**
+   * Fills the index at start: from the snapshot file when it passes every check (snapshot.ts), else from
+   * the documents (and says why in the log); then syncs what is newer than it, in slices so that the
+   * event loop answers (/readyz, 503s) meanwhile. `beforeLoad`: a hook (tests hold the loading there).
+   * Answers where the index came from.
+   */
+  load(opts: { snapshotFile: string | null; log?: (msg: string) => void; beforeLoad?: () => Promise<void> }): Promise<'snapshot' | 'documents'> {
+    this.complete = false;
+    const run = async (): Promise<'snapshot' | 'documents'> => {
+      await opts.beforeLoad?.();
+      await new Promise((r) => setImmediate(r));
+      const t0 = performance.now();
+      let from: 'snapshot' | 'documents' = 'documents';
+      if (opts.snapshotFile) {
+        const why = this.restoreSnapshot(opts.snapshotFile);
+        if (why === null) from = 'snapshot';
+        else opts.log?.(`Search index: not starting from the snapshot (${why}); reading every document instead.`);
+      }
+      const restored = this.index.seq;
+      while (this.applyChanges(LOAD_DOCS) === LOAD_DOCS) await new Promise((r) => setImmediate(r));
+      this.complete = true;
+      const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+      opts.log?.(from === 'snapshot'
+        ? `Search index: ${this.index.count} entries from the snapshot at seq ${restored}, ${this.index.seq - restored} later changes applied, in ${seconds} s.`
+        : `Search index: ${this.index.count} entries read from the documents in ${seconds} s.`);
+      return from;
+    };
+    const p = run();
+    this.loaded = p.then(() => undefined);
+    // A failed load leaves searching to the requests' own sync (as before snapshots), never stuck at 503.
+    p.catch(() => {
+      this.complete = true;
+    });
+    return p;
+  }
+
+  /** Restores the snapshot into empty structures; null when done, else why it was not used. */
+  private restoreSnapshot(file: string): string | null {
+    const catalogue = this.catalogueId(false);
+    if (catalogue === null) return 'the database has no catalogue id yet';
+    try {
+      const { parts } = readSnapshot(file, this.identity(catalogue), this.q.maxSeq.get() as number);
+      if (!parts.index || !parts.vocabulary || !parts.suggest) throw new SnapshotRejected('a part is missing');
+      this.index.restore(parts.index);
+      this.vocabulary.restore(parts.vocabulary);
+      this.suggestions.restore(parts.suggest);
+      this.suggestionsBuilt = false;
+      this.flagsOf = null;
+      return null;
+    } catch (e) {
+      // Whatever was restored in part is dropped: the documents are read into new structures.
+      this.index = new MemoryIndex();
+      this.vocabulary = new Vocabulary();
+      this.suggestions = new SuggestIndex();
+      this.flagsOf = null;
+      return e instanceof SnapshotRejected ? e.message : `it cannot be read: ${(e as Error).message}`;
+    }
+  }
+
+  private identity(catalogue: string): SnapshotIdentity {
+    return { indexFormat: INDEX_FORMAT, backend: this.db.sqlite.dialect, catalogue };
+  }
+
+  /** The database's random catalogue id (settings); `create`: made when missing (the writer's side). */
+  private catalogueId(create: boolean): string | null {
+    const s = this.db.sqlite;
+    const read = () => (s.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(CATALOGUE_ID_SETTING) as string | undefined) ?? null;
+    const known = read();
+    if (known !== null || !create) return known;
+    s.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(CATALOGUE_ID_SETTING, randomUUID());
+    return read();
+  }
+
+  /**
+   * Writes the snapshot of the index as it is now (complete only). Answers the file's size and the time
+   * the event loop was held (gathering and copying; the checksum and the write follow in slices and
+   * the thread pool), or null when another node sharing DATA_DIR is writing.
+   */
+  async writeSnapshot(file: string): Promise<{ bytes: number; seq: number; entries: number; heldMs: number; ms: number } | null> {
+    if (!this.complete) return null;
+    const release = lockSnapshot(file);
+    if (!release) return null;
+    try {
+      const t0 = performance.now();
+      const catalogue = this.catalogueId(true)!;
+      const seq = this.index.seq;
+      const entries = this.index.count;
+      const parts = { index: this.index.snapshot(), vocabulary: this.vocabulary.snapshot(), suggest: this.suggestions.snapshot() };
+      const written = writeSnapshot(file, { ...this.identity(catalogue), seq, entries }, parts);
+      const heldMs = performance.now() - t0; // writeSnapshot's synchronous part: the gathering and copying
+      const { bytes } = await written;
+      return { bytes, seq, entries, heldMs, ms: performance.now() - t0 };
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Keeps the snapshot file fresh: checks every `checkMs` whether the index moved past the file's seq
+   * by SNAPSHOT_CHANGES documents (a large import or harvest), or at all and `minutes` passed since the
+   * file was written, or the file is missing or of another database; then writes it. Nodes sharing
+   * DATA_DIR read the file's header and take the lock, so one writes. Returns the function that stops it.
+   */
+  keepSnapshot(file: string, opts: { minutes: number; checkMs?: number; log?: (msg: string) => void }): () => void {
+    let stopped = false;
+    let busy = false;
+    const check = async () => {
+      if (stopped || busy || !this.complete || !this.db.sqlite.open) return;
+      busy = true;
+      try {
+        const header = readSnapshotHeader(file);
+        const catalogue = this.catalogueId(false);
+        const mine = header && catalogue !== null && header.catalogue === catalogue && header.backend === this.db.sqlite.dialect
+          && header.indexFormat === INDEX_FORMAT ? header : null;
+        const moved = this.index.seq - (mine?.seq ?? -1);
+        const due = !mine || moved >= SNAPSHOT_CHANGES
+          || (moved > 0 && Date.now() - Date.parse(mine.written) >= opts.minutes * 60_000);
+        if (!due || moved <= 0) return;
+        const w = await this.writeSnapshot(file);
+        if (w) opts.log?.(`Search snapshot written: ${w.entries} entries at seq ${w.seq}, ${(w.bytes / 1e6).toFixed(1)} MB in ${(w.ms / 1000).toFixed(1)} s (searches held ${Math.round(w.heldMs)} ms).`);
+      } catch (e) {
+        opts.log?.(`Search snapshot not written: ${(e as Error).message}`);
+      } finally {
+        busy = false;
+      }
+    };
+    const timer = setInterval(() => void check(), opts.checkMs ?? 60_000);
+    timer.unref();
+    // The first check soon after the index is complete: a start from the documents writes one at once.
+    const first = setInterval(() => {
+      if (!this.complete) return;
+      clearInterval(first);
+      void check();
+    }, 500);
+    first.unref();
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+      clearInterval(first);
+    };
   }
 
   /** The last change of search_docs the in-memory index holds. */
@@ -198,6 +388,12 @@ export class SearchService {
     let stopped = false;
     const tick = () => {
       if (stopped || !this.db.sqlite.open) return;
+      if (!this.complete) {
+        // `load` fills the index meanwhile.
+        timer = setTimeout(tick, CATCH_UP_IDLE_MS);
+        timer.unref();
+        return;
+      }
       let done = true;
       try {
         done = this.catchUp();

@@ -7,6 +7,7 @@
 // "Did you mean" cannot name (nor a query probe) what those libraries hold.
 import { foldedWords, searchForms } from '@uc/shared';
 import type { IndexDoc } from './doc.ts';
+import type { SnapshotPart } from './snapshot-part.ts';
 
 /** Words shorter than this are never corrected (too many neighbours). */
 const MIN_LENGTH = 4;
@@ -47,6 +48,41 @@ export class Vocabulary {
 
   add(doc: Pick<IndexDoc, 'title' | 'subtitle' | 'creator'>, scope: WordScope = null): void {
     this.pending.push({ text: [doc.title, doc.subtitle, ...doc.creator.map((c) => c.value)].join(' \n '), scope });
+  }
+
+  /**
+   * The search snapshot's share (search/snapshot.ts): every word in its length bucket's order (ties in
+   * `closest` go the same way after a restore), its count, and the private-only words' libraries.
+   * Pending texts are folded first.
+   */
+  snapshot(): SnapshotPart {
+    this.flush();
+    const words: string[] = [];
+    for (const bucket of this.byLength) if (bucket) for (const w of bucket.words) words.push(w);
+    const counts = new Int32Array(words.length);
+    for (let k = 0; k < words.length; k++) counts[k] = this.df.get(words[k]) ?? 0;
+    return {
+      meta: { words: words.join('\n'), privateOnly: [...this.privateOnly].map(([w, libs]) => [w, [...libs]]) },
+      arrays: { counts },
+    };
+  }
+
+  /** Replaces everything with a snapshot's share. */
+  restore(part: SnapshotPart): void {
+    const meta = part.meta as { words: string; privateOnly: [string, number[]][] };
+    const counts = part.arrays.counts as Int32Array;
+    const words = meta.words ? meta.words.split('\n') : [];
+    this.df = new Map();
+    this.byLength = [];
+    this.pending = [];
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k];
+      this.df.set(w, counts[k]);
+      const bucket = (this.byLength[w.length] ??= { words: [], masks: [] });
+      bucket.words.push(w);
+      bucket.masks.push(letterMask(w));
+    }
+    this.privateOnly = new Map(meta.privateOnly.map(([w, libs]) => [w, new Set(libs)]));
   }
 
   /** The word is on an entry a viewer who may see these private libraries may see. */
