@@ -345,6 +345,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: false,
+      // Off: @fastify/send would write its own "max-age=0" over the header set below.
+      cacheControl: false,
       setHeaders(res, file) {
         res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
