@@ -402,31 +402,49 @@ class RoutedStatement {
     return this.rows(params);
   }
 
-  /** A cursor on a standby: a failure before its first rows is retried on the primary, one later is not (rows were handed out). */
+  /**
+   * A cursor on a standby. When the standby fails, the rest comes from the primary: the same query, past
+   * the rows already handed out (exact for an ordered read of what the standby had, such as the search
+   * index's sync by seq: the primary holds the same rows first, then newer ones).
+   */
   *iterate(...params: unknown[]): IterableIterator<unknown> {
     this.mustRead();
     const args = this.args(params);
     const s = this.readonly ? this.router.pick() : null;
+    let handed = 0;
     if (s?.conn) {
       const it = s.conn.cursor(this.source, args, this.mode);
-      let first: IteratorResult<unknown>;
+      let open = true;
       try {
-        first = it.next();
-      } catch (e) {
-        this.router.failed(s, e);
-        this.router.counts.retried++;
-        this.router.counts.primary++;
-        yield* this.router.primary.cursor(this.source, args, this.mode);
-        return;
+        for (;;) {
+          let next: IteratorResult<unknown>;
+          try {
+            next = it.next();
+          } catch (e) {
+            open = false; // the generator ended with its error
+            this.router.failed(s, e);
+            this.router.counts.retried++;
+            break;
+          }
+          if (next.done) {
+            open = false;
+            this.router.counts.standby++;
+            return;
+          }
+          handed++;
+          yield next.value;
+        }
+      } finally {
+        // The caller stopped early: close the cursor on the standby.
+        if (open) it.return(undefined);
       }
-      this.router.counts.standby++;
-      if (first.done) return;
-      yield first.value;
-      yield* it;
-      return;
     }
     this.router.counts.primary++;
-    yield* this.router.primary.cursor(this.source, args, this.mode);
+    let skip = handed;
+    for (const row of this.router.primary.cursor(this.source, args, this.mode)) {
+      if (skip > 0) skip--;
+      else yield row;
+    }
   }
 
   pluck(toggle = true): this {
