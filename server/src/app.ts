@@ -14,6 +14,8 @@ import { isPostgresUrl } from './db/pg-open.ts';
 import { readsOn, type ReadRouter } from './db/replicas.ts';
 import { installReadYourWrites } from './http/read-your-writes.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { installMetrics } from './metrics/routes.ts';
 import { LibraryService } from './libraries/service.ts';
 import { libraryRoutes } from './libraries/routes.ts';
 import { LibraryLogoService } from './libraries/logos.ts';
@@ -99,6 +101,8 @@ export interface Services {
   curation: CurationService;
   sites: SiteStore;
   harvest: HarvestService;
+  /** This process's metrics (GET /metrics). */
+  metrics: Metrics;
   /** Read replicas (DATABASE_REPLICA_URL), or null: every read on the primary. */
   replicas: ReadRouter | null;
   /** What reads that may lag use: a standby when one is usable (db/replicas.ts), else the primary's. */
@@ -144,6 +148,8 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const mail = new MailService(db, config);
   const reports = new ReportService(db, mail, pages, libraries, config);
   const jobs = new JobQueue(db);
+  const metrics = new Metrics();
+  metrics.watch({ jobs: () => jobs.countsByKind(), outbox: () => mail.outboxCounts() });
   const compaction = new IndexCompaction(db, jobs, DEFAULT_POLICY, dbFile === ':memory:' || isPostgresUrl(dbFile) ? null : dbFile);
   const fonts = new FontCatalog(path.join(config.dataDir, 'cache', 'fonts'));
   const builderSessions = new BuilderSessions(db, config.dataDir, (config.bookSessionMaxAgeDays ?? 7) * 86400_000);
@@ -188,7 +194,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
       mail: { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom },
     },
   });
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, compaction, fonts, bookbuilder, covers, buildRunner, accounts, admin, libraryAdmin, logos, spreadsheets, curation, sites, harvest, replicas, reads: { db: readDb, catalogue: readCatalogue } };
+  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, compaction, fonts, bookbuilder, covers, buildRunner, accounts, admin, libraryAdmin, logos, spreadsheets, curation, sites, harvest, metrics, replicas, reads: { db: readDb, catalogue: readCatalogue } };
 }
 
 /** How often a worker looks whether the search index has changed enough to be compacted. */
@@ -204,15 +210,16 @@ export function createJobWorker(config: JobConfig & { logLevel?: string }, servi
     [BOOK_BUILD_JOB]: services.bookbuilder.jobHandler(services.buildRunner, {
       concurrency: Math.min(concurrency, config.bookBuildConcurrency ?? 1),
       timeoutMs: (config.bookBuildTimeoutSeconds ?? 600) * 1000,
+      metrics: services.metrics,
     }),
     [COVER_BUILD_JOB]: services.covers.jobHandler({
       concurrency: Math.min(concurrency, config.bookBuildConcurrency ?? 1),
       timeoutMs: (config.bookBuildTimeoutSeconds ?? 600) * 1000,
     }),
     [SPREADSHEET_JOB]: services.spreadsheets.jobHandler(),
-    [HARVEST_JOB]: services.harvest.jobHandler(log),
+    [HARVEST_JOB]: services.harvest.jobHandler(log, services.metrics),
     [COMPACT_INDEX_JOB]: services.compaction.jobHandler(log),
-  }, { concurrency, log });
+  }, { concurrency, log, metrics: services.metrics });
   // Due harvests are queued by whichever worker looks first; the one-open-run index keeps it to one run per site.
   const schedule = () => {
     try {
@@ -297,6 +304,8 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(answerSerializer(config.checkResponses));
   installErrorHandler(app);
+  // Request durations of every answer, and GET /metrics (loopback, or METRICS_TOKEN).
+  await installMetrics(app, services, config.metricsToken);
   // The OpenAPI document is generated from the route schemas: GET /collector/api/openapi.json
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Union catalogue API', version: '1' } },
@@ -311,13 +320,13 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
   await app.register(healthRoutes(services.db, config.dataDir, () => services.search.notReady()));
 
   await app.register(async (api) => {
-    await api.register(searchRoutes(services.search));
+    await api.register(searchRoutes(services.search, services.metrics));
     await api.register(catalogueRoutes(services.reads.catalogue, services.fullText, services.files));
     await api.register(latestRoutes(new LatestService(services.reads.db, services.search, services.libraries)));
     await api.register(citeRoutes(services.reads.catalogue, { publicUrl: config.publicUrl }));
     await api.register(libraryRoutes(services.libraries, services.search, services.logos));
     await api.register(agentRoutes(services.agents, services.search, services.wikidata));
-    await api.register(accountRoutes(services.accounts, config.sessionDays, services.db));
+    await api.register(accountRoutes(services.accounts, config.sessionDays, services.db, services.metrics));
     await api.register(reportRoutes(services.reports, {
       db: services.db, rateLimit: config.reportRateLimit, rateWindowSeconds: config.reportRateWindowSeconds, emailOf: (viewer) => viewer.email || null,
     }));

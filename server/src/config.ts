@@ -34,6 +34,10 @@ export interface Config {
    * whatever the client wrote, and the login and report limits count per client address.
    */
   trustProxy: false | number | string[];
+  /** Bearer token that lets Prometheus read /metrics from elsewhere than this machine ('' = loopback only). */
+  metricsToken: string;
+  /** `worker` answers /metrics on HOST at this port (0 = not at all; `serve` answers on PORT). */
+  workerMetricsPort: number;
   /** Check every answer against its schema (tests; `CHECK_RESPONSES=1`): see http/serializer.ts. */
   checkResponses: boolean;
   /** Public address of the site (links in e-mails), without a trailing slash; '' = paths only. */
@@ -162,6 +166,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'web', 'dist')),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    metricsToken: (env.METRICS_TOKEN ?? '').trim(),
+    workerMetricsPort: envInt(env, 'WORKER_METRICS_PORT', 0),
     // Under test the process checks every answer, whatever environment its config was read from.
     checkResponses: envBool(env, 'CHECK_RESPONSES', process.env.VITEST !== undefined),
     publicUrl: (env.PUBLIC_URL || '').replace(/\/+$/, ''),

@@ -9,6 +9,7 @@ import { createDemoAccounts } from './admin/demo.ts';
 import { migrate, openDatabase } from './db/index.ts';
 import { backendNotReady } from './db/backends.ts';
 import { isPostgresUrl } from './db/pg-open.ts';
+import { serveWorkerMetrics } from './metrics/routes.ts';
 import { snapshotPath } from './search/snapshot.ts';
 
 export async function loadDemoIfEmpty(services: Services, demoDir: string, log: (msg: string) => void): Promise<boolean> {
@@ -112,8 +113,12 @@ async function main() {
       // The worker's own timers are unref'd (they must not hold a `serve` process open); with no server
       // here, this one keeps the process running until it is told to stop.
       const keepAlive = setInterval(() => undefined, 60_000);
+      const metricsServer = config.workerMetricsPort > 0
+        ? await serveWorkerMetrics(services.metrics, { host: config.host, port: config.workerMetricsPort, token: config.metricsToken })
+        : null;
       const stop = async () => {
         clearInterval(keepAlive);
+        await metricsServer?.close();
         await jobs.stop();
         await services.db.close();
         process.exit(0);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AccountError, normaliseUsername, type AccountService } from './service.ts';
 import { LoginThrottle } from './login-throttle.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { ANONYMOUS, type Viewer } from '../http/viewer.ts';
 import { viewerOf } from '../http/context.ts';
 import { routedPath } from '../http/csrf.ts';
@@ -39,7 +40,7 @@ export const DEVICE_COOKIE = 'logindevice';
 
 const tooMany = (wait: number) => new HttpError(429, 'Too many attempts. Please try again in {{minutes}} minute(s).', { values: { minutes: Math.ceil(wait / 60) } });
 
-export const accountRoutes = (accounts: AccountService, sessionDays: number, db: Db): FastifyPluginAsyncZod => async (app) => {
+export const accountRoutes = (accounts: AccountService, sessionDays: number, db: Db, metrics?: Metrics): FastifyPluginAsyncZod => async (app) => {
   const throttle = new LoginThrottle(db);
   const resetLimit = new RateLimiter(db, 'password-reset', 5, 60 * 60_000);
 
@@ -49,11 +50,15 @@ export const accountRoutes = (accounts: AccountService, sessionDays: number, db:
     const attempt = { username: normaliseUsername(req.body.username), address: addressKey(req.ip), device: req.cookies[DEVICE_COOKIE] };
     const wait = throttle.begin(attempt);
     if (wait > 0) {
+      metrics?.loginThrottled();
       reply.header('Retry-After', String(wait));
       throw new HttpError(429, 'Too many attempts. Please try again in {{seconds}} second(s).', { values: { seconds: wait } });
     }
     const result = await accounts.login(req.body.username, req.body.password);
-    if ('error' in result) throw new Refusal(result.error, { fields: { logged_in: null } });
+    if ('error' in result) {
+      metrics?.loginFailed();
+      throw new Refusal(result.error, { fields: { logged_in: null } });
+    }
     const { device } = throttle.succeeded(attempt);
     reply.setCookie(DEVICE_COOKIE, device, {
       path: '/collector/api/auth/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https', maxAge: 365 * 86400,

@@ -18,7 +18,8 @@ import type { FileStore } from '../catalogue/files.ts';
 import type { Viewer } from '../http/viewer.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import type { JobHandler } from '../jobs/worker.ts';
+import type { JobContext, JobHandler } from '../jobs/worker.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { BuildResult } from './build.ts';
 import type { BuildRunner } from './runner.ts';
 import { BUILD_JOB_OF, BuilderSessions, type SessionRow } from './sessions.ts';
@@ -272,38 +273,49 @@ export class BookBuilderService {
   }
 
   /** The job handler: builds in a worker thread and records the output on the session. */
-  jobHandler(runner: BuildRunner, opts: { concurrency: number; timeoutMs: number }): JobHandler {
+  jobHandler(runner: BuildRunner, opts: { concurrency: number; timeoutMs: number; metrics?: Metrics }): JobHandler {
     return {
       concurrency: opts.concurrency,
       timeoutMs: opts.timeoutMs,
       run: async (raw, ctx) => {
-        const p = raw as BuildJobPayload;
-        const s = this.session(p.session_id);
-        if (!s) throw new Error('The session no longer exists');
-        const wanted = new Set(p.text_ids);
-        const texts = this.texts(s.id).filter((t) => wanted.has(t.id));
-        if (texts.length === 0) throw new Error('The session has no texts to build');
-        const file = `book-${ctx.jobId}.pdf`;
-        let result: BuildResult;
         try {
-          result = await runner.run(
-            {
-              texts: texts.map((t) => {
-                const tp = this.textPaths(s.id, t.id);
-                return { musePath: tp.muse, zipPath: fs.existsSync(tp.zip) ? tp.zip : null };
-              }),
-              data: p.data,
-              outPath: path.join(this.sessions.dir(s.id), file),
-            },
-            ctx.signal,
-            (pr) => this.progress.set(ctx.jobId, { step: pr.step, steps: pr.steps }),
-          );
-        } finally {
-          this.progress.delete(ctx.jobId);
+          const result = await this.runBuild(runner, raw, ctx);
+          opts.metrics?.bookBuildEnded('built');
+          return result;
+        } catch (e) {
+          opts.metrics?.bookBuildEnded('failed');
+          throw e;
         }
-        this.sessions.storeOutput(s.id, ctx.jobId, file, result.pages);
-        return result;
       },
     };
+  }
+
+  private async runBuild(runner: BuildRunner, raw: unknown, ctx: JobContext): Promise<BuildResult> {
+    const p = raw as BuildJobPayload;
+    const s = this.session(p.session_id);
+    if (!s) throw new Error('The session no longer exists');
+    const wanted = new Set(p.text_ids);
+    const texts = this.texts(s.id).filter((t) => wanted.has(t.id));
+    if (texts.length === 0) throw new Error('The session has no texts to build');
+    const file = `book-${ctx.jobId}.pdf`;
+    let result: BuildResult;
+    try {
+      result = await runner.run(
+        {
+          texts: texts.map((t) => {
+            const tp = this.textPaths(s.id, t.id);
+            return { musePath: tp.muse, zipPath: fs.existsSync(tp.zip) ? tp.zip : null };
+          }),
+          data: p.data,
+          outPath: path.join(this.sessions.dir(s.id), file),
+        },
+        ctx.signal,
+        (pr) => this.progress.set(ctx.jobId, { step: pr.step, steps: pr.steps }),
+      );
+    } finally {
+      this.progress.delete(ctx.jobId);
+    }
+    this.sessions.storeOutput(s.id, ctx.jobId, file, result.pages);
+    return result;
   }
 }

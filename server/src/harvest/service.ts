@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { HARVEST_FAILING_AFTER, type HarvestRun } from '@uc/shared';
+import type { Metrics } from '../metrics/metrics.ts';
 import type { Db } from '../db/index.ts';
 import type { IngestRecord, IngestService } from '../ingest/service.ts';
 import type { FileStore } from '../catalogue/files.ts';
@@ -167,14 +168,21 @@ export class HarvestService {
   }
 
   /** `log`: the server's log, for what a report leaves out (the detail of a failure). */
-  jobHandler(log?: HarvestOptions['log']): JobHandler {
+  jobHandler(log?: HarvestOptions['log'], metrics?: Metrics): JobHandler {
     if (log && !this.opts.log) this.opts = { ...this.opts, log };
     return {
       concurrency: 1,
       timeoutMs: 6 * 3600_000,
       run: async (payload, ctx) => {
         const { run_id } = payload as { run_id: number };
-        const run = this.opts.thread ? await this.executeInThread(run_id, ctx.signal) : await this.execute(run_id, ctx.signal);
+        let run: HarvestRun;
+        try {
+          run = this.opts.thread ? await this.executeInThread(run_id, ctx.signal) : await this.execute(run_id, ctx.signal);
+        } catch (e) {
+          metrics?.harvestEnded('failed', {});
+          throw e;
+        }
+        metrics?.harvestEnded(run.status === 'finished' ? 'finished' : 'failed', run);
         return { run_id, status: run.status };
       },
     };

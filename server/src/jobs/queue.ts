@@ -77,6 +77,7 @@ export class JobQueue {
       requeue: s.prepare(`UPDATE jobs SET status = 'inactive', worker = NULL, heartbeat = NULL WHERE id = ? AND status = 'active'`),
       ahead: s.prepare(`SELECT count(*) FROM jobs WHERE status = 'inactive' AND id < ? AND kind = ?`).pluck(),
       counts: s.prepare('SELECT status, count(*) AS n FROM jobs GROUP BY status'),
+      countsByKind: s.prepare('SELECT kind, status, count(*) AS n FROM jobs GROUP BY kind, status'),
       purge: s.prepare(`DELETE FROM jobs WHERE status IN ('finished', 'failed') AND coalesce(finished, created) < ?`),
     };
   }
@@ -163,6 +164,11 @@ export class JobQueue {
     const out: Record<JobState, number> = { inactive: 0, active: 0, finished: 0, failed: 0 };
     for (const r of this.q.counts.all() as { status: JobState; n: number }[]) out[r.status] = r.n;
     return out;
+  }
+
+  /** Jobs by kind and state (the metrics' queue depth; finished and failed ones are kept until purge()). */
+  countsByKind(): { kind: string; state: JobState; n: number }[] {
+    return (this.q.countsByKind.all() as { kind: string; status: JobState; n: number }[]).map((r) => ({ kind: r.kind, state: r.status, n: Number(r.n) }));
   }
 
   /** Deletes finished and failed jobs older than maxAgeMs. */

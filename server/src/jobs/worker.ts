@@ -2,6 +2,7 @@
 // `perKind[kind]` of one kind), keeps a heartbeat on the jobs it holds, and puts back jobs left
 // active by a worker that died. `serve` starts one; `main.ts worker` runs one alone.
 import { JobQueue, newWorkerId, type Job } from './queue.ts';
+import type { JobOutcome, Metrics } from '../metrics/metrics.ts';
 
 /** How soon a heartbeat that met a busy database is tried again. */
 const BUSY_RETRY_MS = 50;
@@ -27,6 +28,8 @@ export interface WorkerOptions {
   /** A job whose heartbeat is older than this is taken as abandoned (default 3 heartbeats). */
   staleMs?: number;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
+  /** Where each job's run time and outcome is recorded. */
+  metrics?: Metrics;
 }
 
 export class JobTimeoutError extends Error {}
@@ -157,16 +160,20 @@ export class JobWorker {
       timer = setTimeout(() => abort.abort(new JobTimeoutError(`Timed out after ${Math.round(handler.timeoutMs! / 1000)} s`)), handler.timeoutMs);
       timer.unref();
     }
+    const began = performance.now();
+    let outcome: JobOutcome = 'failed';
     const done = (async () => {
       try {
         const result = await handler.run(job.payload, { jobId: job.id, signal: abort.signal });
         if (abort.signal.aborted) throw abort.signal.reason;
         this.queue.finish(job.id, result ?? null);
+        outcome = 'finished';
       } catch (e) {
         const stopping = this.stopped && !(abort.signal.reason instanceof JobTimeoutError);
         if (stopping && abort.signal.aborted) {
           // Interrupted by a shutdown: leave it active; the next start puts it back in the queue.
           this.opts.log?.('job interrupted by shutdown', { id: job.id });
+          outcome = 'interrupted';
         } else {
           const msg = e instanceof Error ? e.message : String(e);
           this.opts.log?.('job failed', { id: job.id, kind: job.kind, error: msg });
@@ -179,6 +186,7 @@ export class JobWorker {
         }
       } finally {
         if (timer) clearTimeout(timer);
+        this.opts.metrics?.jobEnded(job.kind, outcome, (performance.now() - began) / 1000);
         this.running.delete(job.id);
         this.schedule(0);
       }

@@ -76,6 +76,7 @@ export class MailService {
       failed: s.prepare(`UPDATE outbox SET status = 'failed', error = ?, attempts = attempts + 1 WHERE id = ?`),
       get: s.prepare('SELECT * FROM outbox WHERE id = ?'),
       pending: s.prepare(`SELECT * FROM outbox WHERE status IN ('queued', 'failed') ORDER BY id LIMIT ?`),
+      byStatus: s.prepare('SELECT status, count(*) AS n FROM outbox GROUP BY status'),
     };
   }
 
@@ -103,6 +104,11 @@ export class MailService {
 
   get(id: number): OutboxRow | null {
     return (this.q.get.get(id) as OutboxRow | undefined) ?? null;
+  }
+
+  /** Messages by delivery status (for the metrics: a growing 'queued' or 'failed' count needs an operator). */
+  outboxCounts(): { status: string; n: number }[] {
+    return this.q.byStatus.all() as { status: string; n: number }[];
   }
 
   close(): void {

@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FILTER_NAMES, searchQuerySchema, searchResponseSchema, suggestQuerySchema, suggestResponseSchema, errorSchema, type FilterName, type SortBy } from '@uc/shared';
 import type { SearchService } from './service.ts';
 import { viewerOf } from '../http/context.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 
-export const searchRoutes = (search: SearchService): FastifyPluginAsyncZod => async (app) => {
+export const searchRoutes = (search: SearchService, metrics?: Metrics): FastifyPluginAsyncZod => async (app) => {
   app.get('/search', {
     schema: { querystring: searchQuerySchema, response: { 200: searchResponseSchema, 400: errorSchema, 503: errorSchema } },
   }, async (req) => {
@@ -15,13 +16,16 @@ export const searchRoutes = (search: SearchService): FastifyPluginAsyncZod => as
       const v = q[`filter_${f}`];
       if (v !== undefined) filters[f] = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === 'string' && x !== '');
     }
-    return search.search(
+    const began = performance.now();
+    const answer = search.search(
       {
         query: req.query.query ?? '', sortBy: sortOf(req.query.sort_by, req.query.sort_direction), page: req.query.page_number ?? 1, pageSize: req.query.page_size, filters,
         exact: req.query.exact === '1', translations: req.query.translations === '1',
       },
       viewerOf(req),
     );
+    metrics?.searchAnswered((performance.now() - began) / 1000, answer.total_entries);
+    return answer;
   });
 
   app.get('/suggest', {
