@@ -40,8 +40,6 @@ async function main() {
     process.exitCode = await runCopyCli(args, databaseTarget({ dataDir: config.dataDir }), (line) => console.log(line));
     return;
   }
-  const notReady = backendNotReady(isPostgresUrl(databaseTarget(config)) ? 'postgres' : 'sqlite');
-  if (notReady) {
   if (command === 'backup' || command === 'restore') {
     // Before any service opens the database: a restore fills an empty DATA_DIR, and a backup only reads.
     const { runBackupCli, runRestoreCli } = await import('./backup/cli.ts');
