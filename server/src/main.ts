@@ -47,6 +47,8 @@ async function main() {
     process.exitCode = await run(args, config, (line) => console.log(line), (line) => console.error(line));
     return;
   }
+  const notReady = backendNotReady(isPostgresUrl(databaseTarget(config)) ? 'postgres' : 'sqlite');
+  if (notReady) {
     console.error(notReady);
     process.exit(2);
   }
