@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobWorker } from '../app.ts';
 import { CSRF_HEADERS, testApp, type TestApp } from '../test/fixture.ts';
+import { APP_BACKENDS } from '../test/backends.ts';
 import { dcXml, startOaiServer, type OaiTestServer } from '../harvest/test/oai-server.ts';
 import { JobWorker } from '../jobs/worker.ts';
 import { Metrics } from './metrics.ts';
@@ -189,6 +190,30 @@ describe('GET /metrics', () => {
     const far = await t.app.inject({ url: '/metrics', remoteAddress: '198.51.100.7' });
     expect(far.statusCode).toBe(404);
     expect(far.body).not.toContain('process_cpu');
+  });
+});
+
+describe.each(APP_BACKENDS)('the gauges read when scraped, on %s', (dialect) => {
+  let t: TestApp;
+  let base: string;
+  beforeAll(async () => {
+    t = await testApp(undefined, {}, dialect);
+    base = await listen(t);
+  });
+  afterAll(() => t?.close());
+
+  it('count queued jobs and outbox messages, and the index\'s seq, from the database', async () => {
+    t.services.jobs.enqueue('gauge-test', {});
+    await t.services.mail.send({ kind: 'test', to: ['someone@example.org'], subject: 'Hello', text: 'A message' } as never);
+    const text = await (await fetch(`${base}/metrics`)).text();
+    expect(value(text, 'job_queue_jobs', { kind: 'gauge-test', state: 'inactive' })).toBe(1);
+    expect(value(text, 'mail_outbox_messages', { status: 'queued' })).toBe(1);
+    const latest = t.services.db.sqlite.prepare('SELECT max(seq) FROM search_docs').pluck().get();
+    expect(value(text, 'search_index_seq')).toBe(Number(latest));
+    expect(value(text, 'search_index_seq_lag')).toBe(0);
+    if (!promtool) return;
+    const lint = spawnSync('promtool', ['check', 'metrics'], { input: text, encoding: 'utf8' });
+    expect(`${lint.stdout}${lint.stderr}`.trim()).toBe('');
   });
 });
 
