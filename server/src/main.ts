@@ -99,10 +99,8 @@ async function main() {
       const logIndex = (m: string) => app.log.info(m);
       services.search.load({ snapshotFile, log: logIndex })
         .catch((e: Error) => app.log.error({ err: e }, 'loading the search index failed; requests read the documents'));
-      if (snapshotFile) {
-        const stopSnapshots = services.search.keepSnapshot(snapshotFile, { minutes: config.searchSnapshotMinutes, log: logIndex });
-        app.addHook('onClose', async () => stopSnapshots());
-      }
+      // Its timers are unref'd: they end with the process.
+      if (snapshotFile) services.search.keepSnapshot(snapshotFile, { minutes: config.searchSnapshotMinutes, log: logIndex });
       jobs?.start();
       return;
     }

@@ -85,6 +85,11 @@ export class Vocabulary {
     this.privateOnly = new Map(meta.privateOnly.map(([w, libs]) => [w, new Set(libs)]));
   }
 
+  /** No text is waiting to be folded into words (a snapshot then holds the event loop briefly). */
+  get folded(): boolean {
+    return this.pending.length === 0;
+  }
+
   /** The word is on an entry a viewer who may see these private libraries may see. */
   private known(word: string, layers: ReadonlySet<number>): boolean {
     const libs = this.privateOnly.get(word);
