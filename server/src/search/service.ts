@@ -130,7 +130,6 @@ export class SearchService {
       docs: s.prepare(`SELECT entry_id, doc FROM search_docs WHERE entry_id IN ${ids}`).raw(),
       ftsIdList: s.prepare(this.text.idListSql).pluck(),
       ftsRanks: s.prepare(this.text.rankListSql).pluck(),
-      ftsRankedIds: this.text.rankedIdListSql === null ? null : s.prepare(this.text.rankedIdListSql).raw(),
       // Which of a page's entries match inside a full text.
       inFullText: s.prepare(this.text.matchingIdsSql).pluck(),
       // IS NOT NULL reads the record header only, not the text.
@@ -809,15 +808,11 @@ export class SearchService {
     const match = this.text.compile(node);
     const bits = new Uint8Array(this.index.capacity);
     const n = bits.length;
-    // PostgreSQL: the matches and, when few enough, their ranks in one statement.
-    const both = scores && this.q.ftsRankedIds ? this.q.ftsRankedIds.get(match, layers.size ? ALL_ROWS : LAYER_STRIDE, this.exactRankLimit) as [IdListAnswer, IdListAnswer] : null;
-    const ids = both ? (layers.size ? parseLayeredIdList(both[0], layers) : parseIdList(both[0])) : this.matchingEntries(match, layers);
+    const ids = this.matchingEntries(match, layers);
     for (let i = 0; i < ids.length; i++) if (ids[i] < n) bits[ids[i]] = 1; // a larger id is not yet synced
     if (!scores) return bits;
     if (ids.length <= this.exactRankLimit) {
-      // (A viewer's layer rows may outnumber their entries: then the ranks come by themselves.)
-      if (both?.[1] != null) this.addRankAnswer(both[1], scores, layers);
-      else this.addRanks(match, scores, layers);
+      this.addRanks(match, scores, layers);
       return bits;
     }
     const strongMatch = this.text.compile(node, 'strong');
@@ -838,12 +833,8 @@ export class SearchService {
 
   /** Adds each row's relevance (-bm25, which FTS5 gives negative; ts_rank on PostgreSQL) for the rows matching `match`. */
   private addRanks(match: string, scores: Float64Array, layers: ReadonlySet<number>): void {
-    this.addRankAnswer(this.q.ftsRanks.get(match, layers.size ? ALL_ROWS : LAYER_STRIDE) as IdListAnswer, scores, layers);
-  }
-
-  private addRankAnswer(list: IdListAnswer, scores: Float64Array, layers: ReadonlySet<number>): void {
-    if (layers.size === 0) addRankList(list, scores);
-    else addLayeredRankList(list, scores, layers, RANK_SCALE);
+    if (layers.size === 0) addRankList(this.q.ftsRanks.get(match, LAYER_STRIDE) as IdListAnswer, scores);
+    else addLayeredRankList(this.q.ftsRanks.get(match, ALL_ROWS) as IdListAnswer, scores, layers, RANK_SCALE);
   }
 
   private zeroedScores(capacity: number): Float64Array {
