@@ -1,11 +1,17 @@
 // GET /metrics through a real server: who may read it, that promtool accepts what it says, and that the
 // values move when requests, searches, logins, jobs, harvests and mail happen.
-import { spawnSync } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobWorker } from '../app.ts';
 import { CSRF_HEADERS, testApp, type TestApp } from '../test/fixture.ts';
 import { APP_BACKENDS } from '../test/backends.ts';
+import { repoRoot } from '../config.ts';
+import { openDatabase } from '../db/index.ts';
+import { JobQueue } from '../jobs/queue.ts';
 import { dcXml, startOaiServer, type OaiTestServer } from '../harvest/test/oai-server.ts';
 import { JobWorker } from '../jobs/worker.ts';
 import { Metrics } from './metrics.ts';
@@ -32,6 +38,15 @@ function samples(text: string) {
 function value(text: string, name: string, labels: Record<string, string> = {}): number {
   const s = samples(text).find((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v));
   return s?.value ?? 0;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 async function listen(t: TestApp): Promise<string> {
@@ -258,6 +273,35 @@ describe('the worker\'s /metrics (WORKER_METRICS_PORT)', () => {
       await app.close();
     }
   });
+
+  it('is answered by a real `worker` process on WORKER_METRICS_PORT, with the queue read from its database', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-metrics-worker-'));
+    const port = await freePort();
+    const tsx = path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+    // `timeout` ends it even if this test dies first.
+    const child = spawn('timeout', ['-k', '5', '120', process.execPath, tsx, 'server/src/main.ts', 'worker'], {
+      cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', DEMO: '0', HOST: '127.0.0.1', WORKER_METRICS_PORT: String(port), HARVEST_SCHEDULE_SECONDS: '0', METRICS_TOKEN: '' },
+    });
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c));
+    child.stderr!.on('data', (c: Buffer) => (out += c));
+    try {
+      await expect.poll(() => out, { timeout: 60_000, interval: 100 }).toMatch(/Worker \S+ running/);
+      const db = openDatabase(path.join(dir, 'catalogue.sqlite'));
+      new JobQueue(db).enqueue('nobody-runs-this', {});
+      await db.close();
+      const base = `http://127.0.0.1:${port}`;
+      const text = await (await fetch(`${base}/metrics`)).text();
+      expect(value(text, 'job_queue_jobs', { kind: 'nobody-runs-this', state: 'inactive' })).toBe(1);
+      expect(text).toContain('\nprocess_resident_memory_bytes');
+      expect((await fetch(`${base}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(404);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('takes only loopback connections without forwarding headers as local', () => {
     const req = (remoteAddress: string, headers: Record<string, string> = {}) => ({ headers, socket: { remoteAddress } });
