@@ -17,6 +17,7 @@ import type { EntryImage } from '../search/entry-image.ts';
 import type { EntryLine, Line } from './format.ts';
 import { readCheckedLines } from './reader.ts';
 import { deferOaiRecords } from '../publish/oai-bulk.ts';
+import { PgFtsStage } from '../search/pg-fts-stage.ts';
 
 /** The import holds one transaction over everything (see below): no savepoint per batch. */
 const BULK = { inTransaction: true } as const;
@@ -119,8 +120,9 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   const linked = new Set<number>();
   // Full-text rows written by this import: an entry indexed again for its doc alone keeps its row.
   // Into an empty catalogue they are written by a thread of their own (set once the transaction is open).
-  const bulkIndex: { inTransaction: true; ftsWritten: FtsFingerprints; ftsBuilder: FtsBuilder | null; image: EntryImage | null } = {
-    ...BULK, ftsWritten: new FtsFingerprints(), ftsBuilder: null, image: null,
+  // On PostgreSQL they are staged and written at the end (pgFts).
+  const bulkIndex: { inTransaction: true; ftsWritten: FtsFingerprints; ftsBuilder: FtsBuilder | null; image: EntryImage | null; pgFts: PgFtsStage | null } = {
+    ...BULK, ftsWritten: new FtsFingerprints(), ftsBuilder: null, image: null, pgFts: null,
   };
 
   const flush = () => {
@@ -281,6 +283,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
     const last = new Set([...toIndex, ...linked, ...ingest.link(linkRequests, BULK)]);
     deps.indexer.reindex([...last].sort((a, b) => a - b), bulkIndex);
     await bulkIndex.ftsBuilder?.finishInto();
+    bulkIndex.pgFts?.finish();
   };
 
   // One transaction around everything: a failure half-way leaves the catalogue as it was. Statement
@@ -301,6 +304,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
     try {
       bulkIndex.ftsBuilder = ftsBuilder?.start() ? ftsBuilder : null;
       bulkIndex.image = deps.indexer.entryImage();
+      bulkIndex.pgFts = db.sqlite.dialect === 'postgres' ? new PgFtsStage(db) : null;
       const restoreIndexSettings = bulkIndex.ftsBuilder ? () => {} : deps.indexer.bulkSettings();
       // The OAI-PMH record state of everything indexed is written once at the end, not per index row.
       const oaiRecords = deferOaiRecords(db);

@@ -9,6 +9,7 @@ import type { IndexDoc } from './doc.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { partLibrariesSql } from '../catalogue/holdings.ts';
 import { toTsVector } from './pg-fts.ts';
+import type { PgFtsStage } from './pg-fts-stage.ts';
 import { BULK_FTS_CONFIG, FTS5_DEFAULT_CONFIG, FtsFingerprints, fingerprintOf, ftsRow, type FtsRow, type FtsText } from './fts-text.ts';
 import type { FtsBuilder } from './fts-builder.ts';
 import { EntryImage, type DsRow, type EntryRow } from './entry-image.ts';
@@ -58,6 +59,8 @@ export class Indexer {
   private authors: AuthorResolver;
   /** entry_fts is a tsvector per entry (PostgreSQL), not FTS5. */
   private pg: boolean;
+  /** PostgreSQL, during a bulk reindex with `pgFts`: the full-text rows go there (written at the load's end). */
+  private stage: PgFtsStage | null = null;
 
   constructor(private db: Db) {
     const s = db.sqlite;
@@ -198,11 +201,16 @@ export class Indexer {
       // Full-text rows of the whole call go in together: every trigger statement (search_docs) makes FTS5
       // flush what it holds, so rows written per batch of 500 made many small segments to merge later.
       const fts = new FtsRows();
-      for (let i = 0; i < all.length; i += 500) {
-        written += this.reindexBatch(all.slice(i, i + 500), states, fts, opts.ftsWritten, opts.ftsBuilder ?? undefined, opts.image ?? undefined);
-        if (fts.rows.length >= BULK_FTS_ROWS) this.writeFts(fts);
+      this.stage = (this.pg && opts.pgFts) || null;
+      try {
+        for (let i = 0; i < all.length; i += 500) {
+          written += this.reindexBatch(all.slice(i, i + 500), states, fts, opts.ftsWritten, opts.ftsBuilder ?? undefined, opts.image ?? undefined);
+          if (fts.rows.length >= BULK_FTS_ROWS) this.writeFts(fts);
+        }
+        this.writeFts(fts);
+      } finally {
+        this.stage = null;
       }
-      this.writeFts(fts);
       return written;
     }
     const run = this.db.sqlite.transaction((batch: number[]) => {
@@ -254,7 +262,8 @@ export class Indexer {
   }
 
   private writeFts(fts: FtsRows): void {
-    if (this.q.ftsInsertMany) {
+    if (this.stage) this.stage.put(fts.rows.map(([id, ...columns]) => [id, toTsVector(columns)]));
+    else if (this.q.ftsInsertMany) {
       for (let i = 0; i < fts.rows.length; i += PG_FTS_ROWS) {
         this.q.ftsInsertMany.run(JSON.stringify(fts.rows.slice(i, i + PG_FTS_ROWS).map(([id, ...columns]) => [id, toTsVector(columns)])));
       }
@@ -451,6 +460,7 @@ export class Indexer {
     if (ftsGone.some((id) => fts.ids.has(id))) this.writeFts(fts);
     if (q.ftsDeleteMany) {
       if (ftsGone.length) q.ftsDeleteMany.run(JSON.stringify(ftsGone));
+      this.stage?.drop(ftsGone);
     } else for (const id of ftsGone) q.ftsDelete!.run(sqliteRowid(id));
     for (const row of ftsRows) {
       fts.rows.push(row);
@@ -475,7 +485,11 @@ const PG_FTS_ROWS = 500;
  * rows go to it instead (an import into an empty catalogue: fts-builder.ts); `image`: the entries it
  * holds are read from it (entry-image.ts).
  */
-export interface BulkReindexOptions { inTransaction?: boolean; ftsWritten?: FtsFingerprints; ftsBuilder?: FtsBuilder | null; image?: EntryImage | null }
+export interface BulkReindexOptions {
+  inTransaction?: boolean; ftsWritten?: FtsFingerprints; ftsBuilder?: FtsBuilder | null; image?: EntryImage | null;
+  /** PostgreSQL: the load's staged full-text rows (pg-fts-stage.ts), written into entry_fts by its finish(). */
+  pgFts?: PgFtsStage | null;
+}
 
 /** Full-text rows waiting to be written, and their entry ids. */
 class FtsRows {

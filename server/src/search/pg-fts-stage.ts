@@ -1,0 +1,79 @@
+// PostgreSQL's full-text rows of a bulk load (the JSONL import), written set-wise: during the load every
+// tsvector row goes by COPY into a temporary table of the transaction, and once at its end into
+// entry_fts by one INSERT ... SELECT. Row by row, each insert fed the GIN index's pending list and its
+// flushes, whose cost grew with the index (a 1,000,000-entry import slowed from about 2,800 to 1,000
+// entries/s). Into an empty entry_fts the GIN index is dropped and built again after the insert (one
+// sorted build instead of a million insertions): entry_fts is locked from there to the commit, when
+// there was nothing to find in it anyway (docs/architecture.md, "An import", PostgreSQL).
+import type { Db } from '../db/index.ts';
+import { jsonIds } from '../db/dialect.ts';
+import type { PgConnection } from '../db/postgres.ts';
+
+/** Memory for the GIN build at the end (a session setting of the import's transaction only). */
+const BUILD_MEMORY = '256MB';
+
+export class PgFtsStage {
+  /** The staged copy of each row id (its `n`); a row staged again or dropped leaves its old copy stale. */
+  private staged = new Map<number, number>();
+  private stale: number[] = [];
+  private n = 0;
+  private conn: PgConnection;
+  /** entry_fts held no row when the load began: its indexes are built after the rows are in. */
+  private wasEmpty: boolean;
+
+  constructor(db: Db) {
+    if (db.sqlite.dialect !== 'postgres' || !db.sqlite.inTransaction) throw new Error('PgFtsStage: a PostgreSQL transaction must be open');
+    this.conn = db.sqlite as unknown as PgConnection;
+    this.wasEmpty = !this.conn.prepare('SELECT EXISTS (SELECT 1 FROM entry_fts)').pluck().get();
+    // Dropped with the transaction, whether it commits or rolls back.
+    this.conn.exec('CREATE TEMP TABLE import_fts (n bigint NOT NULL, rowid bigint NOT NULL, doc tsvector NOT NULL) ON COMMIT DROP');
+  }
+
+  /** Rows as [rowid, tsvector text]; the last one given for a row id is the one written. */
+  put(rows: [number, string][]): void {
+    if (!rows.length) return;
+    const first = this.n;
+    this.conn.copyRows('import_fts (n, rowid, doc)', rows.map(([rowid, doc], i) => [first + i, rowid, doc]));
+    for (const [rowid] of rows) {
+      const old = this.staged.get(rowid);
+      if (old !== undefined) this.stale.push(old);
+      this.staged.set(rowid, this.n++);
+    }
+  }
+
+  /** Rows deleted from entry_fts: a copy of them still staged is not written either. */
+  drop(rowids: Iterable<number>): void {
+    for (const rowid of rowids) {
+      const old = this.staged.get(rowid);
+      if (old === undefined) continue;
+      this.stale.push(old);
+      this.staged.delete(rowid);
+    }
+  }
+
+  /** Writes the staged rows into entry_fts (before the commit, in the load's transaction). */
+  finish(): void {
+    const c = this.conn;
+    if (this.stale.length) {
+      c.prepare(`DELETE FROM import_fts WHERE n IN (${jsonIds('postgres', '?')})`).run(JSON.stringify(this.stale));
+    }
+    this.stale = [];
+    this.staged.clear();
+    if (!this.n) return;
+    c.exec(`SET LOCAL maintenance_work_mem = '${BUILD_MEMORY}'; SET LOCAL work_mem = '${BUILD_MEMORY}'`);
+    // The indexes other than the primary key, as they are defined now.
+    const indexes = this.wasEmpty
+      ? (c.prepare(`SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+          WHERE x.indrelid = 'entry_fts'::regclass AND NOT x.indisprimary`).all() as { name: string; def: string }[])
+      : [];
+    for (const i of indexes) c.exec(`DROP INDEX ${quoteIdent(i.name)}`);
+    c.exec('INSERT INTO entry_fts (rowid, doc) SELECT rowid, doc FROM import_fts');
+    for (const i of indexes) c.exec(i.def);
+    c.exec('DROP TABLE import_fts');
+    this.n = 0;
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
