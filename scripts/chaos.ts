@@ -9,12 +9,15 @@
 //       `finished` or `failed` with a reason, and no file is orphaned under DATA_DIR/bookbuilder/.
 //   (d) an import into an empty catalogue with no server (it writes through a rollback journal, not the
 //       WAL): killed mid-import, the catalogue opens again empty, intact and in WAL mode.
+//   (e) a backup (`main.ts backup DIR`) killed while it writes: the earlier backup and the live data are
+//       as they were, nothing that looks like a whole backup is left, and the next backup is whole.
 // After every kill the database passes PRAGMA integrity_check. Everything runs on 127.0.0.1 with a
 // temporary DATA_DIR, bounded by timeouts; one JSON line at the end; exit 1 when any check fails.
-//   npm run chaos -- [--entries 40000] [--rows 6000] [--sheet-kills 1]
+//   npm run chaos -- [--entries 40000] [--rows 6000] [--sheet-kills 1] [--only backup,book]
 // --sheet-kills 2 kills the spreadsheet job's automatic retry as well (the queue then fails the job);
 import fs from 'node:fs';
 import os from 'node:os';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import Database from 'better-sqlite3';
@@ -22,6 +25,7 @@ import {
   Client, atExit, csrfFrom, exited, killGroup, repoRoot, runMain, sleep, startMain, startServer, tail, until, type ServerHandle,
 } from '../bench/lib/child-server.ts';
 import { processAlive } from '../server/src/processes.ts';
+import { checkBackup, resolveBackupDir, MANIFEST } from '../server/src/backup/service.ts';
 
 const args = process.argv.slice(2);
 const opt = (name: string, def: number) => {
@@ -33,9 +37,11 @@ const ENTRIES = opt('entries', 40000);
 const ROWS = opt('rows', 6000);
 const BASE_ROWS = 1000;
 const SHEET_KILLS = Math.max(1, Math.min(2, opt('sheet-kills', 1)));
+/** Only these scenarios (a comma list of their names), e.g. `--only backup`; all when absent. */
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : [];
 const LIBRARY = 17; // Kijiji Reading Room: public, active, a csv library of the demo
 const TOKEN = 'quokkachaos'; // in every row of the big sheet, in no base row
-const LIMIT_S = 240; // the whole run, whatever happens
+const LIMIT_S = 300; // the whole run, whatever happens
 const GENERATOR = path.resolve(repoRoot, '..', 'shared', 'bench', 'gen-catalogue.mjs');
 
 const t0 = Date.now();
@@ -604,6 +610,87 @@ async function scenarioBook(c: Client): Promise<Scenario> {
   return s;
 }
 
+// ---------------------------------------------------------------- (e) backup
+
+/** Path, size and sha256 of every file under `dir` (symbolic links aside): a folder's exact content. */
+function treeDigest(dir: string): string {
+  return walk(dir).sort().map((f) => `${path.relative(dir, f)} ${fs.statSync(f).size} ${createHash('sha256').update(fs.readFileSync(f)).digest('hex')}`).join('\n');
+}
+
+/** The live stored files (the data sources' and the Book Builder's): a backup only reads them. */
+const liveFiles = () => treeDigest(path.join(dataDir, 'files')).split('\n').filter((l) => !l.startsWith('.journal')).join('\n') + treeDigest(path.join(dataDir, 'bookbuilder'));
+
+async function scenarioBackup(): Promise<Scenario> {
+  const s = scenario();
+  const backups = path.join(tmp, 'backups');
+  const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  const first = runMain(['backup', backups], env);
+  if (!check(s, first.code === 0, `the first backup failed: ${first.out.slice(-300)}`)) return s;
+  const earlier = fs.readdirSync(backups);
+  const earlierDir = path.join(backups, earlier[0]);
+  const earlierDigest = treeDigest(earlierDir);
+  const before = counts();
+  const filesBefore = liveFiles();
+
+  // Killed (kill -9, the whole process group) as soon as its temporary folder appears: while it copies
+  // the database. A backup that ends before it is seen is tried again.
+  let partial = '';
+  for (let attempt = 1; attempt <= 3 && !partial; attempt++) {
+    const child = startMain({ args: ['backup', backups], env, lifetimeS: 60, logFile });
+    const t = Date.now();
+    while (child.exitCode === null && child.signalCode === null && Date.now() - t < 60_000) {
+      const seen = fs.readdirSync(backups).find((n) => n.startsWith('.partial-'));
+      if (seen) {
+        killGroup(child, 'SIGKILL');
+        partial = seen;
+        break;
+      }
+      await sleep(2);
+    }
+    await exited(child, 10_000);
+    s.kill_attempts = attempt;
+    if (!partial) log(`backup: attempt ${attempt} ended (exit ${child.exitCode}) before it could be killed`);
+  }
+  if (!check(s, !!partial, 'three backups ended before one could be killed mid-way')) return s;
+  log(`backup: killed while it wrote ${partial}`);
+  const left = fs.readdirSync(backups);
+  s.left_after_kill = left;
+  check(s, left.includes(partial), `the killed backup's temporary folder is gone (${left.join(', ')}): was it killed mid-way?`);
+  check(s, !fs.existsSync(path.join(backups, partial, MANIFEST)), 'the killed backup left a manifest: it would look whole');
+  const whole = left.filter((n) => !n.startsWith('.'));
+  check(s, whole.length === 1 && whole[0] === earlier[0], `whole backups after the kill: ${whole.join(', ')} (only ${earlier[0]} expected)`);
+  check(s, resolveBackupDir(backups) === earlierDir, `restore would take ${resolveBackupDir(backups)}, not the earlier backup`);
+  let refused = '';
+  try {
+    resolveBackupDir(path.join(backups, partial));
+  } catch (e) {
+    refused = (e as Error).message;
+  }
+  check(s, /did not finish/.test(refused), `restore of the killed backup's folder was not refused as unfinished: "${refused}"`);
+  check(s, treeDigest(earlierDir) === earlierDigest, 'the earlier backup changed');
+  const earlierCheck = checkBackup(earlierDir).problems;
+  check(s, earlierCheck.length === 0, `the earlier backup fails its check: ${earlierCheck.join('; ')}`);
+  // The live data: the same rows, intact, and the same stored files.
+  integrity(s, before.fk_violations);
+  const after = counts();
+  for (const k of Object.keys(before)) check(s, after[k] === before[k], `${k}: ${after[k]} after the killed backup, ${before[k]} before`);
+  check(s, liveFiles() === filesBefore, 'the live stored files changed during the killed backup');
+
+  // The next backup removes the dead one's folder and is whole.
+  const next = runMain(['backup', backups], env);
+  if (!check(s, next.code === 0, `the backup after the kill failed: ${next.out.slice(-300)}`)) return s;
+  check(s, next.out.includes(`Removed ${partial}`), `the next backup did not say it removed ${partial}: ${next.out.slice(-300)}`);
+  const end = fs.readdirSync(backups);
+  s.backups_at_end = end;
+  check(s, end.length === 2 && !end.some((n) => n.startsWith('.')), `backups at the end: ${end.join(', ')}`);
+  const newest = resolveBackupDir(backups);
+  const { manifest, problems } = checkBackup(newest);
+  check(s, newest !== earlierDir && problems.length === 0, `the next backup ${newest} fails its check: ${problems.join('; ')}`);
+  check(s, manifest.counts.entries === after.entries, `the next backup holds ${manifest.counts.entries} entries, the catalogue ${after.entries}`);
+  s.next_backup = { files: manifest.files.length, seconds: manifest.seconds, entries: manifest.counts.entries };
+  return s;
+}
+
 // ---------------------------------------------------------------- main
 
 async function main() {
@@ -614,7 +701,8 @@ async function main() {
     const first = await start();
     log(`server ready in ${first.ms} ms (demo catalogue loaded)`);
     const c = new Client(server!.base);
-    for (const [name, run] of [['import', scenarioImport], ['import-alone', scenarioImportAlone], ['spreadsheet', scenarioSpreadsheet], ['book', scenarioBook]] as const) {
+    const all = [['import', scenarioImport], ['import-alone', scenarioImportAlone], ['spreadsheet', scenarioSpreadsheet], ['book', scenarioBook], ['backup', scenarioBackup]] as const;
+    for (const [name, run] of all.filter(([n]) => ONLY.length === 0 || ONLY.includes(n))) {
       const s0 = Date.now();
       try {
         c.base = server!.base;
@@ -641,7 +729,7 @@ async function main() {
   } finally {
     await server?.stop();
   }
-  const ok = Object.keys(scenarios).length === 4 && Object.values(scenarios).every((s) => s.ok) && !result.error;
+  const ok = Object.keys(scenarios).length === (ONLY.length || 5) && Object.values(scenarios).every((s) => s.ok) && !result.error;
   result.chaos = ok ? 'ok' : 'failed';
   result.seconds = secs(Date.now() - t0);
   result.scenarios = scenarios;
