@@ -193,7 +193,7 @@ describe('GET /metrics', () => {
   });
 
   it('refuses a request a proxy forwarded (404 JSON without a token configured)', async () => {
-    for (const headers of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }]) {
+    for (const headers of <Record<string, string>[]>[{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { 'x-real-ip': '203.0.113.9' }]) {
       const r = await fetch(`${base}/metrics`, { headers });
       expect(r.status).toBe(404);
       expect(await r.json()).toEqual({ error: 'Not found' });
