@@ -121,12 +121,12 @@ class Standby implements StandbyState {
   constructor(readonly url: string, readonly name: string) {}
 
   /** Connects in the background: the TCP port is tried first without blocking, so a host that is down costs no request a wait. */
-  connect(onDone: () => void): void {
+  connect(onDone: () => void, closed: () => boolean): void {
     if (this.connecting || this.conn) return;
     this.connecting = true;
     reachable(this.url).then((ok) => {
       this.connecting = false;
-      if (!ok) return;
+      if (!ok || closed()) return;
       try {
         this.conn = new PgConnection(this.url);
         onDone();
@@ -207,7 +207,10 @@ export class ReadRouter {
     return this;
   }
 
+  private closed = false;
+
   close(): void {
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     for (const s of this.standbys) s.down();
@@ -283,6 +286,7 @@ export class ReadRouter {
 
   /** The periodic look: the primary's position, each standby's replay and lag, reconnections. */
   private tick(): void {
+    if (this.closed) return;
     const now = Date.now();
     try {
       this.samples.push({ at: now, lsn: this.primaryLsn() });
@@ -293,7 +297,7 @@ export class ReadRouter {
     while (this.samples.length > 2 && this.samples[1]!.at < keep) this.samples.shift();
     for (const s of this.standbys) {
       if (!s.conn) {
-        s.connect(() => this.tick());
+        s.connect(() => this.tick(), () => this.closed);
         continue;
       }
       try {
