@@ -82,7 +82,7 @@ describe.each(backends)('backup and restore (%s)', (dialect) => {
     if (dialect === 'postgres') dbEnv = { DATABASE_URL: testDatabaseTarget('postgres') };
     liveTarget = dbEnv.DATABASE_URL ?? path.join(dataDir, 'catalogue.sqlite');
     live = await startServer({ dataDir, env: dbEnv, lifetimeS: LIFETIME_S, logFile, readyTimeoutMs: 240_000 });
-    const made = runMain(['admin', 'create-user', '--username', USER.username, '--email', 'backup@example.invalid', '--library-admin', '1'], env(), `${USER.password}\n`);
+    const made = runMain(['admin', 'create-user', '--username', USER.username, '--email', 'backup@example.invalid', '--library-admin', '1'], env(), `${USER.password}\n`, 240);
     expect(made.code, made.out).toBe(0);
   }, 300_000);
 
@@ -129,12 +129,13 @@ describe.each(backends)('backup and restore (%s)', (dialect) => {
   }, 300_000);
 
   it('restore into an empty DATA_DIR serves the same catalogue, entry pages, files and logins', async () => {
-    const made = runMain(['backup', backups], env());
+    // Generous bounds: each command starts tsx, which takes tens of seconds on a loaded 2-core machine.
+    const made = runMain(['backup', backups], env(), undefined, 240);
     expect(made.code, made.out).toBe(0);
     expect(made.out).toMatch(/Backup written to /);
     const [name] = fs.readdirSync(backups);
     expect(name).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ$/);
-    const checked = runMain(['restore', '--check', backups], env());
+    const checked = runMain(['restore', '--check', backups], env(), undefined, 240);
     expect(checked.code, checked.out).toBe(0);
 
     const restoredDir = path.join(tmp, 'restored');
