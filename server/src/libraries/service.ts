@@ -18,14 +18,33 @@ export class LibraryService {
     this.allStmt = db.sqlite.prepare('SELECT * FROM libraries ORDER BY id');
   }
 
-  /** All libraries, cached until a row changes (checked with one cheap query). */
+  /** All libraries, cached until a row changes (checked with one cheap query; once inside `steadily`). */
   all(): Map<number, LibraryRow> {
+    if (this.steady > 0 && this.steadyChecked && this.cache) return this.cache.rows;
     const version = this.versionStmt.get() as string;
+    this.steadyChecked = this.steady > 0;
     if (!this.cache || this.cache.version !== version) {
       const rows = this.allStmt.all() as LibraryRow[];
       this.cache = { version, rows: new Map(rows.map((r) => [r.id, r])) };
     }
     return this.cache.rows;
+  }
+
+  private steady = 0;
+  private steadyChecked = false;
+
+  /**
+   * Runs `fn` (synchronous) with the libraries' version read at most once: a search asks for the
+   * libraries several times, and on PostgreSQL each check is a round trip. A write through this
+   * service (`invalidate`) still makes the next `all()` read them again.
+   */
+  steadily<T>(fn: () => T): T {
+    if (this.steady++ === 0) this.steadyChecked = false;
+    try {
+      return fn();
+    } finally {
+      this.steady--;
+    }
   }
 
   /** Called after a library is written (the search index follows its public and active flags). */
@@ -34,6 +53,7 @@ export class LibraryService {
   /** Call after writing libraries inside the same second (last_modified granularity is ms, but be safe). */
   invalidate() {
     this.cache = null;
+    this.steadyChecked = false;
     for (const listener of this.listeners) listener();
   }
 

@@ -130,6 +130,7 @@ export class SearchService {
       docs: s.prepare(`SELECT entry_id, doc FROM search_docs WHERE entry_id IN ${ids}`).raw(),
       ftsIdList: s.prepare(this.text.idListSql).pluck(),
       ftsRanks: s.prepare(this.text.rankListSql).pluck(),
+      ftsRankedIds: this.text.rankedIdListSql === null ? null : s.prepare(this.text.rankedIdListSql).raw(),
       // Which of a page's entries match inside a full text.
       inFullText: s.prepare(this.text.matchingIdsSql).pluck(),
       // IS NOT NULL reads the record header only, not the text.
@@ -421,6 +422,11 @@ export class SearchService {
    * matches always rank first). `exact` refuses the correction.
    */
   search(params: SearchParams, viewer: Viewer): SearchResponse {
+    // The libraries are asked for several times per search: their version is read once (a round trip on PostgreSQL).
+    return this.libraries.steadily(() => this.searchOnce(params, viewer));
+  }
+
+  private searchOnce(params: SearchParams, viewer: Viewer): SearchResponse {
     const answer = this.run(params, viewer);
     if (params.exact || answer.total_entries >= FEW_MATCHES || !hasText(parseQuery(params.query.trim()))) return { ...answer, did_you_mean: null };
     // Only words of entries the viewer may see are known and proposed (vocabulary.ts).
@@ -808,11 +814,15 @@ export class SearchService {
     const match = this.text.compile(node);
     const bits = new Uint8Array(this.index.capacity);
     const n = bits.length;
-    const ids = this.matchingEntries(match, layers);
+    // PostgreSQL: the matches and, when few enough, their ranks in one statement.
+    const both = scores && this.q.ftsRankedIds ? this.q.ftsRankedIds.get(match, layers.size ? ALL_ROWS : LAYER_STRIDE, this.exactRankLimit) as [IdListAnswer, IdListAnswer] : null;
+    const ids = both ? (layers.size ? parseLayeredIdList(both[0], layers) : parseIdList(both[0])) : this.matchingEntries(match, layers);
     for (let i = 0; i < ids.length; i++) if (ids[i] < n) bits[ids[i]] = 1; // a larger id is not yet synced
     if (!scores) return bits;
     if (ids.length <= this.exactRankLimit) {
-      this.addRanks(match, scores, layers);
+      // (A viewer's layer rows may outnumber their entries: then the ranks come by themselves.)
+      if (both?.[1] != null) this.addRankAnswer(both[1], scores, layers);
+      else this.addRanks(match, scores, layers);
       return bits;
     }
     const strongMatch = this.text.compile(node, 'strong');
@@ -833,8 +843,12 @@ export class SearchService {
 
   /** Adds each row's relevance (-bm25, which FTS5 gives negative; ts_rank on PostgreSQL) for the rows matching `match`. */
   private addRanks(match: string, scores: Float64Array, layers: ReadonlySet<number>): void {
-    if (layers.size === 0) addRankList(this.q.ftsRanks.get(match, LAYER_STRIDE) as IdListAnswer, scores);
-    else addLayeredRankList(this.q.ftsRanks.get(match, ALL_ROWS) as IdListAnswer, scores, layers, RANK_SCALE);
+    this.addRankAnswer(this.q.ftsRanks.get(match, layers.size ? ALL_ROWS : LAYER_STRIDE) as IdListAnswer, scores, layers);
+  }
+
+  private addRankAnswer(list: IdListAnswer, scores: Float64Array, layers: ReadonlySet<number>): void {
+    if (layers.size === 0) addRankList(list, scores);
+    else addLayeredRankList(list, scores, layers, RANK_SCALE);
   }
 
   private zeroedScores(capacity: number): Float64Array {
@@ -869,8 +883,7 @@ export class SearchService {
     const reverse = sortBy === 'title_desc';
     // Small sets: sort them. Large sets: walk the global order and keep members.
     if (results.length < 5000) {
-      const tk = index.titleKey;
-      if (byTitle) results.sort((a, b) => (tk[a] < tk[b] ? -1 : tk[a] > tk[b] ? 1 : a - b));
+      if (byTitle) results.sort(index.titleComparator());
       else results.sort((a, b) => dk[b] - dk[a] || b - a);
       if (reverse) results.reverse();
       return (offset: number, size: number) => Array.from(results.subarray(offset, offset + size));
@@ -1033,7 +1046,7 @@ export class SearchService {
       for (const a of activeValues) if (!top.some((v) => v.id === a)) top.push({ id: a, count: 0 });
       if (name === 'library') values = top.filter((v) => visibleLibs.has(Number(v.id)) || activeValues.has(v.id));
       else values = top;
-      const aggregateTitles = name === 'aggregate' ? this.entryTitles(values.filter((v) => !hidden.has(v.id)).map((v) => Number(v.id)).filter(Boolean)) : null;
+      const aggregateTitles = name === 'aggregate' ? this.keptEntryTitles(values.filter((v) => !hidden.has(v.id)).map((v) => Number(v.id)).filter(Boolean)) : null;
       out[name] = {
         name,
         values: values.map((v) => ({
@@ -1072,6 +1085,31 @@ export class SearchService {
     if (ids.length === 0) return new Map();
     return new Map(this.q.titles.all(JSON.stringify(ids)) as [number, string][]);
   }
+
+  /**
+   * `entryTitles` kept until the index changes (a title is written with its entry's reindex, which moves
+   * `seq`): the aggregate facet names the same aggregations on most pages, a statement each on PostgreSQL.
+   */
+  private keptEntryTitles(ids: number[]): Map<number, string> {
+    const kept = this.titlesKept;
+    if (kept.seq !== this.index.seq || kept.titles.size > 10_000) {
+      kept.seq = this.index.seq;
+      kept.titles.clear();
+    }
+    const missing = ids.filter((id) => !kept.titles.has(id));
+    if (missing.length) {
+      const found = this.entryTitles(missing);
+      for (const id of missing) kept.titles.set(id, found.get(id) ?? null);
+    }
+    const out = new Map<number, string>();
+    for (const id of ids) {
+      const title = kept.titles.get(id);
+      if (title != null) out.set(id, title);
+    }
+    return out;
+  }
+
+  private titlesKept = { seq: -1, titles: new Map<number, string | null>() };
 
   /** "library:3" and "creator:12" shown with their names: "Name (library:3)"; no name for what the viewer may not see. */
   private prettyQuery(query: string, named: (name: FilterName, value: string) => boolean): string {
