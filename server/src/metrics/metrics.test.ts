@@ -14,6 +14,10 @@ import { openDatabase } from '../db/index.ts';
 import { JobQueue } from '../jobs/queue.ts';
 import { dcXml, startOaiServer, type OaiTestServer } from '../harvest/test/oai-server.ts';
 import { JobWorker } from '../jobs/worker.ts';
+import { BOOK_BUILD_JOB } from '../bookbuilder/service.ts';
+import type { BuildRunner } from '../bookbuilder/runner.ts';
+import { ANONYMOUS } from '../http/viewer.ts';
+import { defaultCollectionData } from '@uc/shared';
 import { Metrics } from './metrics.ts';
 import { isLocalScrape, serveWorkerMetrics } from './routes.ts';
 
@@ -184,6 +188,29 @@ describe('GET /metrics', () => {
     expect(moved('harvest_runs_total', { outcome: 'finished' })).toBe(1);
     expect(moved('harvest_records_total', { outcome: 'new' })).toBe(2);
     expect(moved('job_duration_seconds_count', { kind: 'harvest', outcome: 'finished' })).toBe(1);
+  });
+
+  it('counts Book Builder builds by outcome (a build whose session is gone fails in the job worker)', async () => {
+    const before = await scrape();
+    const jobs = createJobWorker({ jobConcurrency: 1, harvestScheduleSeconds: 0 }, t.services);
+    jobs.start();
+    try {
+      t.services.jobs.enqueue(BOOK_BUILD_JOB, { session_id: 'no-such-session', text_ids: [1], data: {} }, { maxAttempts: 1 });
+      await jobs.worker.idle(30_000);
+    } finally {
+      await jobs.stop();
+    }
+    // And one that is built, by the handler with a runner that makes no PDF.
+    const sid = t.services.bookbuilder.add(null, t.services.db.sqlite.prepare("SELECT id FROM data_sources WHERE identifier = 'a-11'").pluck().get() as number, ANONYMOUS).session_id!;
+    const jobId = t.services.bookbuilder.build(sid, { ...defaultCollectionData(), title: 'A book' }).job_id!;
+    const job = t.services.jobs.claim('test', [BOOK_BUILD_JOB])!;
+    const runner = { run: async () => ({ pages: 3, bookPages: 3, sheets: null, bytes: 4, typstSeconds: 0, imposeSeconds: 0, chunks: 1, childMaxRssKb: 0, childCpuSeconds: 0 }) } as unknown as BuildRunner;
+    await t.services.bookbuilder.jobHandler(runner, { concurrency: 1, timeoutMs: 60_000, metrics: t.services.metrics }).run(job.payload, { jobId, signal: new AbortController().signal });
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string>) => value(after, name, labels) - value(before, name, labels);
+    expect(moved('bookbuilder_builds_total', { outcome: 'failed' })).toBe(1);
+    expect(moved('bookbuilder_builds_total', { outcome: 'built' })).toBe(1);
+    expect(moved('job_duration_seconds_count', { kind: BOOK_BUILD_JOB, outcome: 'failed' })).toBe(1);
   });
 
   it('shows the mail outbox by status', async () => {
