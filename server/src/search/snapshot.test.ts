@@ -178,6 +178,8 @@ describe.each(APP_BACKENDS)('the search snapshot (%s)', (dialect) => {
     const search = (await start(null)).search;
     fs.rmSync(file, { force: true });
     const log: string[] = [];
+    // As in `serve`: the background catch-up folds the correction words, then the snapshot is written.
+    const stopFollowing = search.followChanges();
     const stop = search.keepSnapshot(file, { minutes: 0, checkMs: 50, log: (m) => log.push(m) });
     try {
       const deadline = Date.now() + 10_000;
@@ -185,6 +187,7 @@ describe.each(APP_BACKENDS)('the search snapshot (%s)', (dialect) => {
       expect(log.join('\n')).toMatch(/Search snapshot written: \d+ entries at seq \d+/);
     } finally {
       stop();
+      stopFollowing();
     }
     // Another node holding the lock: nothing written by this one.
     fs.writeFileSync(`${file}.lock`, '1');

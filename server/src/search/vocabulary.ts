@@ -58,12 +58,19 @@ export class Vocabulary {
   snapshot(): SnapshotPart {
     this.flush();
     const words: string[] = [];
-    for (const bucket of this.byLength) if (bucket) for (const w of bucket.words) words.push(w);
+    const letters: number[] = [];
+    for (const bucket of this.byLength) {
+      if (!bucket) continue;
+      for (let k = 0; k < bucket.words.length; k++) {
+        words.push(bucket.words[k]);
+        letters.push(bucket.masks[k]);
+      }
+    }
     const counts = new Int32Array(words.length);
     for (let k = 0; k < words.length; k++) counts[k] = this.df.get(words[k]) ?? 0;
     return {
       meta: { words: words.join('\n'), privateOnly: [...this.privateOnly].map(([w, libs]) => [w, [...libs]]) },
-      arrays: { counts },
+      arrays: { counts, masks: Int32Array.from(letters) },
     };
   }
 
@@ -71,6 +78,7 @@ export class Vocabulary {
   restore(part: SnapshotPart): void {
     const meta = part.meta as { words: string; privateOnly: [string, number[]][] };
     const counts = part.arrays.counts as Int32Array;
+    const masks = part.arrays.masks as Int32Array | undefined;
     const words = meta.words ? meta.words.split('\n') : [];
     this.df = new Map();
     this.byLength = [];
@@ -80,7 +88,7 @@ export class Vocabulary {
       this.df.set(w, counts[k]);
       const bucket = (this.byLength[w.length] ??= { words: [], masks: [] });
       bucket.words.push(w);
-      bucket.masks.push(letterMask(w));
+      bucket.masks.push(masks ? masks[k] : letterMask(w));
     }
     this.privateOnly = new Map(meta.privateOnly.map(([w, libs]) => [w, new Set(libs)]));
   }
