@@ -288,10 +288,13 @@ export class ReadRouter {
   private tick(): void {
     if (this.closed) return;
     const now = Date.now();
-    try {
-      this.samples.push({ at: now, lsn: this.primaryLsn() });
-    } catch {
-      return; // the primary is unreachable: every request fails anyway, nothing to route
+    // Not inside a transaction this node holds open across awaits (an import): a failing statement would end it.
+    if (!this.primary.inTransaction) {
+      try {
+        this.samples.push({ at: now, lsn: this.primaryLsn() });
+      } catch {
+        return; // the primary is unreachable: every request fails anyway, nothing to route
+      }
     }
     const keep = now - this.opts.maxLagSeconds * 1000 - SAMPLE_MARGIN_MS;
     while (this.samples.length > 2 && this.samples[1]!.at < keep) this.samples.shift();
@@ -308,6 +311,7 @@ export class ReadRouter {
       }
       const close = s.up && s.lagSeconds <= this.opts.maxLagSeconds;
       if (close && !s.wasClose) {
+        if (this.primary.inTransaction) continue; // next time: the floor needs the primary's position
         // Back (or first seen): this node read newer data from the primary meanwhile; the standby is
         // used again once it holds all of that.
         const p = this.primaryLsn();
