@@ -2,6 +2,7 @@
 // set), visibility by library, and the global sort orders. Kept in step with search_docs via `seq`.
 import { FILTER_NAMES, type FilterName } from '@uc/shared';
 import type { IndexDoc } from './doc.ts';
+import { TextPool } from './text-pool.ts';
 import type { SnapshotPart } from './snapshot-part.ts';
 
 /** Interns facet value ids (strings) as small integers; remembers a display term per value. */
@@ -108,7 +109,11 @@ export class MemoryIndex {
   capacity = 0;
   present = new Uint8Array(0);
   dateKey = new Float64Array(0);
-  titleKey: string[] = [];
+  /**
+   * Title sort keys (`sort_title`, ASCII) by entry id in one buffer, not a string per entry; the
+   * order they give is kept as `byTitle` and a rank per entry (see `titleOrder`).
+   */
+  titleKeys = new TextPool();
   readonly columns = {} as Record<FilterName, FacetColumn>;
   readonly dicts = {} as Record<FilterName, Dictionary>;
   /** Agent ids per entry that an author exclusion may name (plain ids, no dictionary). */
@@ -136,6 +141,10 @@ export class MemoryIndex {
   private views = new Map<string, Record<FilterName, FacetColumn>>();
   private byDate: Int32Array | null = null;
   private byTitle: Int32Array | null = null;
+  /** Position of each entry in `byTitle` (meaningful for the entries it holds). */
+  private titleRank = new Int32Array(0);
+  /** Entries put or removed since `byTitle` was computed: merged into it by the next `titleOrder`. */
+  private titleChanged = new Set<number>();
   count = 0;
 
   constructor() {
@@ -169,7 +178,8 @@ export class MemoryIndex {
     this.present[id] = 1;
     this.capacity = Math.max(this.capacity, id + 1);
     this.dateKey[id] = Date.parse(doc.datestamp) || 0;
-    this.titleKey[id] = doc.sort_title;
+    this.titleKeys.set(id, doc.sort_title);
+    this.titleChange(id);
     const terms = termsOf(doc);
     for (const f of FILTER_NAMES) {
       if (f === 'translate' || f === 'aggregate') continue; // counted from the relations (countRelations)
@@ -196,7 +206,7 @@ export class MemoryIndex {
     for (const t of [...this.relatives(id), id]) touched.add(t);
     for (const t of touched) this.countRelations(t);
     this.views.clear();
-    this.byDate = this.byTitle = null;
+    this.byDate = null;
   }
 
   remove(id: number) {
@@ -210,8 +220,20 @@ export class MemoryIndex {
     const touched = this.unlink(id);
     for (const t of this.relatives(id)) touched.add(t);
     for (const t of touched) this.countRelations(t);
+    this.titleKeys.delete(id);
+    this.titleChange(id);
     this.views.clear();
-    this.byDate = this.byTitle = null;
+    this.byDate = null;
+  }
+
+  /** Notes a changed title key; once many changed, the next `titleOrder` sorts everything again. */
+  private titleChange(id: number) {
+    if (!this.byTitle) return;
+    this.titleChanged.add(id);
+    if (this.titleChanged.size > this.count / 8 + 1000) {
+      this.byTitle = null;
+      this.titleChanged.clear();
+    }
   }
 
   /**
@@ -442,21 +464,29 @@ export class MemoryIndex {
     for (const [id, parents] of meta.parentsOf) this.link(id, null, parents);
     this.publicLibraries = new Set(meta.publicLibraries);
     this.views.clear();
-    this.byDate = this.byTitle = null;
+    this.byDate = null;
   }
 
-  // --- The title keys in the snapshot: this spot alone knows how they are kept (strings per entry id
-  // now; the title rank will replace them). Holes (absent entries) are written as null.
-  private snapshotTitles(_arrays: Record<string, ArrayBufferView>): unknown {
-    const keys = new Array<string | null>(this.capacity);
-    for (let id = 0; id < this.capacity; id++) keys[id] = this.titleKey[id] ?? null;
-    return keys;
+  // --- The title keys in the snapshot: this spot alone knows how they are kept (a TextPool, and the
+  // title order when it is current, so that a restored node need not sort a million keys again).
+  private snapshotTitles(arrays: Record<string, ArrayBufferView>): unknown {
+    const { meta, arrays: pool } = this.titleKeys.parts();
+    arrays['titleKeys.start'] = pool.start;
+    arrays['titleKeys.len'] = pool.len;
+    arrays['titleKeys.text'] = pool.text;
+    const ordered = this.byTitle !== null && this.titleChanged.size === 0;
+    if (ordered) arrays['titleKeys.order'] = this.byTitle!;
+    return { pool: meta, ordered };
   }
 
-  private restoreTitles(meta: unknown, _arrays: Record<string, ArrayBufferView>): void {
-    const keys = meta as (string | null)[];
-    this.titleKey = [];
-    for (let id = 0; id < keys.length; id++) if (keys[id] !== null) this.titleKey[id] = keys[id]!;
+  private restoreTitles(meta: unknown, arrays: Record<string, ArrayBufferView>): void {
+    const m = meta as { pool: Parameters<typeof TextPool.from>[0]; ordered: boolean };
+    this.titleKeys = TextPool.from(m.pool, {
+      start: arrays['titleKeys.start'] as Uint32Array, len: arrays['titleKeys.len'] as Int32Array, text: arrays['titleKeys.text'] as Uint8Array,
+    });
+    this.titleChanged.clear();
+    this.byTitle = m.ordered ? (arrays['titleKeys.order'] as Int32Array) : null;
+    if (this.byTitle) this.rankTitles();
   }
   // --- end of the title keys' snapshot.
 
@@ -471,15 +501,55 @@ export class MemoryIndex {
     return this.byDate;
   }
 
-  /** Entry ids by transliterated title A-Z (ties: lower id first). */
+  /**
+   * Entry ids by transliterated title A-Z (ties: lower id first). Sorted once; entries changed since
+   * are taken out, sorted among themselves and merged back in (a harvest's batch costs one pass, not a
+   * sort of the catalogue). The rank of each entry is set at the same time.
+   */
   titleOrder(): Int32Array {
+    const keys = this.titleKeys;
+    const before = (a: number, b: number) => keys.compare(a, b) || a - b;
     if (!this.byTitle) {
-      const ids = this.presentIds();
-      const k = this.titleKey;
-      ids.sort((a, b) => (k[a] < k[b] ? -1 : k[a] > k[b] ? 1 : a - b));
-      this.byTitle = ids;
+      this.byTitle = this.presentIds().sort(before);
+      this.titleChanged.clear();
+      this.rankTitles();
+    } else if (this.titleChanged.size) {
+      const changed = Int32Array.from([...this.titleChanged].filter((id) => id < this.present.length && this.present[id])).sort(before);
+      const old = this.byTitle;
+      const out = new Int32Array(this.count);
+      let n = 0;
+      let j = 0;
+      for (let i = 0; i < old.length; i++) {
+        const id = old[i];
+        if (this.titleChanged.has(id) || !this.present[id]) continue;
+        while (j < changed.length && before(changed[j], id) < 0) out[n++] = changed[j++];
+        out[n++] = id;
+      }
+      while (j < changed.length) out[n++] = changed[j++];
+      this.byTitle = out;
+      this.titleChanged.clear();
+      this.rankTitles();
     }
     return this.byTitle;
+  }
+
+  private rankTitles() {
+    const order = this.byTitle!;
+    if (this.titleRank.length < this.capacity) this.titleRank = new Int32Array(this.present.length);
+    for (let i = 0; i < order.length; i++) this.titleRank[order[i]] = i;
+  }
+
+  /**
+   * A comparator of entry ids by title (as `titleOrder`): by rank when no title changed since the order
+   * was computed, else by the keys themselves (a small set is sorted without merging the whole order).
+   */
+  titleComparator(): (a: number, b: number) => number {
+    if (this.byTitle && this.titleChanged.size === 0) {
+      const rank = this.titleRank;
+      return (a, b) => rank[a] - rank[b];
+    }
+    const keys = this.titleKeys;
+    return (a, b) => keys.compare(a, b) || a - b;
   }
 
   private presentIds(): Int32Array {

@@ -169,7 +169,7 @@ export class SuggestIndex {
       let chars = -1;
       for (const w of words) chars += w.length + 1;
       if (this.textUsed + chars * 3 + 1 > this.text.length) {
-        const t = new Uint8Array(Math.max(this.text.length * 2, this.textUsed + chars * 3 + 1, 1 << 16));
+        const t = new Uint8Array(Math.max(Math.ceil(this.text.length * 1.25), this.textUsed + chars * 3 + 1, 1 << 16));
         t.set(this.text.subarray(0, this.textUsed));
         this.text = t;
       }

@@ -8,7 +8,7 @@ const ABSENT = -1;
 export class TextPool {
   private start: Uint32Array = new Uint32Array(0);
   private len: Int32Array = new Int32Array(0);
-  private buf = Buffer.alloc(0);
+  private buf: Buffer = Buffer.alloc(0);
   private used = 0;
   /** Bytes of strings replaced or deleted (reclaimed when they are more than half). */
   private garbage = 0;
@@ -63,6 +63,24 @@ export class TextPool {
     for (let id = 0; id < len.length; id++) if (len[id] !== ABSENT) yield id;
   }
 
+  /**
+   * Compares the strings of two ids by their bytes (the order of JavaScript's `<` for ASCII text, such
+   * as title sort keys); both must be present.
+   */
+  compare(a: number, b: number): number {
+    const buf = this.buf;
+    let i = this.start[a];
+    let j = this.start[b];
+    const na = this.len[a];
+    const nb = this.len[b];
+    const end = i + Math.min(na, nb);
+    for (; i < end; i++, j++) {
+      const d = buf[i] - buf[j];
+      if (d !== 0) return d;
+    }
+    return na - nb;
+  }
+
   /** Highest id + 1 that may hold a string. */
   get capacity(): number {
     return this.len.length;
@@ -70,7 +88,8 @@ export class TextPool {
 
   private grow(extra: number) {
     const live = this.used - this.garbage;
-    const buf = Buffer.alloc(Math.max(1024, (live + extra) * 2, this.garbage > live ? 0 : this.buf.length * 2));
+    // Grows by a quarter, not double: the slack of a doubled buffer was as large as the titles themselves.
+    const buf = Buffer.alloc(Math.max(1 << 16, Math.ceil((live + extra) * 1.25), this.garbage > live ? 0 : Math.ceil(this.buf.length * 1.25)));
     if (this.garbage > live) {
       // Copies the live strings only (id order), leaving the garbage behind.
       let p = 0;
