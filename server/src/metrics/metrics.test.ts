@@ -340,3 +340,35 @@ describe('the worker\'s /metrics (WORKER_METRICS_PORT)', () => {
     expect(isLocalScrape(req('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' }))).toBe(false);
   });
 });
+
+describe('the operator\'s manual (docs/operations.md, "Metrics")', () => {
+  const manual = fs.readFileSync(path.join(repoRoot, 'docs', 'operations.md'), 'utf8');
+  const section = manual.slice(manual.indexOf('\n## Metrics\n'), manual.indexOf('\n## ', manual.indexOf('\n## Metrics\n') + 5));
+
+  it('explains every metric of ours', async () => {
+    const names = (await new Metrics().registry.getMetricsAsJSON()).map((m) => m.name).filter((n) => !/^(process|nodejs)_/.test(n));
+    expect(names.length).toBeGreaterThan(10);
+    for (const n of names) expect(section, n).toContain(`| \`${n}\` |`);
+  });
+
+  it.skipIf(!promtool)('gives a scrape configuration and alert expressions that promtool accepts', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-metrics-doc-'));
+    try {
+      const yaml = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]).join('');
+      const token = path.join(dir, 'token');
+      fs.writeFileSync(token, 'secret\n');
+      fs.writeFileSync(path.join(dir, 'prometheus.yml'), yaml.replace(/credentials_file: \S+ \}/, `credentials_file: ${token} }`));
+      const config = spawnSync('promtool', ['check', 'config', path.join(dir, 'prometheus.yml')], { encoding: 'utf8' });
+      expect(config.status, config.stdout + config.stderr).toBe(0);
+      const alerts = section.slice(section.indexOf('Alert ideas'));
+      const exprs = [...alerts.matchAll(/`([^`]+)`/g)].map((m) => m[1]).filter((e) => /[([]/.test(e) && /[<>=]/.test(e));
+      expect(exprs.length).toBeGreaterThanOrEqual(6);
+      const rules = ['groups:', '  - name: manual', '    rules:', ...exprs.flatMap((e, i) => [`      - alert: idea${i}`, `        expr: ${JSON.stringify(e)}`])].join('\n');
+      fs.writeFileSync(path.join(dir, 'rules.yml'), rules + '\n');
+      const check = spawnSync('promtool', ['check', 'rules', path.join(dir, 'rules.yml')], { encoding: 'utf8' });
+      expect(check.status, check.stdout + check.stderr).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
