@@ -6,6 +6,7 @@ import {
   type Facet, type FacetName, type FilterName, type Match, type SearchResponse, type SortBy, type Suggestion,
 } from '@uc/shared';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import type { Db } from '../db/index.ts';
 import type { Viewer } from '../http/viewer.ts';
 import type { LibraryService } from '../libraries/service.ts';
@@ -226,6 +227,7 @@ export class SearchService {
 
   /** Restores the snapshot into empty structures; null when done, else why it was not used. */
   private restoreSnapshot(file: string): string | null {
+    if (!fs.existsSync(file)) return 'there is none';
     const catalogue = this.catalogueId(false);
     if (catalogue === null) return 'the database has no catalogue id yet';
     try {
