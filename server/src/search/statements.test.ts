@@ -4,7 +4,7 @@
 // may leave an answer stale once something changed.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../db/index.ts';
-import { PgConnection } from '../db/postgres.ts';
+import { PgConnection, translatePlaceholders } from '../db/postgres.ts';
 import { PG_URL, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
 import { CatalogueRows } from '../test/catalogue-rows.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
@@ -13,6 +13,8 @@ import { AgentService } from '../agents/service.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { ExclusionStore } from '../curation/exclusions.ts';
 import { Indexer } from './indexer.ts';
+import { textSearch } from './fts.ts';
+import { LAYER_STRIDE } from './layers.ts';
 import { SearchService, type SearchParams } from './service.ts';
 
 if (!PG_URL) console.log('statements.test: PostgreSQL is not installed (Debian package postgresql): skipped');
@@ -117,5 +119,27 @@ describe.skipIf(!PG_URL)('statements per search on PostgreSQL', () => {
     other.sqlite.prepare('UPDATE entries SET title = ? WHERE id = ?').run('Complete Works', ids.aggregation);
     new Indexer(other).reindex([ids.aggregation]);
     expect(term()).toBe('Complete Works');
+  });
+
+  it('never makes the public-rows bound an index condition in the plan PostgreSQL keeps after five runs (a scan of every rowid)', async () => {
+    // A catalogue large enough for the planner to weigh its indexes: 30,000 rows of forty words.
+    const url = await migratedTestDatabase('postgres');
+    const big = new PgConnection(url);
+    try {
+      big.exec(`INSERT INTO entry_fts (rowid, doc) SELECT g, (SELECT string_agg('w' || ((g * 7 + k * 13) % 5000), ' ') FROM generate_series(1, 40) k)::tsvector
+        FROM generate_series(1, 30000) g; ANALYZE entry_fts; SET plan_cache_mode = force_generic_plan`);
+      const text = textSearch('postgres');
+      for (const [name, sql, args] of [
+        ['ids', text.idListSql, `'''w42''', ${LAYER_STRIDE}`],
+        ['ranks', text.rankListSql, `'''w42''', ${LAYER_STRIDE}`],
+        ['both', text.rankedIdListSql!, `'''w42''', ${LAYER_STRIDE}, 20000`],
+      ] as const) {
+        big.exec(`PREPARE plan_${name} AS ${translatePlaceholders(sql).text}`);
+        const plan = big.query(`EXPLAIN EXECUTE plan_${name}(${args})`).map((r) => r[0]).join('\n');
+        expect(plan, plan).not.toContain('entry_fts_pkey');
+      }
+    } finally {
+      big.close();
+    }
   });
 });
