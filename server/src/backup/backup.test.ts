@@ -128,7 +128,16 @@ describe.each(backends)('backup and restore (%s)', (dialect) => {
     expect(withImport).toBeGreaterThan(taken[0].manifest.counts.entries === before ? taken[0].manifest.counts.data_source_files : 0);
   }, 300_000);
 
-  it('restore into an empty DATA_DIR serves the same catalogue, entry pages, files and logins', async () => {
+  it('restore into an empty DATA_DIR serves the same catalogue, entry pages, files, Book Builder sessions and logins', async () => {
+    const stored = await liveRows<{ data_source_id: number; ext: string; entry_id: number }>(liveTarget,
+      'SELECT f.data_source_id, f.ext, d.entry_id FROM data_source_files f JOIN data_sources d ON d.id = f.data_source_id ORDER BY f.data_source_id, f.ext');
+    expect(stored.length).toBeGreaterThan(10);
+    // A Book Builder session with a text in it (copied into DATA_DIR/bookbuilder/<session>/).
+    const bookA = new Client(live.base);
+    const museSource = stored.find((s) => s.ext === '.muse')!.data_source_id;
+    const sessionId = (await bookA.ok('POST', '/collector/api/bookbuilder', { action: 'add', add: museSource })).session_id as string;
+    expect(fs.readdirSync(path.join(dataDir, 'bookbuilder', sessionId), { recursive: true }).length).toBeGreaterThan(0);
+
     // Generous bounds: each command starts tsx, which takes tens of seconds on a loaded 2-core machine.
     const made = runMain(['backup', backups], env(), undefined, 240);
     expect(made.code, made.out).toBe(0);
@@ -165,9 +174,6 @@ describe.each(backends)('backup and restore (%s)', (dialect) => {
       const [x, y] = await Promise.all([a.ok('GET', url), b.ok('GET', url)]);
       expect(y, `search "${q}"`).toEqual(x);
     }
-    const stored = await liveRows<{ data_source_id: number; ext: string; entry_id: number }>(liveTarget,
-      'SELECT f.data_source_id, f.ext, d.entry_id FROM data_source_files f JOIN data_sources d ON d.id = f.data_source_id ORDER BY f.data_source_id, f.ext');
-    expect(stored.length).toBeGreaterThan(10);
     for (const s of [stored[0], stored[Math.floor(stored.length / 2)], stored.at(-1)!]) {
       const [x, y] = await Promise.all([a.call('GET', `/collector/api/entry/${s.entry_id}`), b.call('GET', `/collector/api/entry/${s.entry_id}`)]);
       expect(x.status).toBe(200);
@@ -177,6 +183,17 @@ describe.each(backends)('backup and restore (%s)', (dialect) => {
       expect(fy.status).toBe(200);
       expect(fy.bytes.equals(fx.bytes), `download ${s.data_source_id}${s.ext}`).toBe(true);
     }
+    // The session, its text and its files, on the restored site as on the live one.
+    const bookB = new Client(restored.base);
+    bookB.jar = bookA.jar;
+    const [listA, listB] = await Promise.all([
+      bookA.ok('POST', '/collector/api/bookbuilder', { action: 'list', session_id: sessionId }),
+      bookB.ok('POST', '/collector/api/bookbuilder', { action: 'list', session_id: sessionId }),
+    ]);
+    expect(listA.texts.length).toBe(1);
+    expect(listB.texts).toEqual(listA.texts);
+    expect(fs.readdirSync(path.join(restoredDir, 'bookbuilder', sessionId), { recursive: true }).sort())
+      .toEqual(fs.readdirSync(path.join(dataDir, 'bookbuilder', sessionId), { recursive: true }).sort());
     const login = await b.ok('POST', '/collector/api/auth/login', USER);
     expect(login.logged_in).toBe(USER.username);
     const wrong = await new Client(restored.base).call('POST', '/collector/api/auth/login', { ...USER, password: 'not the password at all' });

@@ -22,7 +22,10 @@ const SQLITE_FILE = 'catalogue.sqlite';
 const PG_DUMP_FILE = 'catalogue.pgdump';
 /** What a backup holds besides the database: the top-level names of DATA_DIR it copies. */
 const FILE_ROOTS = ['files', 'bookbuilder', 'calibre'] as const;
-/** A killed backup's folder: `.partial-<name>-<pid>`, removed by the next backup once that process is gone. */
+/**
+ * A backup being written: `.partial-<name>-<host>-<pid>`; once that process of this host is gone (killed),
+ * the next backup removes it. Another host's (a shared backup folder) is left to that host.
+ */
 const PARTIAL_RE = /^\.partial-.+-(\d+)$/;
 /** Book Builder outputs still being written (renamed when whole: bookbuilder/ jobs). */
 const BUILD_TMP_RE = /\.tmp-\d+$/;
@@ -248,7 +251,7 @@ const stamp = (d: Date) => d.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g,
 function removeDeadPartials(into: string, log: (line: string) => void): void {
   for (const name of fs.readdirSync(into)) {
     const m = PARTIAL_RE.exec(name);
-    if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
+    if (!m || !name.endsWith(`-${os.hostname()}-${m[1]}`) || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
     fs.rmSync(path.join(into, name), { recursive: true, force: true });
     log(`Removed ${name}, left by a backup that did not finish.`);
   }
@@ -267,7 +270,7 @@ export async function createBackup(opts: BackupOptions): Promise<{ dir: string; 
   const created = (opts.now ?? (() => new Date()))();
   let name = stamp(created);
   for (let n = 2; fs.existsSync(path.join(into, name)); n++) name = `${stamp(created)}-${n}`;
-  const tmp = path.join(into, `.partial-${name}-${process.pid}`);
+  const tmp = path.join(into, `.partial-${name}-${os.hostname()}-${process.pid}`);
   fs.mkdirSync(tmp);
   try {
     const backend = opts.databaseUrl ? 'postgres' : 'sqlite';
@@ -442,7 +445,8 @@ export async function restoreBackup(opts: RestoreOptions): Promise<{ dir: string
   if (inside(dir, dataDir)) throw new BackupError(`The backup ${dir} is inside DATA_DIR (${dataDir}): move it elsewhere first.`);
 
   // Both targets checked before anything is written.
-  const present = fs.existsSync(dataDir) ? fs.readdirSync(dataDir) : [];
+  // lost+found: DATA_DIR is a file system of its own, otherwise empty.
+  const present = fs.existsSync(dataDir) ? fs.readdirSync(dataDir).filter((n) => n !== 'lost+found') : [];
   if (present.length && !opts.force) {
     throw new BackupError(`DATA_DIR ${dataDir} is not empty (${listSome(present)}): restore fills an empty one. Point DATA_DIR at an empty folder, or stop every server and worker and add --force to replace what it holds (everything in it is deleted).`);
   }
