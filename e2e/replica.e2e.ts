@@ -81,6 +81,9 @@ describe.skipIf(!PG_URL)('app nodes reading from a hot standby', () => {
       args: ['worker'], lifetimeS: LIFETIME_S, logFile,
       env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', JOB_CONCURRENCY: '1', HARVEST_SCHEDULE_SECONDS: '0', DATABASE_URL: primary.url },
     });
+    // runMain blocked this process for a while: let fetch see the kept-alive sockets the nodes closed
+    // meanwhile (else the next request may go out on one of them and fail with "other side closed").
+    await sleep(500);
   }, 300_000);
 
   afterAll(async () => {
