@@ -38,6 +38,8 @@ const { backend, databaseUrl } = await benchDatabase(opt, loadConfig().databaseU
   const services = await createServices({ ...loadConfig(), dataDir, databaseUrl, logLevel: 'silent', demo: false });
   const count = services.db.sqlite.prepare('SELECT count(*) FROM entries').pluck().get() as number;
   if (count === 0) {
+    // As `npm run import` does: the index format recorded first (else the first `serve` rebuilds every entry's rows).
+    services.indexer.ensureFormat();
     const t0 = performance.now();
     await importJsonl(catalogueOf(entries), services);
     console.error(`bench:start: imported ${entries} entries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
