@@ -618,6 +618,7 @@ class PgBatch implements StoreTarget {
     const entryIds = this.take('entries', this.newEntries.length);
     const entryId = (id: number) => (id < 0 ? entryIds[-id - 1]! : id);
     if (entryIds.length) {
+      // The later of the records' dates, compared as SQLite compares them (ISO strings, code unit by code unit).
       q.copy.copyRows('entries (id, title, subtitle, grouping_key, datestamp)',
         this.newEntries.map((e, i) => [entryIds[i], e.title, e.subtitle, e.key, e.dates.reduce((a, b) => (b > a ? b : a))]));
     }
