@@ -816,22 +816,26 @@ export class SearchService {
     const match = this.text.compile(node);
     const bits = new Uint8Array(this.index.capacity);
     const n = bits.length;
-    // PostgreSQL: the matches and, when few enough, their ranks in one statement.
-    const both = scores && this.q.ftsRankedIds ? this.q.ftsRankedIds.get(match, layers.size ? ALL_ROWS : LAYER_STRIDE, this.exactRankLimit) as [IdListAnswer, IdListAnswer] : null;
-    const ids = both ? (layers.size ? parseLayeredIdList(both[0], layers) : parseIdList(both[0])) : this.matchingEntries(match, layers);
+    const ids = scores ? this.rankedEntries(match, scores, layers) : this.matchingEntries(match, layers);
     for (let i = 0; i < ids.length; i++) if (ids[i] < n) bits[ids[i]] = 1; // a larger id is not yet synced
-    if (!scores) return bits;
-    if (ids.length <= this.exactRankLimit) {
-      // (A viewer's layer rows may outnumber their entries: then the ranks come by themselves.)
-      if (both?.[1] != null) this.addRankAnswer(both[1], scores, layers);
-      else this.addRanks(match, scores, layers);
-      return bits;
-    }
-    const strongMatch = this.text.compile(node, 'strong');
-    const strong = this.matchingEntries(strongMatch, layers);
-    if (strong.length <= this.exactRankLimit) this.addRanks(strongMatch, scores, layers);
-    else for (let i = 0; i < strong.length; i++) if (strong[i] < n) scores[strong[i]] += 1;
+    if (!scores || ids.length <= this.exactRankLimit) return bits;
+    const strong = this.rankedEntries(this.text.compile(node, 'strong'), scores, layers);
+    if (strong.length > this.exactRankLimit) for (let i = 0; i < strong.length; i++) if (strong[i] < n) scores[strong[i]] += 1;
     return bits;
+  }
+
+  /**
+   * `matchingEntries`, and when they are at most `exactRankLimit` their ranks added to `scores`. On
+   * PostgreSQL one statement answers both (`rankedIdListSql`); FTS5 runs two.
+   */
+  private rankedEntries(match: string, scores: Float64Array, layers: ReadonlySet<number>): Int32Array {
+    const both = this.q.ftsRankedIds ? this.q.ftsRankedIds.get(match, layers.size ? ALL_ROWS : LAYER_STRIDE, this.exactRankLimit) as [IdListAnswer, IdListAnswer] : null;
+    const ids = both ? (layers.size ? parseLayeredIdList(both[0], layers) : parseIdList(both[0])) : this.matchingEntries(match, layers);
+    if (ids.length > this.exactRankLimit) return ids;
+    // (A viewer's layer rows may outnumber their entries: then the ranks are read by themselves.)
+    if (both?.[1] != null) this.addRankAnswer(both[1], scores, layers);
+    else this.addRanks(match, scores, layers);
+    return ids;
   }
 
   /**
