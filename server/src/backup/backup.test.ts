@@ -202,9 +202,12 @@ describe.each(backends)('backup and restore (%s)', (dialect) => {
   }, 400_000);
 
   it('restore refuses a non-empty DATA_DIR and a backup with one byte changed, writing nothing', async () => {
-    const [name] = fs.readdirSync(backups);
+    const [name] = fs.readdirSync(backups).sort();
     const good = path.join(backups, name);
     const databaseUrl = dialect === 'postgres' ? testDatabaseTarget('postgres') : null;
+    // What the backup holds at the top of DATA_DIR (Book Builder sessions only if there were some then).
+    const held = (JSON.parse(fs.readFileSync(path.join(good, 'manifest.json'), 'utf8')) as Manifest).files;
+    const topNames = [...new Set(held.map((f) => f.path.split('/')[0]))].sort();
 
     const busy = path.join(tmp, 'busy');
     fs.mkdirSync(busy);
@@ -234,7 +237,8 @@ describe.each(backends)('backup and restore (%s)', (dialect) => {
     if (dialect === 'sqlite') {
       const forced = await restoreCli([good, '--force'], { dataDir: busy, databaseUrl: null });
       expect(forced.code, forced.out).toBe(0);
-      expect(fs.readdirSync(busy).sort()).toEqual(['catalogue.sqlite', 'files']);
+      expect(topNames).toContain('catalogue.sqlite');
+      expect(fs.readdirSync(busy).sort()).toEqual(topNames);
     }
   }, 120_000);
 });
