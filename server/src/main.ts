@@ -11,8 +11,23 @@ import { backendNotReady } from './db/backends.ts';
 import { isPostgresUrl } from './db/pg-open.ts';
 import { serveWorkerMetrics } from './metrics/routes.ts';
 import { snapshotPath } from './search/snapshot.ts';
+import { acquireStartLock } from './db/start-lock.ts';
 
 export async function loadDemoIfEmpty(services: Services, demoDir: string, log: (msg: string) => void): Promise<boolean> {
+  // Nodes on other machines share no DATA_DIR (and so no start lock) but one PostgreSQL database.
+  const pg = services.db.sqlite.dialect === 'postgres';
+  if (pg) services.db.sqlite.exec(`SELECT pg_advisory_lock(${DEMO_LOAD_LOCK})`);
+  try {
+    return await loadDemoOnce(services, demoDir, log);
+  } finally {
+    if (pg) services.db.sqlite.exec(`SELECT pg_advisory_unlock(${DEMO_LOAD_LOCK})`);
+  }
+}
+
+/** PostgreSQL advisory lock key of the demo's first load (any constant no other lock uses). */
+const DEMO_LOAD_LOCK = 7_310_042;
+
+async function loadDemoOnce(services: Services, demoDir: string, log: (msg: string) => void): Promise<boolean> {
   const hasData = services.db.sqlite.prepare('SELECT (SELECT count(*) FROM libraries) + (SELECT count(*) FROM entries)').pluck().get() as number;
   const file = path.join(demoDir, 'catalogue.jsonl');
   if (hasData > 0 || !fs.existsSync(file)) return false;
@@ -52,8 +67,12 @@ async function main() {
     console.error(notReady);
     process.exit(2);
   }
+  // Held through the migrations (and for `serve` the index format and the demo's first load): processes
+  // started together on one DATA_DIR wait in turn.
+  const releaseStartLock = acquireStartLock(config.dataDir);
   // Only app nodes read from standbys: the worker and the other commands write, or must read what they wrote.
   const services = await createServices(command === 'serve' ? config : { ...config, databaseReplicaUrls: [] });
+  if (command !== 'serve') releaseStartLock();
   switch (command) {
     case 'import': {
       const file = args[0];
@@ -79,6 +98,7 @@ async function main() {
     case 'serve': {
       services.indexer.ensureFormat((m) => console.log(m));
       if (config.demo) await loadDemoIfEmpty(services, config.demoDir, (m) => console.log(m));
+      releaseStartLock();
       // The search index is loaded after the server listens: /readyz says not ready and searches answer
       // 503 with Retry-After until it is complete (from the snapshot, else from the documents).
       services.search.markLoading();

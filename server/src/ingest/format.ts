@@ -36,6 +36,8 @@ const libraryLine = z.object({
   // 'koha' is the import format's older name of koha-marc21.
   site_type: z.enum([...SITE_TYPES, 'koha']).optional().transform((t) => (t === 'koha' ? 'koha-marc21' : t)),
   site_url: optUrl(255),
+  // Further sites of the library beside the one above, e.g. a spreadsheet source for its uploads.
+  sites: z.array(z.object({ site_type: z.enum(SITE_TYPES), title: str(255).min(1), url: optUrl(255) })).max(20).optional(),
 });
 
 const dataSourceItem = z.object({

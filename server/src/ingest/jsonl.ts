@@ -248,6 +248,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
             region: rec.region ?? null,
           });
           siteOf.set(id, ensureSite(db, id, rec.site_type ?? 'generic', rec.site_url ?? rec.url ?? null, rec.name));
+          for (const site of rec.sites ?? []) ensureSite(db, id, site.site_type, site.url ?? null, site.title);
           summary.libraries++;
           break;
         }
