@@ -73,6 +73,39 @@ describe.skipIf(!hasChromium)('library administration', () => {
     await page.getByText(`${word} second pamphlet`).first().waitFor();
   });
 
+  it('a file with bad rows: the count says how many rows can be stored, and Process File looks disabled and says why', async () => {
+    const { page } = session();
+    const { librarian } = users;
+    await apiLogin(page, librarian.username, librarian.password);
+    await page.goto(`${baseUrl}/library/admin/${librarian.libraryId}`);
+    const upload = page.getByRole('region', { name: 'Upload records' });
+    await waitUntil(async () => (await upload.getByText('Expected column headers:').count()) > 0 || (await upload.getByLabel('Site').count()) > 0, 'the upload form');
+    const site = upload.getByLabel('Site');
+    if (await site.count()) await site.selectOption({ index: 1 });
+    // Seven rows: three good, four without a title.
+    const csv = 'identifier;title\n' + ['g1;Good one', 'b1;', 'g2;Good two', 'b2;', 'b3;', 'g3;Good three', 'b4;'].join('\n') + '\n';
+    await upload.getByLabel('Spreadsheet file (CSV UTF-8 or XLSX)').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await upload.getByRole('button', { name: 'Upload' }).click();
+    await upload.getByText('Rows in the file: 7 (3 can be stored, 4 with errors)').waitFor();
+
+    const process = upload.getByRole('button', { name: 'Process File' });
+    expect(await process.isDisabled()).toBe(true);
+    expect(await process.getAttribute('aria-describedby')).toBeTruthy();
+    await upload.getByText('To process this file, tick “Store the good rows only”').waitFor();
+    const cancel = upload.getByRole('button', { name: 'Cancel', exact: true });
+    const look = (el: typeof process) => el.evaluate((b) => { const s = getComputedStyle(b); return { bg: s.backgroundColor, cursor: s.cursor }; });
+    const disabled = await look(process);
+    expect(disabled.cursor).toBe('not-allowed');
+    // Not the primary colour it has when it can be used.
+    await upload.getByLabel('Store the good rows only').check();
+    expect(await process.isDisabled()).toBe(false);
+    const enabled = await look(process);
+    expect(enabled.bg).not.toBe(disabled.bg);
+    expect(enabled.cursor).toBe('pointer');
+    expect((await look(cancel)).cursor).toBe('pointer');
+    await cancel.click();
+  });
+
   it('an anonymous visitor is asked to log in (accounts shared with other files are left alone)', async () => {
     const { page } = session();
     await page.goto(`${baseUrl}/library/admin/1`);

@@ -153,6 +153,8 @@ export const spreadsheetUploadResponseSchema = z.object({
   number_of_records: z.number().int(),
   /** Rows that cannot be stored (line numbers as in the file); processing them needs skip_bad_rows. */
   bad_rows: z.array(rowErrorSchema),
+  /** Our addition: how many rows have errors (bad_rows lists the first 1,000 of them). */
+  bad_row_count: z.number().int().optional(),
   replace_all: z.boolean(),
 });
 export type SpreadsheetUploadResponse = z.infer<typeof spreadsheetUploadResponseSchema>;

@@ -197,6 +197,7 @@ describe.each(BACKENDS)('spreadsheet uploads on %s', (dialect) => {
       const body = up.json();
       expect(body.number_of_records).toBe(1);
       expect(body.bad_rows.map((e: { line: number }) => e.line)).toEqual([3, 4, 5, 6, 7]);
+      expect(body.bad_row_count).toBe(5);
       expect(body.bad_rows[0].message).toMatch(/title is empty/);
       expect(body.bad_rows[2].message).toMatch(/line 2/);
       const refused = await post(`/spreadsheet/process/${body.uploaded}`);

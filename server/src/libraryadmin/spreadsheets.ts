@@ -134,6 +134,7 @@ export class SpreadsheetService {
       columns: parsed.columns,
       number_of_records: parsed.recordCount,
       bad_rows: parsed.errors,
+      bad_row_count: parsed.errorCount,
       replace_all: input.replaceAll,
     };
   }

@@ -4,8 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { adminApi, adminKeys } from './api';
 import { ErrorAlert } from './ui';
 
-const PAGER_BUTTON = 'btn disabled:cursor-not-allowed disabled:border-stone-300 disabled:bg-transparent disabled:text-stone-500';
-
 /** The mail outbox, newest first, 25 a page; each message's text opens in place. */
 export function OutboxSection() {
   const { t } = useTranslation();
@@ -56,11 +54,11 @@ export function OutboxSection() {
           {/* One page: no pager at all. Otherwise the button that leads nowhere is disabled and looks it. */}
           {pages > 1 && (
             <nav className="mt-3 flex items-center gap-3" aria-label={t('Outbox pages')}>
-              <button type="button" className={PAGER_BUTTON} disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              <button type="button" className="btn" disabled={page <= 1} onClick={() => setPage(page - 1)}>
                 {t('Newer')}
               </button>
               <span>{t('Page {{page}} of {{pages}}', { page, pages })}</span>
-              <button type="button" className={PAGER_BUTTON} disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              <button type="button" className="btn" disabled={page >= pages} onClick={() => setPage(page + 1)}>
                 {t('Older')}
               </button>
             </nav>

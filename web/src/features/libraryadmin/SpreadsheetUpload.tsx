@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { libraryAdminApi, type SpreadsheetStatus, type SpreadsheetUploadResponse, type RowError } from './api';
@@ -22,6 +22,18 @@ function BadRows({ rows }: { rows: RowError[] }) {
         ))}
       </ul>
     </div>
+  );
+}
+
+/** How many rows the file holds: all of them, and how many can be stored when some have errors. */
+function RowCounts({ upload }: { upload: SpreadsheetUploadResponse }) {
+  const { t } = useTranslation();
+  const bad = upload.bad_row_count ?? upload.bad_rows.length;
+  if (bad === 0) return <p className="font-semibold">{t('Records in the file: {{count}}', { count: upload.number_of_records })}</p>;
+  return (
+    <p className="font-semibold">
+      {t('Rows in the file: {{total}} ({{good}} can be stored, {{bad}} with errors)', { total: upload.number_of_records + bad, good: upload.number_of_records, bad })}
+    </p>
   );
 }
 
@@ -90,6 +102,9 @@ export function SpreadsheetUpload({ libraryId }: { libraryId: number }) {
   const [newSite, setNewSite] = useState('');
   const fileRef = useRef<HTMLInputElement>(null);
   const site = sites.length === 1 ? sites[0] : sites.find((s) => String(s.id) === siteId);
+  const processHintId = useId();
+  // Rows with errors are stored only when the uploader says so: until then Process File is disabled, and says why.
+  const processBlocked = phase.kind === 'preview' && phase.upload.bad_rows.length > 0 && !skipBad;
 
   const statusQuery = useQuery({
     queryKey: ['libraryadmin', 'upload', phase.kind === 'processing' ? phase.uploadId : 0],
@@ -233,7 +248,7 @@ export function SpreadsheetUpload({ libraryId }: { libraryId: number }) {
       )}
       {phase.kind === 'preview' && (
         <div className="flex flex-col gap-3">
-          <p className="font-semibold">{t('Records in the file: {{count}}', { count: phase.upload.number_of_records })}</p>
+          <RowCounts upload={phase.upload} />
           {/* Long unbroken values (URLs, column names) wrap anywhere: the table stays on a phone's screen. */}
           <table className="border-collapse text-left">
             <caption className="text-left font-semibold">{t('First record')}</caption>
@@ -257,8 +272,13 @@ export function SpreadsheetUpload({ libraryId }: { libraryId: number }) {
               {t('Store the good rows only')}
             </label>
           )}
+          {processBlocked && (
+            <p id={processHintId} className="text-stone-700">
+              {t('To process this file, tick “Store the good rows only”, or correct the rows above and upload it again.')}
+            </p>
+          )}
           <div className="flex gap-3">
-            <button type="button" className="btn btn-primary" onClick={() => void onProcess()} disabled={phase.upload.bad_rows.length > 0 && !skipBad}>
+            <button type="button" className="btn btn-primary" onClick={() => void onProcess()} disabled={processBlocked} aria-describedby={processBlocked ? processHintId : undefined}>
               {t('Process File')}
             </button>
             <button type="button" className="btn" onClick={() => void onCancel()}>
