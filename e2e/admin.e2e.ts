@@ -107,6 +107,61 @@ describe.skipIf(!hasChromium)('admin area', () => {
     }
   });
 
+  it('creating says what happened and where focus is; a new library is private and gets its place from a map click; the password rule shows before saving', async () => {
+    const { page } = session();
+    await apiLogin(page, users.superuser.username, users.superuser.password);
+    await page.goto('/admin');
+    await page.getByRole('table', { name: 'Libraries' }).waitFor();
+    await page.getByRole('button', { name: 'Add a library' }).click();
+    const form = page.getByRole('form', { name: 'New library' });
+    expect(await form.getByRole('checkbox', { name: 'Public', exact: true }).isChecked(), 'a new library starts private').toBe(false);
+    const name = `E2E new library ${process.pid}`;
+    await form.getByLabel('Name', { exact: true }).fill(name);
+    await form.getByRole('button', { name: 'Save' }).click();
+    const note = page.getByRole('status').filter({ hasText: `The library “${name}” was created. It stays private` });
+    await note.waitFor();
+    await waitUntil(async () => (await note.evaluate((n) => n === document.activeElement || n.contains(document.activeElement))), 'focus on the message');
+    let libraryId: number | undefined;
+    try {
+      await note.getByRole('link', { name: 'Address and map of the new library' }).click();
+      await waitForH1(page, new RegExp(`^Administration of ${name}`));
+      libraryId = Number(/\/library\/admin\/(\d+)/.exec(page.url())![1]);
+      await page.getByText('This library is not on the map yet').waitFor();
+      // A click in the middle of the world map sets both fields.
+      const map = page.getByRole('group', { name: 'Place on the map' }).locator('.leaflet-container');
+      await map.waitFor();
+      const box = (await map.boundingBox())!;
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await waitUntil(async () => (await page.getByLabel('Latitude').inputValue()) !== '', 'the latitude from the click');
+      const lat = Number(await page.getByLabel('Latitude').inputValue());
+      const lng = Number(await page.getByLabel('Longitude').inputValue());
+      expect(Math.abs(lat)).toBeLessThanOrEqual(90);
+      expect(Math.abs(lng)).toBeLessThanOrEqual(180);
+      await page.getByText('Click the map or drag the pin').waitFor();
+      await page.getByLabel('Internal e-mail').fill('new-library@e2e.example.org');
+      await page.getByRole('button', { name: 'Update library' }).click();
+      await page.getByText('The library was updated').waitFor();
+      const saved = (await pageCall(page, 'GET', '/admin/libraries')).json as { libraries: { id: number; latitude: number | null; public: boolean }[] };
+      expect(saved.libraries.find((l) => l.id === libraryId)).toMatchObject({ latitude: lat, public: false });
+
+      // A new user: the password rule is shown before anything is sent.
+      await page.goto('/admin?section=users');
+      await page.getByRole('button', { name: 'Add a user' }).click();
+      const userForm = page.getByRole('form', { name: 'New user' });
+      const password = userForm.getByLabel('Password');
+      await password.waitFor();
+      expect(await password.evaluate((i) => document.getElementById(i.getAttribute('aria-describedby') ?? '')?.textContent ?? '')).toMatch(/At least \d+ characters\./);
+      const username = `e2e-created-${process.pid}`;
+      await userForm.getByLabel('Username').fill(username);
+      await userForm.getByRole('button', { name: 'Save' }).click();
+      const created = page.getByRole('status').filter({ hasText: `The user ${username} was created.` });
+      await created.waitFor();
+      await waitUntil(async () => created.evaluate((n) => n === document.activeElement), 'focus on the message');
+    } finally {
+      if (libraryId) await pageCall(page, 'DELETE', `/admin/libraries/${libraryId}`);
+    }
+  });
+
   it('a reader is told the admin area is not for them', async () => {
     const { page } = session();
     await apiLogin(page, plainReader.username, plainReader.password);

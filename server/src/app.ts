@@ -330,7 +330,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
     await api.register(reportRoutes(services.reports, {
       db: services.db, rateLimit: config.reportRateLimit, rateWindowSeconds: config.reportRateWindowSeconds, emailOf: (viewer) => viewer.email || null,
     }));
-    await api.register(pageRoutes(services.pages, { tileUrl: config.tileUrl, tileAttribution: config.tileAttribution }));
+    await api.register(pageRoutes(services.pages, { tileUrl: config.tileUrl, tileAttribution: config.tileAttribution, passwordMinLength: services.accounts.passwordMinLength }));
     await api.register(bookbuilderRoutes(services.bookbuilder, services.fonts));
     await api.register(coverRoutes(services.covers));
     await api.register(libraryAdminRoutes(services.libraryAdmin, services.spreadsheets, services.libraries));

@@ -17,6 +17,8 @@ export const generalSchema = z.object({
   /** Map basemap: a tile server template when configured (TILE_URL), else '' = the built-in basemap. */
   tile_url: z.string().optional(),
   tile_attribution: z.string().optional(),
+  /** Our addition: the shortest password accepted (PASSWORD_MIN_LENGTH), shown beside every new-password field. */
+  password_min_length: z.number().int().optional(),
 });
 export type General = z.infer<typeof generalSchema>;
 

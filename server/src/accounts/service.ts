@@ -73,6 +73,11 @@ export class AccountService {
     return !!u.expiration && new Date(u.expiration) <= now;
   }
 
+  /** The shortest password accepted (the web app shows it beside new-password fields). */
+  get passwordMinLength(): number {
+    return this.settings.minPasswordLength;
+  }
+
   checkPassword(password: string): void {
     if (password.length < this.settings.minPasswordLength) {
       throw new AccountError('The password must have at least {{count}} characters', { count: this.settings.minPasswordLength });

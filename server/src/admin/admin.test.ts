@@ -177,6 +177,8 @@ describe('pages, settings and outbox', () => {
     const res = await call('superuser', 'PUT', '/settings', { site_name: 'Renamed Catalogue', contact_email: 'hello@example.org' });
     expect(res.json().settings).toMatchObject({ site_name: 'Renamed Catalogue', contact_email: 'hello@example.org' });
     expect((await t.app.inject({ url: '/collector/api/general' })).json().site_name).toBe('Renamed Catalogue');
+    // The web app shows the password rule from here before a password is sent (PASSWORD_MIN_LENGTH, 10 by default).
+    expect((await t.app.inject({ url: '/collector/api/general' })).json().password_min_length).toBe(10);
     expect((await call('superuser', 'PUT', '/settings', { contact_email: 'not an address' })).statusCode).toBe(400);
   });
 

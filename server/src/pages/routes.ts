@@ -6,12 +6,13 @@ import { viewerOf } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
 import { sanitizeHtml } from '../http/sanitize.ts';
 
-/** The map's tile server, when one is configured (the built-in basemap otherwise). */
-export interface MapSettings { tileUrl: string; tileAttribution: string }
+/** The map's tile server, when one is configured (the built-in basemap otherwise), and the password rule. */
+export interface SiteRules { tileUrl: string; tileAttribution: string; passwordMinLength?: number }
 
-export const pageRoutes = (pages: PagesService, map: MapSettings = { tileUrl: '', tileAttribution: '' }): FastifyPluginAsyncZod => async (app) => {
+export const pageRoutes = (pages: PagesService, rules: SiteRules = { tileUrl: '', tileAttribution: '' }): FastifyPluginAsyncZod => async (app) => {
   app.get('/general', { schema: { response: { 200: generalSchema } } }, async () => ({
-    ...pages.general(), tile_url: map.tileUrl, tile_attribution: map.tileAttribution,
+    ...pages.general(), tile_url: rules.tileUrl, tile_attribution: rules.tileAttribution,
+    ...(rules.passwordMinLength ? { password_min_length: rules.passwordMinLength } : {}),
   }));
 
   app.get('/pages/:id', {

@@ -3,6 +3,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { loginErrorText, useAccountActions } from '../../api/account';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
+import { usePasswordRule } from './passwordRule';
 
 const fieldClass = 'w-full rounded border border-stone-500 bg-white px-3 py-2 text-stone-900';
 
@@ -23,7 +24,9 @@ export default function ResetPasswordPage() {
   const title = t('Reset password for {{username}}', { username });
   useDocumentTitle(title);
 
-  const match = password !== '' && password === repeat;
+  const rule = usePasswordRule();
+  const tooShort = rule.tooShort(password);
+  const match = password !== '' && password === repeat && !tooShort;
   const mismatch = repeat !== '' && password !== repeat;
 
   const submit = async (e: FormEvent) => {
@@ -80,8 +83,9 @@ export default function ResetPasswordPage() {
           />
         </div>
         <div id={ids.hint} role="status" className="space-y-1 text-sm">
+          {rule.text && <p className={tooShort ? 'font-semibold text-red-800' : 'text-stone-700'}>{rule.text}</p>}
           {mismatch && <p className="font-semibold text-red-800">{t('The passwords do not match')}</p>}
-          {!match && <p className="text-stone-700">{t('Please type your new password in both fields')}</p>}
+          {!match && !tooShort && <p className="text-stone-700">{t('Please type your new password in both fields')}</p>}
         </div>
         {match && (
           <button type="submit" className="btn btn-primary" disabled={busy}>

@@ -266,6 +266,32 @@ describe('password reset page', () => {
     expect(main.getByRole('button', { name: 'Set the new password' })).toBeInTheDocument();
   });
 
+  it('shows the server\'s password rule before sending, and offers no button for a password that is too short', async () => {
+    const u = userEvent.setup();
+    const bodies: unknown[] = [];
+    mockApi({
+      '/general': () => ({ body: { site_name: 'S', site_logo: '', description: '', contact_email: '', password_min_length: 12 } }),
+      '/auth/user': () => ({ body: ANONYMOUS_USER }),
+      '/auth/reset-password': (_u, init) => {
+        bodies.push(JSON.parse(String(init?.body)));
+        return { body: user() };
+      },
+      '/search': () => ({ body: searchResponse() }),
+    });
+    renderApp('/reset-password/anna/tok123');
+    const main = within(await screen.findByRole('main'));
+    const field = await main.findByLabelText('New password');
+    expect(await main.findByText('At least 12 characters.')).toBeInTheDocument();
+    expect(field).toHaveAccessibleDescription(expect.stringContaining('At least 12 characters.'));
+    await u.type(field, 'short-pw');
+    await u.type(main.getByLabelText('Repeat the new password'), 'short-pw');
+    expect(main.queryByRole('button', { name: 'Set the new password' })).toBeNull();
+    await u.type(field, '-longer');
+    await u.type(main.getByLabelText('Repeat the new password'), '-longer');
+    await u.click(main.getByRole('button', { name: 'Set the new password' }));
+    expect(bodies).toEqual([{ operation: 'reset', username: 'anna', token: 'tok123', password: 'short-pw-longer' }]);
+  });
+
   it('on success is logged in and lands on /search', async () => {
     const u = userEvent.setup();
     const { bodies } = resetApi(() => ({ body: user() }));

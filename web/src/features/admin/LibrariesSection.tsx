@@ -1,18 +1,22 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { SitesPanel } from '../harvest/SitesPanel';
 import { adminApi, adminKeys, LIBRARY_TYPES, REGIONS, type AdminLibrary, type AdminLibraryInput } from './api';
-import { CheckField, ConfirmDelete, ErrorAlert, SelectField, TextField, yesNo } from './ui';
+import { CheckField, ConfirmDelete, DoneNote, ErrorAlert, SelectField, TextField, yesNo } from './ui';
 
 function useTypeLabel() {
   const { t } = useTranslation();
   return (v: string) => (v === 'physical' ? t('Physical') : v === 'closed' ? t('Closed') : t('Digital'));
 }
 
-const EMPTY: AdminLibraryInput = { name: '', url: '', library_type: 'digital', public: true, active: true, email_internal: '', email_public: '', region: '' };
+// A new library is private until it is published: its address and place on the map come first.
+const EMPTY: AdminLibraryInput = { name: '', url: '', library_type: 'digital', public: false, active: true, email_internal: '', email_public: '', region: '' };
 
-function LibraryForm({ initial, onDone }: { initial: AdminLibrary | null; onDone: () => void }) {
+type LibraryNote = { text: string; libraryId: number; created: boolean };
+
+function LibraryForm({ initial, onDone }: { initial: AdminLibrary | null; onDone: (note?: LibraryNote) => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const [form, setForm] = useState<AdminLibraryInput>(() =>
@@ -24,10 +28,20 @@ function LibraryForm({ initial, onDone }: { initial: AdminLibrary | null; onDone
   const typeLabel = useTypeLabel();
   const save = useMutation({
     mutationFn: (body: AdminLibraryInput) => (initial ? adminApi.updateLibrary(initial.id, body) : adminApi.createLibrary(body)),
-    onSuccess: async () => {
+    onSuccess: async ({ library }) => {
       await qc.invalidateQueries({ queryKey: adminKeys.libraries });
       await qc.invalidateQueries({ queryKey: ['libraries'] });
-      onDone();
+      onDone(
+        initial
+          ? { text: t('The library “{{name}}” was saved.', { name: library.name }), libraryId: library.id, created: false }
+          : {
+              text: library.public
+                ? t('The library “{{name}}” was created. Add its address and its place on the map on its page, so readers find it on the map.', { name: library.name })
+                : t('The library “{{name}}” was created. It stays private until you tick Public: first add its address and its place on the map on its page.', { name: library.name }),
+              libraryId: library.id,
+              created: true,
+            },
+      );
     },
   });
   const submit = (e: FormEvent) => {
@@ -60,7 +74,7 @@ function LibraryForm({ initial, onDone }: { initial: AdminLibrary | null; onDone
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
           {t('Save')}
         </button>
-        <button type="button" className="btn" onClick={onDone}>
+        <button type="button" className="btn" onClick={() => onDone()}>
           {t('Cancel')}
         </button>
       </div>
@@ -73,6 +87,7 @@ export function LibrariesSection() {
   const qc = useQueryClient();
   const { data, error, isPending } = useQuery({ queryKey: adminKeys.libraries, queryFn: adminApi.libraries });
   const [editing, setEditing] = useState<AdminLibrary | 'new' | null>(null);
+  const [note, setNote] = useState<LibraryNote | null>(null);
   const [sitesOf, setSitesOf] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<AdminLibrary | null>(null);
   const remove = useMutation({
@@ -127,10 +142,23 @@ export function LibrariesSection() {
           </table>
         </div>
       )}
+      <DoneNote note={note}>
+        {note?.created && (
+          <Link className="link" to={`/library/admin/${note.libraryId}`}>
+            {t('Address and map of the new library')}
+          </Link>
+        )}
+      </DoneNote>
       {editing ? (
-        <LibraryForm key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
+        <LibraryForm
+          key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? null : editing}
+          onDone={(n) => {
+            setEditing(null);
+            setNote(n ?? null);
+          }}
+        />
       ) : (
-        <button type="button" className="btn btn-primary mt-4" onClick={() => setEditing('new')}>
+        <button type="button" className="btn btn-primary mt-4" onClick={() => { setNote(null); setEditing('new'); }}>
           {t('Add a library')}
         </button>
       )}

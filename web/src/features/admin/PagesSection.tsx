@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { adminApi, adminKeys, PAGE_LANGUAGES, PAGE_LOCATIONS, type AdminPage, type AdminPageInput } from './api';
-import { CheckField, ConfirmDelete, ErrorAlert, Field, inputClass, SelectField, TextField, yesNo } from './ui';
+import { CheckField, ConfirmDelete, DoneNote, ErrorAlert, Field, inputClass, SelectField, TextField, yesNo } from './ui';
 
 /** Where a page is linked, in the interface language (the form's choices and the list). */
 function locationLabel(t: TFunction, l: string): string {
@@ -12,7 +12,7 @@ function locationLabel(t: TFunction, l: string): string {
 
 const EMPTY: AdminPageInput = { title: '', summary: '', content: '', language: 'en', location: 'footer', sorting: 0, published: false };
 
-function PageEditor({ initial, onDone }: { initial: AdminPage | null; onDone: () => void }) {
+function PageEditor({ initial, onDone }: { initial: AdminPage | null; onDone: (note?: { text: string }) => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const [form, setForm] = useState<AdminPageInput>(() => {
@@ -23,12 +23,12 @@ function PageEditor({ initial, onDone }: { initial: AdminPage | null; onDone: ()
   const set = <K extends keyof AdminPageInput>(k: K) => (v: AdminPageInput[K]) => setForm((f) => ({ ...f, [k]: v }));
   const save = useMutation({
     mutationFn: (body: AdminPageInput) => (initial ? adminApi.updatePage(initial.id, body) : adminApi.createPage(body)),
-    onSuccess: async () => {
+    onSuccess: async ({ page }) => {
       await qc.invalidateQueries({ queryKey: adminKeys.pages });
       // The footer and the page views show the change at once.
       await qc.invalidateQueries({ queryKey: ['pages'] });
       await qc.invalidateQueries({ queryKey: ['page'] });
-      onDone();
+      onDone({ text: initial ? t('The page “{{title}}” was saved.', { title: page.title }) : t('The page “{{title}}” was created.', { title: page.title }) });
     },
   });
   const submit = (e: FormEvent) => {
@@ -62,7 +62,7 @@ function PageEditor({ initial, onDone }: { initial: AdminPage | null; onDone: ()
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
           {t('Save page')}
         </button>
-        <button type="button" className="btn" onClick={onDone}>
+        <button type="button" className="btn" onClick={() => onDone()}>
           {t('Cancel')}
         </button>
       </div>
@@ -75,6 +75,7 @@ export function PagesSection() {
   const qc = useQueryClient();
   const { data, error, isPending } = useQuery({ queryKey: adminKeys.pages, queryFn: adminApi.pages });
   const [editing, setEditing] = useState<AdminPage | 'new' | null>(null);
+  const [note, setNote] = useState<{ text: string } | null>(null);
   const [deleting, setDeleting] = useState<AdminPage | null>(null);
   const remove = useMutation({
     mutationFn: (id: number) => adminApi.deletePage(id),
@@ -124,10 +125,17 @@ export function PagesSection() {
           </table>
         </div>
       )}
+      <DoneNote note={note} />
       {editing ? (
-        <PageEditor key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
+        <PageEditor
+          key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? null : editing}
+          onDone={(n) => {
+            setEditing(null);
+            setNote(n ?? null);
+          }}
+        />
       ) : (
-        <button type="button" className="btn btn-primary mt-4" onClick={() => setEditing('new')}>
+        <button type="button" className="btn btn-primary mt-4" onClick={() => { setNote(null); setEditing('new'); }}>
           {t('Add a page')}
         </button>
       )}

@@ -2,13 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminApi, adminKeys, type AdminUser, type AdminUserInput } from './api';
-import { CheckField, ErrorAlert, TextField, yesNo } from './ui';
+import { CheckField, DoneNote, ErrorAlert, TextField, yesNo } from './ui';
+import { usePasswordRule } from '../account/passwordRule';
 
 type Form = Required<Omit<AdminUserInput, 'expiration'>> & { expiration: string };
 // No 'may set exclusions' box: every logged-in user may hide things from their own searches (docs/curation.md).
 const FLAGS = ['is_superuser', 'library_admin', 'can_merge', 'active'] as const;
 
-function UserForm({ initial, selfId, onDone }: { initial: AdminUser | null; selfId?: number; onDone: () => void }) {
+function UserForm({ initial, selfId, onDone }: { initial: AdminUser | null; selfId?: number; onDone: (note?: { text: string }) => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const libraries = useQuery({ queryKey: adminKeys.libraries, queryFn: adminApi.libraries });
@@ -19,6 +20,7 @@ function UserForm({ initial, selfId, onDone }: { initial: AdminUser | null; self
     expiration: initial?.expiration?.slice(0, 10) ?? '', library_ids: initial?.library_ids ?? [],
   }));
   const set = <K extends keyof Form>(k: K) => (v: Form[K]) => setForm((f) => ({ ...f, [k]: v }));
+  const passwordRule = usePasswordRule();
   const labels: Record<(typeof FLAGS)[number], string> = {
     is_superuser: t('Superuser'), library_admin: t('Library admin'), can_merge: t('Enabled for merging'),
     active: t('Active'),
@@ -29,9 +31,9 @@ function UserForm({ initial, selfId, onDone }: { initial: AdminUser | null; self
       const body: AdminUserInput = { ...rest, expiration: expiration || null };
       return initial ? adminApi.updateUser(initial.id, body) : adminApi.createUser({ ...body, username, password: password || undefined });
     },
-    onSuccess: async () => {
+    onSuccess: async ({ user }) => {
       await qc.invalidateQueries({ queryKey: adminKeys.users });
-      onDone();
+      onDone({ text: initial ? t('The user {{name}} was saved.', { name: user.username }) : t('The user {{name}} was created.', { name: user.username }) });
     },
   });
   const submit = (e: FormEvent) => {
@@ -51,7 +53,8 @@ function UserForm({ initial, selfId, onDone }: { initial: AdminUser | null; self
           autoComplete="new-password"
           value={form.password}
           onChange={set('password')}
-          hint={t('Optional: without one, the user sets it through a password reset.')}
+          minLength={passwordRule.minLength}
+          hint={`${t('Optional: without one, the user sets it through a password reset.')} ${passwordRule.text}`.trim()}
         />
       )}
       <TextField label={t('First name')} value={form.first_name} onChange={set('first_name')} />
@@ -80,7 +83,7 @@ function UserForm({ initial, selfId, onDone }: { initial: AdminUser | null; self
         <button type="submit" className="btn btn-primary" disabled={save.isPending}>
           {t('Save')}
         </button>
-        <button type="button" className="btn" onClick={onDone}>
+        <button type="button" className="btn" onClick={() => onDone()}>
           {t('Cancel')}
         </button>
       </div>
@@ -93,6 +96,7 @@ export function UsersSection({ selfUsername }: { selfUsername?: string }) {
   const { data, error, isPending } = useQuery({ queryKey: adminKeys.users, queryFn: adminApi.users });
   const libraries = useQuery({ queryKey: adminKeys.libraries, queryFn: adminApi.libraries });
   const [editing, setEditing] = useState<AdminUser | 'new' | null>(null);
+  const [note, setNote] = useState<{ text: string } | null>(null);
   const names = new Map(libraries.data?.libraries.map((l) => [l.id, l.name]));
   const selfId = data?.users.find((u) => u.username === selfUsername)?.id;
   return (
@@ -138,10 +142,17 @@ export function UsersSection({ selfUsername }: { selfUsername?: string }) {
           </table>
         </div>
       )}
+      <DoneNote note={note} />
       {editing ? (
-        <UserForm key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? null : editing} selfId={selfId} onDone={() => setEditing(null)} />
+        <UserForm
+          key={editing === 'new' ? 'new' : editing.id} initial={editing === 'new' ? null : editing} selfId={selfId}
+          onDone={(n) => {
+            setEditing(null);
+            setNote(n ?? null);
+          }}
+        />
       ) : (
-        <button type="button" className="btn btn-primary mt-4" onClick={() => setEditing('new')}>
+        <button type="button" className="btn btn-primary mt-4" onClick={() => { setNote(null); setEditing('new'); }}>
           {t('Add a user')}
         </button>
       )}

@@ -1,31 +1,38 @@
 // Small form pieces shared by the admin sections: labelled fields, the server's error, a delete confirmation.
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 
 export const inputClass = 'w-full rounded border border-stone-500 bg-white px-2 py-1';
 
-export function Field({ label, children, hint }: { label: string; hint?: string; children: (id: string) => ReactNode }) {
+export function Field({ label, children, hint }: { label: string; hint?: string; children: (id: string, hintId?: string) => ReactNode }) {
   const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
   return (
     <div>
       <label htmlFor={id} className="mb-1 block font-medium">
         {label}
       </label>
-      {children(id)}
-      {hint && <p className="mt-1 text-sm text-stone-700">{hint}</p>}
+      {children(id, hintId)}
+      {hint && (
+        <p id={hintId} className="mt-1 text-sm text-stone-700">
+          {hint}
+        </p>
+      )}
     </div>
   );
 }
 
 export function TextField(props: {
-  label: string; value: string; onChange: (v: string) => void; type?: string; required?: boolean; hint?: string; autoComplete?: string;
+  label: string; value: string; onChange: (v: string) => void; type?: string; required?: boolean; hint?: string; autoComplete?: string; minLength?: number;
 }) {
   return (
     <Field label={props.label} hint={props.hint}>
-      {(id) => (
+      {(id, hintId) => (
         <input
           id={id}
+          aria-describedby={hintId}
+          minLength={props.minLength || undefined}
           type={props.type ?? 'text'}
           value={props.value}
           required={props.required}
@@ -60,6 +67,24 @@ export function CheckField({ label, checked, onChange }: { label: string; checke
       <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
       {label}
     </label>
+  );
+}
+
+/**
+ * What a create or save did, said where the form was and focused (the form is gone: focus would otherwise
+ * drop to the page, and a screen reader would say nothing).
+ */
+export function DoneNote({ note, children }: { note: { text: string } | null; children?: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (note) ref.current?.focus();
+  }, [note]);
+  if (!note) return null;
+  return (
+    <div ref={ref} tabIndex={-1} role="status" className="mt-4 max-w-2xl rounded border border-green-700 bg-green-50 p-3 text-green-900">
+      <p>{note.text}</p>
+      {children}
+    </div>
   );
 }
 

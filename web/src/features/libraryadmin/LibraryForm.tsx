@@ -1,10 +1,13 @@
-import { useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
+import { Suspense, lazy, useId, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { LIBRARY_TYPES, REGIONS } from '../../../../packages/shared/src/constants.ts';
 import type { LibraryEditBody } from '@uc/shared';
 import { libraryAdminApi, libraryFormErrors, type AdminLibrary } from './api';
 import { logoSrc } from '../libraries/libraryText';
+
+// Leaflet and the basemap load only when the form is shown.
+const PlacePicker = lazy(() => import('./PlacePicker'));
 
 /** The server's limit (server/src/libraries/logos.ts LOGO_MAX_BYTES), for the hint. */
 const LOGO_MAX_KB = 512;
@@ -142,6 +145,12 @@ export function LibraryForm({ library }: { library: AdminLibrary }) {
       {text('languages', t('Languages'))}
       {text('latitude', t('Latitude'), 'number', { min: -90, max: 90, step: 0.000001 })}
       {text('longitude', t('Longitude'), 'number', { min: -180, max: 180, step: 0.000001 })}
+      <Suspense fallback={null}>
+        <PlacePicker
+          latitude={values.latitude ?? ''} longitude={values.longitude ?? ''} libraryType={values.library_type ?? 'digital'}
+          onPick={(lat, lng) => setValues((v) => ({ ...v, latitude: String(lat), longitude: String(lng) }))}
+        />
+      </Suspense>
       {TEXT_FIELDS.filter((k) => k.startsWith('address_')).map((k) => text(k, t(LABELS[k])))}
       <Labelled label={t('Region')}>
         {(id) => (
