@@ -493,11 +493,14 @@ describe.each(APP_BACKENDS)('harvesting through the app on %s', (dialect) => {
       const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });
       t.services.db.sqlite.prepare("UPDATE sites SET active = 0 WHERE id <> ?").run(siteId);
       t.services.db.sqlite.prepare("UPDATE libraries SET email_internal = 'desk@lib1.example', languages = 'Croatian, hr, en' WHERE id = 1").run();
-      expect(t.services.harvest.scheduleDue()).toBe(1);
-      expect(t.services.harvest.scheduleDue()).toBe(0); // already queued
-      t.services.db.sqlite.prepare("UPDATE harvest_runs SET status = 'failed' WHERE site_id = ?").run(siteId);
-      t.services.db.sqlite.prepare("DELETE FROM jobs").run();
+      expect(t.services.harvest.scheduleDue()).toBe(0); // not before a first successful run by hand
+      await t.services.harvest.runNow(siteId, false);
       expect(t.services.harvest.scheduleDue()).toBe(0); // the interval has not passed
+      const later = Date.now() + 31 * 60_000;
+      expect(t.services.harvest.scheduleDue(later)).toBe(1);
+      expect(t.services.harvest.scheduleDue(later)).toBe(0); // already queued
+      t.services.db.sqlite.prepare("UPDATE harvest_runs SET status = 'failed' WHERE site_id = ? AND status = 'queued'").run(siteId);
+      t.services.db.sqlite.prepare("DELETE FROM jobs").run();
       oai.faults.html = true;
       const mails = () => t.services.db.sqlite.prepare("SELECT count(*) FROM outbox WHERE kind = 'harvest-failing'").pluck().get() as number;
       const before = mails();

@@ -123,15 +123,16 @@ describe.each(BACKENDS)('harvesting on %s', (dialect) => {
     expect(one('SELECT count(*) FROM aggregation_links')).toBe(1);
   });
 
-  it('schedules due sites once per interval; counts failures and mails the library once; purges old runs', async () => {
+  it('schedules a site only after a first successful run, then once per interval; counts failures and mails the library once; purges old runs', async () => {
     const site = addSite();
-    expect(harvest.scheduleDue()).toBe(1);
-    expect(harvest.scheduleDue()).toBe(0); // already queued
-    db.sqlite.prepare("UPDATE harvest_runs SET status = 'failed' WHERE site_id = ?").run(site);
-    db.sqlite.prepare('DELETE FROM jobs').run();
+    expect(harvest.scheduleDue()).toBe(0); // never harvested successfully: it waits for a first run by hand
+    expect(harvest.scheduleDue(Date.now() + 31 * 60_000)).toBe(0);
+    expect(await harvest.runNow(site, false)).toMatchObject({ status: 'finished' });
     expect(harvest.scheduleDue()).toBe(0); // the interval has not passed
     expect(harvest.scheduleDue(Date.now() + 31 * 60_000)).toBe(1);
-    db.sqlite.prepare("UPDATE harvest_runs SET status = 'failed' WHERE site_id = ?").run(site);
+    expect(harvest.scheduleDue(Date.now() + 31 * 60_000)).toBe(0); // already queued
+    db.sqlite.prepare("UPDATE harvest_runs SET status = 'failed' WHERE site_id = ? AND status = 'queued'").run(site);
+    db.sqlite.prepare('DELETE FROM jobs').run();
 
     oai.faults.html = true;
     const mails = () => one("SELECT count(*) FROM outbox WHERE kind = 'harvest-failing'");
@@ -184,8 +185,9 @@ describe.each(BACKENDS)('harvesting on %s', (dialect) => {
     expect(harvest.run(run.id)!.records).toBeLessThan(6);
   });
 
-  it('closes a run whose job ended without it, so the site can be harvested again', () => {
+  it('closes a run whose job ended without it, so the site can be harvested again', async () => {
     const site = addSite();
+    expect(await harvest.runNow(site, false)).toMatchObject({ status: 'finished' });
     const run = harvest.start(site);
     db.sqlite.prepare("UPDATE jobs SET status = 'failed'").run();
     expect(harvest.scheduleDue(Date.now() + 31 * 60_000)).toBe(1);

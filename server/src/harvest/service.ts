@@ -130,12 +130,16 @@ export class HarvestService {
     return site;
   }
 
-  /** Queues every active site whose interval has passed since its last run; closes runs whose process died. */
+  /**
+   * Queues every active site whose interval has passed since its last run; closes runs whose process died.
+   * A site is harvested automatically only after a first successful run, started by hand: a mistyped
+   * address then fails once in front of its admin, not every interval into the failure mails.
+   */
   scheduleDue(now = Date.now()): number {
     this.closeStaleRuns(now);
     const due = this.db.sqlite.prepare(`SELECT s.id, s.harvest_interval_minutes AS every, s.oai_deleted_record AS deleted_record,
         s.last_full_harvest AS last_full, (SELECT max(created) FROM harvest_runs r WHERE r.site_id = s.id) AS last
-      FROM sites s WHERE s.active = 1 AND s.site_type <> 'csv'
+      FROM sites s WHERE s.active = 1 AND s.site_type <> 'csv' AND s.last_harvested IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM harvest_runs r WHERE r.site_id = s.id AND r.status IN ('queued', 'running'))`).all() as
       { id: number; every: number; deleted_record: string | null; last_full: string | null; last: string | null }[];
     let queued = 0;
