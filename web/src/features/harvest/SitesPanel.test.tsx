@@ -51,6 +51,13 @@ describe('the sites panel (library admin screen)', () => {
     expect(within(csv).getByRole('button', { name: 'Edit Shelf list' })).toBeInTheDocument();
   });
 
+  it('says that a site never harvested waits for a first successful "Harvest now" before its automatic harvests', async () => {
+    libraryAdmin([site({ last_harvested: null, last_run: null })]);
+    renderApp('/library/admin/1');
+    const oai = await card('Anarchist Library');
+    expect(within(oai).getByText('Every 30 minutes, after a first successful “Harvest now”')).toBeInTheDocument();
+  });
+
   it('"Harvest now" posts, and the progress bar appears and advances as the polled run changes, then polling stops', async () => {
     const user = userEvent.setup();
     const queued = run({ id: 2, status: 'queued', started: null, finished: null, records: 0, total: null, new: 0, updated: 0, unchanged: 0 });

@@ -259,7 +259,11 @@ function SiteCard({ site, scope, level, onEdit }: {
             </dd>
             <dt className={DT}>{t('Automatic harvest')}</dt>
             <dd className={DD}>
-              {site.active ? t('Every {{n}} minutes', { n: site.harvest_interval_minutes }) : t('Off')}
+              {!site.active
+                ? t('Off')
+                : site.last_harvested
+                  ? t('Every {{n}} minutes', { n: site.harvest_interval_minutes })
+                  : t('Every {{n}} minutes, after a first successful “Harvest now”', { n: site.harvest_interval_minutes })}
             </dd>
           </>
         )}
