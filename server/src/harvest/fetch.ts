@@ -124,12 +124,19 @@ async function fetchOnce(url: URL, o: FetchOptions): Promise<FetchedBody> {
     if (timeout.aborted) throw new HarvestFetchError('No answer from {{host}} within {{seconds}} s', { host: url.host, seconds: seconds(o.timeoutMs) }, true);
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     if (cause instanceof HarvestFetchError) throw cause;
-    // The system's reason (getaddrinfo, ECONNREFUSED with an address) goes to the log only.
-    throw new HarvestFetchError('Cannot reach {{host}}', { host: url.host }, true, null, cause?.message ?? cause?.code ?? (e as Error).message);
+    throw unreachable(url.host, cause?.code, cause?.message ?? cause?.code ?? (e as Error).message);
   }
   if (res.status === 429 || res.status >= 500) {
     await res.body?.cancel().catch(() => undefined);
-    throw new HarvestFetchError('{{host}} answered HTTP {{status}}', { host: url.host, status: res.status }, true, retryAfter(res.headers.get('retry-after')));
+    throw new HarvestFetchError('{{host}} is busy or has a fault of its own (HTTP {{status}}); the next harvest tries again', { host: url.host, status: res.status }, true, retryAfter(res.headers.get('retry-after')));
+  }
+  if (res.status === 404 || res.status === 410) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new HarvestFetchError('{{host}} has no page at {{path}} (HTTP {{status}}): check the address', { host: url.host, status: res.status, path: url.pathname });
+  }
+  if (res.status === 401 || res.status === 403) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new HarvestFetchError('{{host}} does not let us read {{path}} (HTTP {{status}}): its administrators must allow harvesting', { host: url.host, status: res.status, path: url.pathname });
   }
   if (res.status >= 400) {
     await res.body?.cancel().catch(() => undefined);
@@ -160,6 +167,19 @@ async function fetchOnce(url: URL, o: FetchOptions): Promise<FetchedBody> {
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: Buffer.concat(chunks), url: res.url || url.href };
 }
 
+/**
+ * Why a connection failed, said so that a librarian knows what to do; the system's reason (getaddrinfo,
+ * ECONNREFUSED with an address, the TLS error) goes to the log only.
+ */
+function unreachable(host: string, code: string | undefined, detail: string): HarvestFetchError {
+  if (code === 'ENOTFOUND') return new HarvestFetchError('There is no site at {{host}}: check the address for a typing mistake', { host }, false, null, detail);
+  if (code === 'ECONNREFUSED') return new HarvestFetchError('{{host}} refused the connection: the site is down, or the address has a wrong port', { host }, true, null, detail);
+  if (code && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
+    return new HarvestFetchError('The secure connection to {{host}} failed: its certificate is not valid, which its administrators must fix', { host }, false, null, detail);
+  }
+  return new HarvestFetchError('Cannot reach {{host}}: the site may be down; the next harvest tries again', { host }, true, null, detail);
+}
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const t = setTimeout(resolve, ms);
@@ -178,7 +198,7 @@ export async function fetchWithRetry(raw: string, opts: Partial<FetchOptions> = 
       return await fetchOnce(url, o);
     } catch (e) {
       if (!(e instanceof HarvestFetchError) || !e.retryable || attempt >= o.retries) {
-        if (e instanceof HarvestFetchError && e.retryable && attempt > 0) throw new HarvestFetchError('{{reason}} (after {{attempts}} attempts)', { reason: reasonOf(e), attempts: attempt + 1 }, false, null, e.detail);
+        if (e instanceof HarvestFetchError && e.retryable && attempt > 0) throw new HarvestFetchError('{{reason}} (tried {{attempts}} times)', { reason: reasonOf(e), attempts: attempt + 1 }, false, null, e.detail);
         throw e;
       }
       const wait = Math.min(e.retryAfterMs ?? o.backoffMs * 2 ** attempt, o.maxRetryAfterMs);
