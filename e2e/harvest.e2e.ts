@@ -43,6 +43,11 @@ describe.skipIf(!hasChromium)('harvesting', () => {
     await form.getByRole('button', { name: 'Save site' }).click();
     await form.getByText('The URL must start with http:// or https://').waitFor();
     await form.getByLabel('OAI-PMH endpoint URL').fill(oai.url);
+    // "Test connection" before saving: the repository's name and formats (nothing is harvested yet).
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    await form.getByRole('status').getByText('Connected to “Test library”.').waitFor();
+    await form.getByRole('status').getByText('Metadata formats: oai_dc, marc21').waitFor();
+    await expectAxeClean(page, 'site form after a connection test');
     await form.getByRole('button', { name: 'Save site' }).click();
 
     const card = panel.getByRole('article', { name: title });

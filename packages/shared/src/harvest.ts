@@ -42,6 +42,29 @@ export const siteBodySchema = z.object({
 });
 export type SiteBody = z.input<typeof siteBodySchema>;
 
+/** "Test connection" (our addition): an OAI-PMH address asked what it offers, before its site is saved. */
+export const siteTestBodySchema = z.object({
+  site_type: z.enum(OAI_SITE_TYPES),
+  url: z.string().trim().max(2000).refine(isHttpUrl, 'The URL must start with http:// or https://'),
+  oai_metadata_format: z.enum(OAI_METADATA_FORMATS).nullable().optional(),
+});
+export type SiteTestBody = z.input<typeof siteTestBodySchema>;
+export const siteTestResponseSchema = z.object({
+  ok: z.boolean(),
+  /** Why it failed, in the reader's language, as a run's report would say it. */
+  error: z.string().optional(),
+  repository_name: z.string().optional(),
+  /** The metadata formats the repository offers. */
+  formats: z.array(z.string()).optional(),
+  /** The format this site would be harvested in (null: a generic site with none chosen yet), and whether it is offered. */
+  format: z.string().nullable().optional(),
+  format_offered: z.boolean().optional(),
+  sets: z.array(z.object({ spec: z.string(), name: z.string() })).optional(),
+  /** More sets than listed (the first 500 are). */
+  more_sets: z.boolean().optional(),
+});
+export type SiteTestResponse = z.infer<typeof siteTestResponseSchema>;
+
 export const HARVEST_STATUSES = ['queued', 'running', 'finished', 'failed'] as const;
 export type HarvestStatus = (typeof HARVEST_STATUSES)[number];
 

@@ -422,6 +422,37 @@ describe.each(APP_BACKENDS)('harvesting through the app on %s', (dialect) => {
   });
 
   describe('harvest runs through the API, the worker and the schedule', () => {
+    it('"Test connection" tells a library admin what an address offers (name, formats, sets), or why it cannot be harvested, before saving', async () => {
+      oai.records.push({ identifier: 'oai:t:1', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: ['Tested'], creator: ['T'] }), sets: ['zines', 'books'] });
+      const url = '/collector/api/library/sites/1/test';
+      const body = { site_type: 'generic', url: `${oai.url}`, oai_metadata_format: 'oai_dc' };
+      expect((await t.app.inject({ method: 'POST', url, headers: CSRF_HEADERS, payload: body })).statusCode).toBe(401);
+      expect((await t.app.inject({ method: 'POST', url, headers: { ...CSRF_HEADERS, cookie: await loginCookie(t, 'lib2-admin') }, payload: body })).statusCode).toBe(403);
+      const admin = await loginCookie(t, 'lib1-admin');
+      const test = (payload: object, lang?: string) =>
+        t.app.inject({ method: 'POST', url, headers: { ...CSRF_HEADERS, cookie: admin, ...(lang ? { 'accept-language': lang } : {}) }, payload });
+      const ok = await test(body);
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json()).toEqual({
+        ok: true, repository_name: 'Test library', formats: ['oai_dc', 'marc21'], format: 'oai_dc', format_offered: true,
+        sets: [{ spec: 'books', name: 'Set books' }, { spec: 'zines', name: 'Set zines' }], more_sets: false,
+      });
+      // A Koha site is harvested in marc21; nothing was stored or queued by the test.
+      expect((await test({ site_type: 'koha-marc21', url: oai.url })).json()).toMatchObject({ ok: true, format: 'marc21', format_offered: true });
+      expect(t.services.db.sqlite.prepare("SELECT count(*) FROM data_sources WHERE identifier = 'oai:t:1'").pluck().get()).toBe(0);
+      // Not an OAI-PMH endpoint, or nothing there: said as a run's report says it, in the reader's language.
+      oai.faults.html = true;
+      expect((await test(body)).json()).toEqual({ ok: false, error: expect.stringMatching(/^The endpoint answered an HTML page/) });
+      oai.faults.html = false;
+      const probe = net.createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      const closedPort = (probe.address() as net.AddressInfo).port;
+      await new Promise((resolve) => probe.close(resolve));
+      const down = await test({ ...body, url: `http://127.0.0.1:${closedPort}/oai` }, 'de');
+      expect(down.json()).toEqual({ ok: false, error: `127.0.0.1:${closedPort} hat die Verbindung abgelehnt: Die Website ist nicht in Betrieb, oder die Adresse hat einen falschen Port` });
+      expect((await test({ ...body, url: 'ftp://example.org/oai' })).statusCode).toBe(400);
+    });
+
     it('lets a library admin start a run (once at a time) and read the reports; others are refused', async () => {
       oai.records.push({ identifier: 'oai:api:1', datestamp: '2026-01-01T00:00:00Z', metadata: dcXml({ title: ['Through the API'], creator: ['Api Writer'] }) });
       const siteId = addSite({ site_type: 'generic', oai_metadata_format: 'oai_dc' });

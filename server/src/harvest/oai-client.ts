@@ -136,6 +136,33 @@ export class OaiClient {
     }
   }
 
+  /** The metadata formats the repository offers (their prefixes), for "Test connection". */
+  async listMetadataFormats(): Promise<string[]> {
+    const root = await this.request({ verb: 'ListMetadataFormats' });
+    return children(child(root, 'ListMetadataFormats'), 'metadataFormat').map((f) => childText(f, 'metadataPrefix')).filter(Boolean);
+  }
+
+  /** The repository's sets, following resumption tokens up to `max` (a repository without sets has none). */
+  async listSets(max = 1000): Promise<{ sets: { spec: string; name: string }[]; more: boolean }> {
+    const sets: { spec: string; name: string }[] = [];
+    let params: Record<string, string> = { verb: 'ListSets' };
+    for (;;) {
+      let root: XmlElement;
+      try {
+        root = await this.request(params);
+      } catch (e) {
+        if (e instanceof OaiError && e.code === 'noSetHierarchy') return { sets, more: false };
+        throw e;
+      }
+      const list = child(root, 'ListSets');
+      for (const s of children(list, 'set')) sets.push({ spec: childText(s, 'setSpec'), name: childText(s, 'setName') });
+      const token = textOf(child(list, 'resumptionToken'));
+      if (!token) return { sets, more: false };
+      if (sets.length >= max) return { sets: sets.slice(0, max), more: true };
+      params = { verb: 'ListSets', resumptionToken: token };
+    }
+  }
+
   async getRecord(identifier: string, metadataPrefix: string): Promise<OaiRecord | null> {
     try {
       const root = await this.request({ verb: 'GetRecord', identifier, metadataPrefix });

@@ -2,7 +2,7 @@
 // run and reading the runs' reports. Thin: the permission is THE library-admin rule, the rest is in services.
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorSchema, harvestRunSchema, harvestStartBodySchema, idParamSchema, siteBodySchema, siteSchema } from '@uc/shared';
+import { errorSchema, harvestRunSchema, harvestStartBodySchema, idParamSchema, siteBodySchema, siteSchema, siteTestBodySchema, siteTestResponseSchema } from '@uc/shared';
 import { viewerOf } from '../http/context.ts';
 import { messageLanguage } from '../http/messages.ts';
 import type { LibraryService } from '../libraries/service.ts';
@@ -44,6 +44,12 @@ export const harvestRoutes = (sites: SiteStore, harvests: HarvestService, librar
       return { site: sites.update(req.params.library_id, req.params.site_id, req.body, viewer.isSuperuser, lang(req)) };
     });
 
+  // "Test connection" before a site is saved: what the address offers, or why it cannot be harvested.
+  app.post('/library/sites/:library_id/test', { schema: { params: libraryParams, body: siteTestBodySchema, response: { 200: siteTestResponseSchema, ...errors } } },
+    async (req) => {
+      assertLibraryAdmin(viewerOf(req), req.params.library_id, libraries);
+      return harvests.testConnection(req.body, lang(req));
+    });
   app.post('/admin/sites/:id/harvest', { schema: { params: idParamSchema, body: harvestStartBodySchema, response: { 202: z.object({ run: harvestRunSchema }), ...errors } } },
     async (req, reply) => {
       const site = siteFor(req, req.params.id);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { HARVEST_FAILING_AFTER, type HarvestRun } from '@uc/shared';
+import { HARVEST_FAILING_AFTER, type HarvestRun, type SiteTestBody, type SiteTestResponse } from '@uc/shared';
 import type { Metrics } from '../metrics/metrics.ts';
 import type { Db } from '../db/index.ts';
 import type { IngestRecord, IngestService } from '../ingest/service.ts';
@@ -115,6 +115,25 @@ export class HarvestService {
   run(runId: number, lang: MessageLanguage = 'en'): HarvestRun | null {
     const r = this.q.run.get(runId) as RunRow | undefined;
     return r ? runOut(r, lang) : null;
+  }
+
+  /**
+   * "Test connection": Identify, ListMetadataFormats and ListSets of an address before its site is saved,
+   * each asked once (no retries, at most 20 s each), the failure said as a run's report says it.
+   */
+  async testConnection(b: SiteTestBody, lang: MessageLanguage = 'en'): Promise<SiteTestResponse> {
+    const client = new OaiClient(b.url, { ...this.opts.fetch, retries: 0, timeoutMs: Math.min(this.opts.fetch?.timeoutMs ?? 20_000, 20_000) });
+    // As a run asks: a generic site in its chosen format, the other OAI types in marc21.
+    const format = b.site_type === 'generic' ? b.oai_metadata_format ?? null : 'marc21';
+    try {
+      const identify = await client.identify();
+      const formats = await client.listMetadataFormats();
+      const { sets, more } = await client.listSets(500);
+      return { ok: true, repository_name: identify.repositoryName, formats, format, format_offered: format !== null && formats.includes(format), sets, more_sets: more };
+    } catch (e) {
+      this.opts.log?.('harvest connection test failed', { url: b.url, detail: logDetail(e) });
+      return { ok: false, error: renderReport(lang, publicReason(e)) };
+    }
   }
 
   /** The newest runs, their reports in `lang`. */

@@ -134,6 +134,18 @@ export async function startOaiServer(opts: { records?: ServedRecord[]; pageSize?
         `<protocolVersion>2.0</protocolVersion><adminEmail>admin@example.org</adminEmail><earliestDatestamp>2000-01-01T00:00:00Z</earliestDatestamp>` +
         `<deletedRecord>${state.deletedRecord}</deletedRecord><granularity>YYYY-MM-DDThh:mm:ssZ</granularity></Identify>`));
     }
+    if (verb === 'ListMetadataFormats') {
+      const formats = [['oai_dc', 'http://www.openarchives.org/OAI/2.0/oai_dc/'], ['marc21', 'http://www.loc.gov/MARC21/slim']]
+        .map(([prefix, ns]) => `<metadataFormat><metadataPrefix>${prefix}</metadataPrefix><schema>${ns}schema.xsd</schema><metadataNamespace>${ns}</metadataNamespace></metadataFormat>`);
+      return res.end(envelope(`<request verb="ListMetadataFormats">${base}</request>`, `<ListMetadataFormats>${formats.join('')}</ListMetadataFormats>`));
+    }
+    if (verb === 'ListSets') {
+      // The sets its records name, each called "Set SPEC"; a repository whose records name none has no sets.
+      const specs = [...new Set(state.records.flatMap((r) => r.sets ?? []))].sort();
+      if (specs.length === 0) return res.end(error('noSetHierarchy', 'This repository does not support sets'));
+      const sets = specs.map((s) => `<set><setSpec>${esc(s)}</setSpec><setName>Set ${esc(s)}</setName></set>`);
+      return res.end(envelope(`<request verb="ListSets">${base}</request>`, `<ListSets>${sets.join('')}</ListSets>`));
+    }
     if (verb === 'GetRecord') {
       const r = state.records.find((x) => x.identifier === p.get('identifier'));
       return res.end(r ? envelope(`<request verb="GetRecord">${base}</request>`, `<GetRecord>${recordXml(r)}</GetRecord>`) : error('idDoesNotExist', 'No such record'));

@@ -30,6 +30,40 @@ const openNewSiteForm = async (user: ReturnType<typeof userEvent.setup>) => {
 };
 
 describe('the site form', () => {
+  it('"Test connection" shows what the address offers, lets a set be picked, and says why an address fails', async () => {
+    const user = userEvent.setup();
+    const tested: Body[] = [];
+    let answer: unknown = {
+      ok: true, repository_name: 'Biblioteca OAI', formats: ['oai_dc'], format: 'marc21', format_offered: false,
+      sets: [{ spec: 'zines', name: 'Zines' }, { spec: 'books', name: 'Books' }], more_sets: false,
+    };
+    libraryAdmin((path, body) => {
+      if (path.endsWith('/test')) {
+        tested.push(body);
+        return { body: answer };
+      }
+      return { body: {} };
+    });
+    renderApp('/library/admin/1');
+    const form = await openNewSiteForm(user);
+    await user.selectOptions(within(form).getByLabelText('Site type'), 'koha-marc21');
+    const test = within(form).getByRole('button', { name: 'Test connection' });
+    expect(test).toBeDisabled(); // no address yet
+    await user.type(within(form).getByLabelText('OAI-PMH endpoint URL'), 'https://opac.example.org/oai');
+    await user.click(test);
+    const status = await within(form).findByRole('status');
+    expect(status).toHaveTextContent('Connected to “Biblioteca OAI”.');
+    expect(status).toHaveTextContent('Metadata formats: oai_dc');
+    expect(status).toHaveTextContent('This repository does not offer marc21, the format this site is harvested in.');
+    expect(tested).toEqual([{ site_type: 'koha-marc21', url: 'https://opac.example.org/oai', oai_metadata_format: null }]);
+    await user.selectOptions(within(form).getByLabelText('Sets of the repository (2)'), 'zines');
+    expect(within(form).getByLabelText('OAI set')).toHaveValue('zines');
+
+    answer = { ok: false, error: 'There is no site at opac.example.org: check the address for a typing mistake' };
+    await user.click(test);
+    expect(await within(form).findByRole('alert')).toHaveTextContent('There is no site at opac.example.org');
+  });
+
   it('shows the OAI fields for OAI types only, and the Calibre folder to superusers only', async () => {
     const user = userEvent.setup();
     libraryAdmin(() => ({ body: {} }));

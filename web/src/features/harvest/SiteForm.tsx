@@ -7,7 +7,7 @@ import type { TFunction } from 'i18next';
 import { ErrorAlert } from '../admin/ui';
 import {
   CSV_TYPES, HARVEST_INTERVAL_DEFAULT, HARVEST_INTERVAL_MAX, HARVEST_INTERVAL_MIN, OAI_METADATA_FORMATS, SITE_TYPES,
-  harvestKeys, isOaiType, siteBodySchema, type Site, type SiteBody, type SiteScope,
+  harvestApi, harvestKeys, isOaiType, siteBodySchema, type Site, type SiteBody, type SiteScope, type SiteTestBody, type SiteTestResponse,
 } from './api';
 import { csvTypeLabel, formatLabel, siteTypeLabel } from './labels';
 
@@ -107,6 +107,73 @@ function described(id: string, error: string | undefined, hint: boolean) {
   return { 'aria-invalid': error ? true : undefined, 'aria-describedby': ids || undefined };
 }
 
+/**
+ * "Test connection": asks the address (Identify, formats, sets) before the site is saved, so a wrong
+ * address or a repository without the site's format shows now, not at the first harvest.
+ */
+function ConnectionTest({ scope, values, onSet }: { scope: SiteScope; values: Values; onSet: (spec: string) => void }) {
+  const { t } = useTranslation();
+  const setsId = useId();
+  const [result, setResult] = useState<SiteTestResponse | null>(null);
+  const [testing, setTesting] = useState(false);
+  const [failure, setFailure] = useState<unknown>(null);
+  const run = async () => {
+    setTesting(true);
+    setResult(null);
+    setFailure(null);
+    try {
+      const body: SiteTestBody = {
+        site_type: values.site_type as SiteTestBody['site_type'], url: values.url.trim(),
+        oai_metadata_format: values.site_type === 'generic' && values.oai_metadata_format ? (values.oai_metadata_format as SiteTestBody['oai_metadata_format']) : null,
+      };
+      setResult(await harvestApi.testConnection(scope.libraryId, body));
+    } catch (e) {
+      setFailure(e);
+    } finally {
+      setTesting(false);
+    }
+  };
+  const setsShown = result?.ok && values.site_type !== 'amusewiki' && (result.sets?.length ?? 0) > 0;
+  return (
+    <div className="flex flex-col items-start gap-2">
+      <button type="button" className="btn" onClick={() => void run()} disabled={testing || values.url.trim() === ''}>
+        {testing ? t('Testing the connection…') : t('Test connection')}
+      </button>
+      <ErrorAlert error={failure} />
+      {result && !result.ok && (
+        <p role="alert" className="rounded border border-red-700 bg-red-50 px-3 py-2 text-red-900 wrap-anywhere">
+          {result.error}
+        </p>
+      )}
+      {result?.ok && (
+        <div role="status" className="rounded border border-green-700 bg-green-50 px-3 py-2 text-green-900 wrap-anywhere">
+          <p>{t('Connected to “{{name}}”.', { name: result.repository_name })}</p>
+          <p>{t('Metadata formats: {{formats}}', { formats: (result.formats ?? []).join(', ') })}</p>
+          {result.format && !result.format_offered && (
+            <p className="font-semibold text-red-900">{t('This repository does not offer {{format}}, the format this site is harvested in.', { format: result.format })}</p>
+          )}
+          {result.sets && result.sets.length === 0 && <p>{t('The repository has no sets.')}</p>}
+        </div>
+      )}
+      {setsShown && (
+        <div className="flex flex-col gap-1">
+          <label htmlFor={setsId} className="font-medium">
+            {t('Sets of the repository ({{n}})', { n: result.sets!.length })}
+          </label>
+          <select id={setsId} className={inputClass} value={values.oai_set} onChange={(e) => onSet(e.target.value)}>
+            <option value="">{t('All records (no set)')}</option>
+            {result.sets!.map((s) => (
+              <option key={s.spec} value={s.spec}>
+                {s.name ? `${s.name} (${s.spec})` : s.spec}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+    </div>
+  );
+}
+
 export interface SiteFormProps {
   scope: SiteScope;
   /** The site to edit, or null for a new one. */
@@ -196,6 +263,7 @@ export function SiteForm({ scope, initial, superuser, onDone, level = 4 }: SiteF
           aria-required={oai ? 'true' : undefined} className={inputClass} {...described(id('url'), errors.url, oai)}
         />
       </Row>
+      {oai && <ConnectionTest scope={scope} values={values} onSet={(spec) => set('oai_set')(spec)} />}
       {/* The server stores a set for every OAI type but amusewiki (always its "web" set), and a format for
           generic sites only (the others are harvested as marc21). */}
       {oai && type !== 'amusewiki' && (

@@ -4,7 +4,7 @@
 import { request } from '../../api/client';
 import { adminApi, adminKeys } from '../admin/api';
 import { libraryAdminApi } from '../libraryadmin/api';
-import type { HarvestRun, HarvestStatus, Site, SiteBody } from '@uc/shared';
+import type { HarvestRun, HarvestStatus, Site, SiteBody, SiteTestBody, SiteTestResponse } from '@uc/shared';
 // The shared constants and the body's rules, imported from their file (zod comes with the rules anyway).
 import {
   HARVEST_FAILING_AFTER,
@@ -18,7 +18,7 @@ import {
 import { SITE_TYPES } from '../../../../packages/shared/src/constants.ts';
 import { CSV_TYPES } from '../../../../packages/shared/src/libraryadmin.ts';
 
-export type { HarvestRun, HarvestStatus, Site, SiteBody };
+export type { HarvestRun, HarvestStatus, Site, SiteBody, SiteTestBody, SiteTestResponse };
 export {
   CSV_TYPES, HARVEST_FAILING_AFTER, HARVEST_INTERVAL_DEFAULT, HARVEST_INTERVAL_MAX, HARVEST_INTERVAL_MIN, OAI_METADATA_FORMATS,
   OAI_SITE_TYPES, SITE_TYPES, siteBodySchema,
@@ -28,6 +28,9 @@ export const harvestApi = {
   /** 202 { run } (queued); 409 when a run of the site is already queued or running. */
   start: (siteId: number, force = false) =>
     request<{ run: HarvestRun }>(`/admin/sites/${encodeURIComponent(siteId)}/harvest`, { method: 'POST', body: { force } }),
+  /** "Test connection": what an OAI-PMH address offers (name, formats, sets), or why it cannot be harvested. */
+  testConnection: (libraryId: number, body: SiteTestBody) =>
+    request<SiteTestResponse>(`/library/sites/${encodeURIComponent(libraryId)}/test`, { method: 'POST', body }),
   /** The site's runs, newest first (at most 50). */
   runs: (siteId: number, signal?: AbortSignal) =>
     request<{ runs: HarvestRun[] }>(`/admin/sites/${encodeURIComponent(siteId)}/harvests`, { signal }),
