@@ -13,7 +13,7 @@ const { curator } = inject('users');
 
 const box = (page: Page, kind: string) => page.locator(`section[data-box="${kind}"]`);
 const card = (page: Page, entryId: number) => page.locator('article').filter({ has: page.locator(`a[href="/entry/${entryId}"]`) }).first();
-const DONE = 'Done. The changes will be visible soon.';
+const DONE = 'Done: the catalogue shows the change now. The change log keeps it, and can undo it.';
 
 async function openSearch(page: Page, query: string): Promise<void> {
   await page.goto(`${baseUrl}/search?${new URLSearchParams({ query })}`);
@@ -181,7 +181,7 @@ describe.skipIf(!hasChromium)('curation', () => {
     const alias = await agentId(page, 'Michail Bakunin');
     await page.goto(`${baseUrl}/changes?${new URLSearchParams({ operation: 'add-merge-agent' })}`);
     await waitForH1(page, 'Change log');
-    const entry = page.locator('li', { hasText: 'alias: Michail Bakunin' }).first();
+    const entry = page.locator('li', { hasText: 'Merged into it: Michail Bakunin' }).first();
     await entry.waitFor();
     await expectAxeClean(page, 'change log');
     await entry.getByRole('button', { name: /^Undo #\d+/ }).click();

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { curationApi, type MergeBoxKind } from './api';
-import { BOXES } from './boxes';
+import { BOXES, CHANGE_DONE } from './boxes';
 import { getDragItem, setDragItem } from './dnd';
 import { addedText } from './AddToBox';
 import { catalogueChanged, serverErrorOr } from './catalogue';
@@ -155,7 +155,7 @@ export function MergeBox({ kind, onDone, headingLevel = 3 }: Props) {
     mutationFn: (body: ReturnType<typeof commitBody>) => curationApi.commit(kind, body),
     onSuccess: () => {
       clear(kind);
-      setMessage({ ok: true, text: t('Done. The changes will be visible soon.') });
+      setMessage({ ok: true, text: t(CHANGE_DONE) });
       void catalogueChanged(queryClient);
       onDone?.();
     },
@@ -235,10 +235,10 @@ export function MergeBox({ kind, onDone, headingLevel = 3 }: Props) {
                     <button
                       type="button"
                       className={smallBtn}
-                      aria-label={t('Make canonical: “{{name}}”', { name: item.label })}
+                      aria-label={t(cfg.promoteNamed, { name: item.label })}
                       onClick={() => makeCanonical(kind, item.id)}
                     >
-                      {t('Make canonical')}
+                      {t(cfg.promote)}
                     </button>
                     <button
                       type="button"

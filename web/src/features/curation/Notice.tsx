@@ -2,7 +2,7 @@
 // searches…'): a polite live region that is always in the page, shown at the bottom of the screen so it
 // is seen at any scroll position and at phone widths.
 import { useEffect, useRef } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useNotice } from './store';
 
@@ -14,6 +14,15 @@ export function Notice() {
   const notice = useNotice((s) => s.notice);
   const dismiss = useNotice((s) => s.dismiss);
   const ref = useRef<HTMLDivElement>(null);
+  const { pathname } = useLocation();
+  // A notice belongs to the page it was said on: another page (its link followed, or any other) drops it.
+  const shownOn = useRef<{ id: number; path: string } | null>(null);
+  useEffect(() => {
+    if (notice && shownOn.current?.id !== notice.id) shownOn.current = { id: notice.id, path: pathname };
+  }, [notice, pathname]);
+  useEffect(() => {
+    if (notice && shownOn.current?.id === notice.id && shownOn.current.path !== pathname) dismiss();
+  }, [notice, pathname, dismiss]);
 
   useEffect(() => {
     if (!notice) return;

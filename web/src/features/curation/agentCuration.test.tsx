@@ -108,7 +108,7 @@ describe('author overview for users enabled for merging', () => {
     await waitFor(() => expect(within(split).getAllByRole('listitem').map((li) => li.querySelector('span')!.textContent)).toEqual(['Pëtr Kropotkin']));
     await tabTo(user, within(split).getByRole('button', { name: 'Split' }));
     await user.keyboard('{Enter}');
-    expect(await within(split).findByText('Done. The changes will be visible soon.')).toBeInTheDocument();
+    expect(await within(split).findByText('Done: the catalogue shows the change now. The change log keeps it, and can undo it.')).toBeInTheDocument();
     expect(api.posted).toEqual([
       { path: '/create/agent', body: { value: 'Pëtr Kropotkin' } },
       { path: '/split-author', body: [{ id: 12, label: 'Pyotr Kropotkin' }, { id: 77, label: 'Pëtr Kropotkin' }] },
@@ -126,7 +126,7 @@ describe('author overview for users enabled for merging', () => {
     }
     const lists = api.calls('/agents').length;
     await user.click(within(screen.getByRole('region', { name: 'Merge authors here' })).getByRole('button', { name: 'Merge' }));
-    await screen.findByText('Done. The changes will be visible soon.');
+    await screen.findByText('Done: the catalogue shows the change now. The change log keeps it, and can undo it.');
     expect(api.posted).toEqual([{ path: '/merge/author', body: [{ id: 7, label: 'Mikhail Bakunin' }, { id: 12, label: 'Pyotr Kropotkin' }] }]);
     await waitFor(() => expect(api.calls('/agents').length).toBeGreaterThan(lists));
   });

@@ -14,11 +14,18 @@ export interface BoxConfig {
   /** What the canonical item is called in this box, and the listed ones. */
   canonicalLabel: string;
   listLabel: string;
+  /** The button that moves a listed item to the canonical place, named for what that place means here. */
+  promote: string;
+  /** The same with the item's name, for assistive technology ({{name}}). */
+  promoteNamed: string;
   /** /dashboard/{type} */
   dashboard: string;
   /** The create field: what it creates and where the new item goes. */
   create?: { target: 'agent' | 'aggregation'; label: string; placement: 'canonical' | 'list' };
 }
+
+/** What a committed change says: it is applied at once (the next search sees it) and can be undone from the log. */
+export const CHANGE_DONE = 'Done: the catalogue shows the change now. The change log keeps it, and can undo it.';
 
 export const BOXES: Record<MergeBoxKind, BoxConfig> = {
   'merge-authors': {
@@ -30,6 +37,8 @@ export const BOXES: Record<MergeBoxKind, BoxConfig> = {
     canonicalLabel: 'Canonical',
     listLabel: 'To merge into it',
     dashboard: 'merged-agents',
+    promote: 'Make canonical',
+    promoteNamed: 'Make canonical: “{{name}}”',
     create: { target: 'agent', label: 'Create an author', placement: 'canonical' },
   },
   'merge-entries': {
@@ -41,6 +50,8 @@ export const BOXES: Record<MergeBoxKind, BoxConfig> = {
     canonicalLabel: 'Canonical',
     listLabel: 'To merge into it',
     dashboard: 'merged-entries',
+    promote: 'Make canonical',
+    promoteNamed: 'Make canonical: “{{name}}”',
   },
   translations: {
     kind: 'translations',
@@ -50,6 +61,8 @@ export const BOXES: Record<MergeBoxKind, BoxConfig> = {
     action: 'Set translations',
     canonicalLabel: 'Original',
     listLabel: 'Translations',
+    promote: 'Make original',
+    promoteNamed: 'Make original: “{{name}}”',
     dashboard: 'translations',
   },
   aggregations: {
@@ -60,6 +73,8 @@ export const BOXES: Record<MergeBoxKind, BoxConfig> = {
     action: 'Set aggregation',
     canonicalLabel: 'Aggregation',
     listLabel: 'Items',
+    promote: 'Make it the aggregation',
+    promoteNamed: 'Make it the aggregation: “{{name}}”',
     dashboard: 'aggregations',
     create: { target: 'aggregation', label: 'Create an aggregation', placement: 'canonical' },
   },
@@ -71,6 +86,8 @@ export const BOXES: Record<MergeBoxKind, BoxConfig> = {
     action: 'Split',
     canonicalLabel: 'Author to split',
     listLabel: 'Parts',
+    promote: 'Make it the author to split',
+    promoteNamed: 'Make it the author to split: “{{name}}”',
     dashboard: 'split-agents',
     create: { target: 'agent', label: 'Create an author', placement: 'list' },
   },

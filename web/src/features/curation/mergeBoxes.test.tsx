@@ -163,6 +163,12 @@ describe('merge boxes on the search page', () => {
 
     dragAndDrop(within(entries).getByText('La Conquête du Pain'), translations);
     expect(canonicalName(translations)).toBe('La Conquête du Pain');
+    // In the translations box the first place is the original: its button says so.
+    dragAndDrop(within(entries).getByText('Mutual Aid'), translations);
+    expect(within(translations).queryByRole('button', { name: /^Make canonical/ })).toBeNull();
+    await user.click(within(translations).getByRole('button', { name: 'Make original: “Mutual Aid”' }));
+    expect(canonicalName(translations)).toBe('Mutual Aid');
+    await user.click(within(translations).getByRole('button', { name: 'Make original: “La Conquête du Pain”' }));
 
     await user.click(within(entries).getByRole('button', { name: 'Remove “Mutual Aid”' }));
     expect(listed(entries)).toEqual(['La Conquête du Pain']);
@@ -200,7 +206,7 @@ describe('merge boxes on the search page', () => {
     expect(within(authors).queryByRole('button', { name: 'Merge' })).toBeNull();
     await act(async () => release());
 
-    expect(await within(authors).findByText('Done. The changes will be visible soon.')).toBeInTheDocument();
+    expect(await within(authors).findByText('Done: the catalogue shows the change now. The change log keeps it, and can undo it.')).toBeInTheDocument();
     expect(api.posted).toEqual([
       { path: '/merge/author', body: [{ id: 12, label: 'Pyotr Kropotkin' }, { id: 40, label: 'Kropotkin, Peter' }] },
     ]);
@@ -220,13 +226,13 @@ describe('merge boxes on the search page', () => {
     dragAndDrop(handleIn(card('The Conquest of Bread').querySelector('h2')!.nextElementSibling as HTMLElement), translations);
     dragAndDrop(handleIn(card('La Conquête du Pain').querySelector('h2')!.nextElementSibling as HTMLElement), translations);
     await user.click(within(translations).getByRole('button', { name: 'Set translations' }));
-    await within(translations).findByText('Done. The changes will be visible soon.');
+    await within(translations).findByText('Done: the catalogue shows the change now. The change log keeps it, and can undo it.');
 
     const entries = box('Merge entries here');
     dragAndDrop(handleIn(card('Mutual Aid').querySelector('h2')!.nextElementSibling as HTMLElement), entries);
     dragAndDrop(handleIn(card('The Conquest of Bread').querySelector('h2')!.nextElementSibling as HTMLElement), entries);
     await user.click(within(entries).getByRole('button', { name: 'Merge' }));
-    await within(entries).findByText('Done. The changes will be visible soon.');
+    await within(entries).findByText('Done: the catalogue shows the change now. The change log keeps it, and can undo it.');
     expect(api.posted).toEqual([
       { path: '/set-translations', body: [{ id: 1, label: 'The Conquest of Bread' }, { id: 2, label: 'La Conquête du Pain' }] },
       { path: '/merge/entry', body: [{ id: 3, label: 'Mutual Aid' }, { id: 1, label: 'The Conquest of Bread' }] },
@@ -250,7 +256,7 @@ describe('merge boxes on the search page', () => {
     reply = { status: 502, body: {} };
     await user.click(within(authors).getByRole('button', { name: 'Merge' }));
     expect(await within(authors).findByText('Failed!')).toBeInTheDocument();
-    expect(within(authors).queryByText('Done. The changes will be visible soon.')).toBeNull();
+    expect(within(authors).queryByText('Done: the catalogue shows the change now. The change log keeps it, and can undo it.')).toBeNull();
   });
 
   it('sends the aggregation first and each item with its position to /set-aggregated; creates an aggregation as canonical', async () => {
@@ -269,7 +275,7 @@ describe('merge boxes on the search page', () => {
     expect(positions).toHaveLength(2);
     await user.type(positions[0], '3');
     await user.click(within(aggregations).getByRole('button', { name: 'Set aggregation' }));
-    await within(aggregations).findByText('Done. The changes will be visible soon.');
+    await within(aggregations).findByText('Done: the catalogue shows the change now. The change log keeps it, and can undo it.');
     expect(api.posted[1]).toEqual({
       path: '/set-aggregated',
       body: [
@@ -357,7 +363,7 @@ describe('merge boxes on the search page', () => {
     expect(listed(authors)).toEqual(['Kropotkin, Peter']);
     await tabTo(user, within(authors).getByRole('button', { name: 'Merge' }));
     await user.keyboard('{Enter}');
-    expect(await within(authors).findByText('Done. The changes will be visible soon.')).toBeInTheDocument();
+    expect(await within(authors).findByText('Done: the catalogue shows the change now. The change log keeps it, and can undo it.')).toBeInTheDocument();
     expect(api.posted).toEqual([
       { path: '/merge/author', body: [{ id: 12, label: 'Pyotr Kropotkin' }, { id: 40, label: 'Kropotkin, Peter' }] },
     ]);

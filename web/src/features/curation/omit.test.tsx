@@ -61,6 +61,11 @@ describe('omit (exclusions) on the search page', () => {
     // The omitted row is about to go: focus moves to the message, not to the page's top.
     await waitFor(() => expect(notice.parentElement).toHaveFocus());
     await waitFor(() => expect(api.calls('/search').length).toBeGreaterThan(searches));
+
+    // Not a stale toast: on another page (here the one its link opens) it is gone.
+    api.fetch.mockClear();
+    await user.click(within(notice.parentElement!).getByRole('link', { name: 'My Exclusions' }));
+    await waitFor(() => expect(screen.queryByText('Hidden from your searches. You can restore it in My Exclusions.')).toBeNull());
   });
 
   it('omits a single entry and a library with their own type and id', async () => {

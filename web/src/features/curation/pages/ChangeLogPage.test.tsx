@@ -27,7 +27,7 @@ const page = (extra: Partial<ChangesResponse> = {}): ChangesResponse => ({
       operation: 'add-translation', comment: 'original: Anarchy (21)\ntranslation: Anarchia (22)',
       objects: [{ type: 'entry', id: 22, label: 'Anarchia' }], can_undo: false, blocked_by: 'Change #9 changed Anarchia later: undo it first', blocked_reason: 'later-change', blocking_change_id: 9,
     }),
-    change(5, { operation: 'undo', undoes: 3, can_undo: false, objects: [] }),
+    change(5, { operation: 'undo', undoes: 3, can_undo: false, objects: [], comment: 'undo of change #3 (add-translation)\noriginal: Anarchy (21)\ntranslation: Anarchia (22)' }),
     change(3, { operation: 'frobnicate', undone_by: 5, can_undo: false, objects: [] }),
   ],
   total: 4, page_number: 1, page_size: 50,
@@ -61,7 +61,8 @@ describe('change log', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Change log' })).toBeInTheDocument();
     await screen.findByRole('heading', { level: 3, name: /Authors merged/ });
     const [merge, translation, undo, other] = items();
-    expect(within(merge).getByText(/canonical: Pyotr Kropotkin \(12\)/)).toHaveClass('whitespace-pre-line');
+    // The comment's roles in the reader's words (the server writes 'canonical:', 'alias:').
+    expect(within(merge).getByText(/Canonical: Pyotr Kropotkin \(12\)\s+Merged into it: Kropotkin, Peter \(40\)/)).toHaveClass('whitespace-pre-line');
     expect(within(merge).getByText('curator', { exact: false })).toBeInTheDocument();
     expect(within(merge).getByRole('link', { name: 'Kropotkin, Peter' })).toHaveAttribute('href', '/library/author/40');
     expect(within(merge).getByRole('button', { name: 'Undo #7: Authors merged' })).toBeInTheDocument();
@@ -73,6 +74,9 @@ describe('change log', () => {
 
     expect(within(undo).getByRole('heading', { name: /^Undo/ })).toBeInTheDocument();
     expect(within(undo).getByText('Undoes #3')).toBeInTheDocument();
+    // An undo names what it undid by its label, never by the internal name (add-translation).
+    expect(within(undo).getByText(/Undo of change #3: Translation set\s+Original: Anarchy \(21\)\s+Translation: Anarchia \(22\)/)).toBeInTheDocument();
+    expect(undo.textContent).not.toMatch(/add-translation|canonical:|alias:/);
     // Unknown operations are shown as the server names them.
     expect(within(other).getByRole('heading', { name: /frobnicate/ })).toBeInTheDocument();
     expect(within(other).getByText('Undone by #5')).toBeInTheDocument();

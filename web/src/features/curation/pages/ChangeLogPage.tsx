@@ -29,6 +29,31 @@ export const OPERATION_LABELS: Record<string, string> = {
   undo: 'Undo',
 };
 
+/**
+ * The server writes a change's comment as lines "role: name (id)" (server/src/curation/service.ts), in
+ * English: the roles are said in the reader's language here, and an undo names the operation it undid by
+ * its label, not by its internal name.
+ */
+const COMMENT_ROLES: Record<string, string> = {
+  canonical: 'Canonical', alias: 'Merged into it', split: 'Author to split', part: 'Part', original: 'Original',
+  translation: 'Translation', aggregation: 'Aggregation', aggregated: 'Item', created: 'Created', removed: 'Removed',
+  'alias removed': 'Merge removed', 'translation removed': 'Translation removed', 'split removed': 'Split removed',
+  restored: 'Restored', excluded: 'Hidden', reason: 'Reason',
+};
+
+export function readableComment(comment: string, t: (key: string, values?: Record<string, unknown>) => string, opLabel: (op: string) => string): string {
+  return comment
+    .split('\n')
+    .map((line) => {
+      const undo = /^undo of change #(\d+) \(([a-z-]+)\)$/.exec(line);
+      if (undo) return t('Undo of change #{{id}}: {{operation}}', { id: undo[1], operation: opLabel(undo[2]) });
+      const role = /^([a-z]+(?: removed)?): (.*)$/s.exec(line);
+      if (role && COMMENT_ROLES[role[1]]) return `${t(COMMENT_ROLES[role[1]])}: ${role[2]}`;
+      return line;
+    })
+    .join('\n');
+}
+
 const OBJECT_TYPES = ['agent', 'entry', 'exclusion'] as const;
 type ObjectType = (typeof OBJECT_TYPES)[number];
 const OBJECT_TYPE_LABELS: Record<ObjectType, string> = { agent: 'Author', entry: 'Entry', exclusion: 'Exclusion' };
@@ -125,7 +150,7 @@ export function ChangeLogView() {
         ) : (
           <ol aria-labelledby="change-list-heading" className="flex flex-col gap-3" aria-busy={query.isFetching}>
             {d.changes.map((c) => (
-              <ChangeItem key={c.id} change={c} label={opLabel(c.operation)} disabled={working} onUndo={() => setConfirm(c)} />
+              <ChangeItem key={c.id} change={c} label={opLabel(c.operation)} opLabel={opLabel} disabled={working} onUndo={() => setConfirm(c)} />
             ))}
           </ol>
         )}
@@ -174,7 +199,7 @@ export function ChangeLogView() {
   );
 }
 
-function ChangeItem({ change: c, label, disabled, onUndo }: { change: Change; label: string; disabled: boolean; onUndo: () => void }) {
+function ChangeItem({ change: c, label, opLabel, disabled, onUndo }: { change: Change; label: string; opLabel: (op: string) => string; disabled: boolean; onUndo: () => void }) {
   const { t, i18n } = useTranslation();
   return (
     <li id={`change-${c.id}`} className="rounded border border-stone-300 bg-white p-3">
@@ -188,7 +213,7 @@ function ChangeItem({ change: c, label, disabled, onUndo }: { change: Change; la
           {c.username ?? t('Unknown')}
         </span>
       </div>
-      {c.comment && <p className="mt-2 break-words whitespace-pre-line">{c.comment}</p>}
+      {c.comment && <p className="mt-2 break-words whitespace-pre-line">{readableComment(c.comment, t, opLabel)}</p>}
       {c.objects.length > 0 && (
         <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1" aria-label={t('Objects')}>
           {c.objects.map((o) => (

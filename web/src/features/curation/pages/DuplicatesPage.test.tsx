@@ -76,7 +76,7 @@ describe('/dashboard/duplicates', () => {
     await user.click(mergeButton);
     dialog = screen.getByRole('dialog', { name: 'Merge these?' });
     await user.click(within(dialog).getByRole('button', { name: 'Merge' }));
-    expect(await screen.findByText('Done. The changes will be visible soon.')).toBeInTheDocument();
+    expect(await screen.findByText('Done: the catalogue shows the change now. The change log keeps it, and can undo it.')).toBeInTheDocument();
     expect(merges).toHaveLength(1);
     expect(merges[0].path).toBe('/collector/api/merge/author');
     expect((merges[0].body as { id: number }[]).map((i) => i.id)).toEqual([12, 40, 41]);

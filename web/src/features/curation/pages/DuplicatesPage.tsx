@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useDocumentTitle } from '../../../lib/useDocumentTitle';
 import { BackButton } from '../../entry/EntryPage';
 import { curationApi, type DuplicateGroup, type ItemType } from '../api';
+import { CHANGE_DONE } from '../boxes';
 import {
   ConfirmDialog, LoadFailure, PageFrame, ResultLine, curationPageKeys, useCurationAction,
 } from './shared';
@@ -52,7 +53,7 @@ export function DuplicatesView() {
   const merge = (g: DuplicateGroup) => {
     setConfirm(null);
     const kind = g.kind === 'author' ? 'merge-authors' : 'merge-entries';
-    void run(g.key, () => curationApi.commit(kind, g.items.map((i) => ({ id: i.id, label: i.label }))), () => t('Done. The changes will be visible soon.'));
+    void run(g.key, () => curationApi.commit(kind, g.items.map((i) => ({ id: i.id, label: i.label }))), () => t(CHANGE_DONE));
   };
 
   let panel;
