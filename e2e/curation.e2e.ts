@@ -21,18 +21,24 @@ async function openSearch(page: Page, query: string): Promise<void> {
   await box(page, 'merge-authors').waitFor();
 }
 
-/** Keyboard only: focus the item's 'Add to merge box' button, open its menu, choose the box. */
+/**
+ * Keyboard only: focus the item's 'Add to merge box' button (facets, author pages) or, in a result card,
+ * its 'Curate' menu button; open the menu and choose the box.
+ */
 async function addByKeyboard(page: Page, scope: ReturnType<Page['locator']>, name: string, boxLabel: string): Promise<void> {
-  await scope.getByRole('button', { name: `Add to merge box: “${name}”` }).first().focus();
+  const direct = scope.getByRole('button', { name: `Add to merge box: “${name}”` });
+  const inCard = (await direct.count()) === 0;
+  const wanted = inCard ? `Add “${name}” to ${boxLabel}` : boxLabel;
+  await (inCard ? scope.getByRole('button', { name: /^Curate “/ }) : direct).first().focus();
   await page.keyboard.press('Enter');
   const menu = page.getByRole('menu');
   await menu.waitFor();
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 12; i++) {
     const focused = await page.evaluate(() => document.activeElement?.textContent?.trim());
-    if (focused === boxLabel) break;
+    if (focused === wanted) break;
     await page.keyboard.press('ArrowDown');
   }
-  expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe(boxLabel);
+  expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe(wanted);
   await page.keyboard.press('Enter');
   await menu.waitFor({ state: 'detached' });
 }
@@ -101,6 +107,11 @@ describe.skipIf(!hasChromium)('curation', () => {
     await login(page);
     await openSearch(page, 'malatesta');
     const results = page.locator('main');
+    // A result card has one curation menu, not a button per author and per box (issue 32).
+    const cards = results.locator('article');
+    await cards.first().waitFor();
+    expect(await cards.getByRole('button', { name: /^Add to merge box|^Omit/ }).count()).toBe(0);
+    expect(await cards.getByRole('button', { name: /^Curate “/ }).count()).toBe(await cards.count());
     await addByKeyboard(page, results, 'Errico Malatesta', 'Merge authors');
     await page.getByText('“Errico Malatesta” added to Merge authors').first().waitFor();
     await addByKeyboard(page, results, 'Malatesta, Errico', 'Merge authors');

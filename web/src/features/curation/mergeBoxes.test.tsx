@@ -320,43 +320,47 @@ describe('merge boxes on the search page', () => {
     const api = curationApi();
     renderApp('/search');
     await screen.findByText('The Conquest of Bread');
-    const menuButton = within(card('The Conquest of Bread')).getByRole('button', { name: 'Add to merge box: “Pyotr Kropotkin”' });
+    // One menu per card (not a button per author and per entry): the entry's boxes first, then each author's.
+    expect(within(card('La Conquête du Pain')).getAllByRole('button', { name: /^Curate/ })).toHaveLength(1);
+    const menuButton = within(card('The Conquest of Bread')).getByRole('button', { name: 'Curate “The Conquest of Bread”' });
     expect(menuButton).toHaveAttribute('aria-haspopup', 'menu');
     expect(menuButton).toHaveAttribute('aria-expanded', 'false');
 
     await tabTo(user, menuButton);
     await user.keyboard('{Enter}');
-    const menu = screen.getByRole('menu', { name: 'Add to merge box: “Pyotr Kropotkin”' });
-    expect(within(menu).getAllByRole('menuitem').map((m) => m.textContent)).toEqual(['Merge authors', 'Split author']);
-    expect(within(menu).getByRole('menuitem', { name: 'Merge authors' })).toHaveFocus();
+    const menu = screen.getByRole('menu', { name: 'Curate “The Conquest of Bread”' });
+    expect(within(menu).getAllByRole('menuitem').map((m) => m.textContent)).toEqual([
+      'Add “The Conquest of Bread” to Merge entries', 'Add “The Conquest of Bread” to Set translations', 'Add “The Conquest of Bread” to Set aggregations',
+      'Add “Pyotr Kropotkin” to Merge authors', 'Add “Pyotr Kropotkin” to Split author',
+    ]);
+    expect(within(menu).getByRole('menuitem', { name: 'Add “The Conquest of Bread” to Merge entries' })).toHaveFocus();
+    await user.keyboard('{ArrowUp}');
+    expect(within(menu).getByRole('menuitem', { name: 'Add “Pyotr Kropotkin” to Split author' })).toHaveFocus();
     await user.keyboard('{ArrowDown}');
-    expect(within(menu).getByRole('menuitem', { name: 'Split author' })).toHaveFocus();
-    await user.keyboard('{ArrowDown}');
-    expect(within(menu).getByRole('menuitem', { name: 'Merge authors' })).toHaveFocus();
+    expect(within(menu).getByRole('menuitem', { name: 'Add “The Conquest of Bread” to Merge entries' })).toHaveFocus();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('menu')).toBeNull();
     expect(menuButton).toHaveFocus();
 
-    await user.keyboard('{ArrowDown}');
+    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(screen.getByRole('menuitem', { name: 'Add “Pyotr Kropotkin” to Merge authors' })).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(screen.queryByRole('menu')).toBeNull();
     expect(menuButton).toHaveFocus();
     expect(screen.getByText('“Pyotr Kropotkin” added to Merge authors (Canonical)')).toBeInTheDocument();
 
-    const second = within(card('La Conquête du Pain')).getByRole('button', { name: 'Add to merge box: “Kropotkin, Peter”' });
-    await tabTo(user, second);
-    await user.keyboard('{Enter}{Enter}');
+    const second = within(card('La Conquête du Pain')).getByRole('button', { name: 'Curate “La Conquête du Pain”' });
+    const pickPeter = async () => {
+      await tabTo(user, second);
+      await user.keyboard('{Enter}');
+      while (document.activeElement?.textContent !== 'Add “Kropotkin, Peter” to Merge authors') await user.keyboard('{ArrowDown}');
+      await user.keyboard('{Enter}');
+    };
+    await pickPeter();
     expect(screen.getByText('“Kropotkin, Peter” added to Merge authors')).toBeInTheDocument();
     // Added twice: said so, not added again.
-    await user.keyboard('{Enter}{Enter}');
+    await pickPeter();
     expect(screen.getByText('“Kropotkin, Peter” is already in Merge authors')).toBeInTheDocument();
-
-    const entryMenu = within(card('Mutual Aid')).getByRole('button', { name: 'Add to merge box: “Mutual Aid”' });
-    await tabTo(user, entryMenu);
-    await user.keyboard('{ArrowUp}');
-    expect(screen.getByRole('menuitem', { name: 'Set aggregations' })).toHaveFocus();
-    expect(screen.getAllByRole('menuitem').map((m) => m.textContent)).toEqual(['Merge entries', 'Set translations', 'Set aggregations']);
-    await user.keyboard('{Escape}');
 
     const authors = box('Merge authors here');
     expect(canonicalName(authors)).toBe('Pyotr Kropotkin');
@@ -386,8 +390,8 @@ describe('merge boxes on the search page', () => {
     curationApi();
     const first = renderApp('/search');
     await screen.findByText('The Conquest of Bread');
-    await user.click(within(card('Mutual Aid')).getByRole('button', { name: 'Add to merge box: “Mutual Aid”' }));
-    await user.click(screen.getByRole('menuitem', { name: 'Set translations' }));
+    await user.click(within(card('Mutual Aid')).getByRole('button', { name: 'Curate “Mutual Aid”' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Add “Mutual Aid” to Set translations' }));
     const stored = sessionStorage.getItem('merge-boxes')!;
     expect(stored).toContain('Mutual Aid');
     first.unmount();

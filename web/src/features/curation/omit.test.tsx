@@ -33,6 +33,7 @@ describe('omit (exclusions) on the search page', () => {
     renderApp('/search');
     await screen.findByText('God and the State');
     expect(screen.queryByRole('button', { name: /^Omit/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Curate/ })).toBeNull();
   });
 
   it('asks for a reason (Omit hidden until one is typed), posts it, closes, says where to restore and refreshes the results', async () => {
@@ -40,8 +41,8 @@ describe('omit (exclusions) on the search page', () => {
     const api = omitApi();
     renderApp('/search');
     await screen.findByText('God and the State');
-    const opener = within(card('God and the State')).getByRole('button', { name: 'Omit author: Mikhail Bakunin' });
-    await user.click(opener);
+    await user.click(within(card('God and the State')).getByRole('button', { name: 'Curate “God and the State”' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Omit the author “Mikhail Bakunin”…' }));
     const dialog = screen.getByRole('dialog', { name: 'Omit author' });
     const reason = within(dialog).getByRole('textbox', { name: 'Reason' });
     expect(reason).toHaveAttribute('placeholder', 'Reason');
@@ -73,7 +74,8 @@ describe('omit (exclusions) on the search page', () => {
     const api = omitApi();
     renderApp('/search');
     await screen.findByText('God and the State');
-    await user.click(within(card('Statism and Anarchy')).getByRole('button', { name: 'Omit single entry: Statism and Anarchy' }));
+    await user.click(within(card('Statism and Anarchy')).getByRole('button', { name: 'Curate “Statism and Anarchy”' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Omit this entry “Statism and Anarchy”…' }));
     let dialog = screen.getByRole('dialog', { name: 'Omit single entry' });
     await user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'Duplicate scan');
     await user.click(within(dialog).getByRole('button', { name: 'Omit' }));
@@ -96,7 +98,8 @@ describe('omit (exclusions) on the search page', () => {
     const api = omitApi({ reply: () => ({ status: 400, body: { error: 'This author is already excluded' } }) });
     renderApp('/search');
     await screen.findByText('God and the State');
-    await user.click(within(card('God and the State')).getByRole('button', { name: 'Omit single entry: God and the State' }));
+    await user.click(within(card('God and the State')).getByRole('button', { name: 'Curate “God and the State”' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Omit this entry “God and the State”…' }));
     const dialog = screen.getByRole('dialog', { name: 'Omit single entry' });
     await user.type(within(dialog).getByRole('textbox', { name: 'Reason' }), 'x');
     await user.click(within(dialog).getByRole('button', { name: 'Omit' }));
@@ -105,7 +108,8 @@ describe('omit (exclusions) on the search page', () => {
 
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
-    await user.click(within(card('God and the State')).getByRole('button', { name: 'Omit author: Mikhail Bakunin' }));
+    await user.click(within(card('God and the State')).getByRole('button', { name: 'Curate “God and the State”' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Omit the author “Mikhail Bakunin”…' }));
     await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     expect(api.posted).toHaveLength(1);
   });

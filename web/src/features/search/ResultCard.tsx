@@ -4,8 +4,8 @@ import type { Match } from '../../lib/shared';
 import { LanguageTags } from '../../components/LanguageTags';
 import { LibraryBadge } from '../../components/LibraryBadge';
 import { contentLang } from '../../lib/lang';
-import { MergeHandles } from '../curation/AddToBox';
-import { OmitButton } from '../curation/OmitButton';
+import { DragHandle } from '../curation/AddToBox';
+import { CurateMenu } from '../curation/CurateMenu';
 import { MARK, sentence } from './sentence';
 
 /** What the viewer may do (spec §6): merge handles for can_merge, 'Omit' for can_set_exclusions. */
@@ -50,8 +50,7 @@ export function ResultCard({ match, rights }: { match: Match; rights?: CurationR
                 {c.value}
               </Link>
               {!curating && i < last && <span aria-hidden="true">,</span>}
-              {rights?.canMerge && <MergeHandles item={{ id: c.id, label: c.value, type: 'author' }} />}
-              {rights?.canExclude && <OmitButton type="author" id={c.id} label={c.value} />}
+              {rights?.canMerge && <DragHandle item={{ id: c.id, label: c.value, type: 'author' }} />}
             </li>
           ))}
         </ul>
@@ -80,8 +79,12 @@ export function ResultCard({ match, rights }: { match: Match; rights?: CurationR
       {match.snippet && <Snippet entryId={match.entry_id} snippet={match.snippet} lang={lang} />}
       {curating && (
         <div className="mt-1 flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm">
-          {rights?.canMerge && <MergeHandles item={{ id: match.entry_id, label: title, type: 'entry' }} />}
-          {rights?.canExclude && <OmitButton type="entry" id={match.entry_id} label={title} />}
+          {rights?.canMerge && <DragHandle item={{ id: match.entry_id, label: title, type: 'entry' }} />}
+          <CurateMenu
+            entry={{ id: match.entry_id, label: title, type: 'entry' }}
+            authors={match.creator.map((c) => ({ id: c.id, label: c.value, type: 'author' as const }))}
+            canMerge={!!rights?.canMerge} canExclude={!!rights?.canExclude}
+          />
         </div>
       )}
       {libraries.length > 0 && (
