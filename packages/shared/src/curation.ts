@@ -166,7 +166,14 @@ export type ChangesResponse = z.infer<typeof changesResponseSchema>;
 export const duplicateGroupSchema = z.object({
   kind: z.enum(['author', 'entry']),
   /** The suggested canonical first (most entries). */
-  items: z.array(z.object({ id: z.number().int(), label: z.string(), entries: z.number().int() })),
+  items: z.array(z.object({
+    id: z.number().int(), label: z.string(), entries: z.number().int(),
+    /** Entries (our addition), to compare the records side by side: the editions' years, the languages and
+     * the holding libraries' names (only copies the viewer may see). */
+    years: z.array(z.number().int()).optional(),
+    languages: z.array(z.string()).optional(),
+    libraries: z.array(z.string()).optional(),
+  })),
   /** Why they look alike, e.g. "kropotkin p". */
   key: z.string(),
 });

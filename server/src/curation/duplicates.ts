@@ -103,9 +103,9 @@ function entryDuplicates(db: Db, resolver: AuthorResolver, scope: DuplicateScope
   if (candidates.length === 0) return [];
   const json = JSON.stringify(candidates);
   const IDS = idList(s.dialect);
-  const info = new Map<number, { title: string; authors: string[]; languages: Set<string>; holdings: number }>();
+  const info = new Map<number, { title: string; authors: string[]; languages: Set<string>; holdings: number; years: Set<number>; libraries: Set<string> }>();
   for (const [id, title] of s.prepare(`SELECT id, title FROM entries WHERE id IN ${IDS}`).raw().all(json) as [number, string][]) {
-    info.set(id, { title, authors: [], languages: new Set(), holdings: 0 });
+    info.set(id, { title, authors: [], languages: new Set(), holdings: 0, years: new Set(), libraries: new Set() });
   }
   for (const [id, authors] of resolver.resolve(candidates)) {
     const i = info.get(id);
@@ -114,11 +114,15 @@ function entryDuplicates(db: Db, resolver: AuthorResolver, scope: DuplicateScope
   for (const [id, code] of s.prepare(`SELECT entry_id, language_code FROM entry_languages WHERE entry_id IN ${IDS}`).raw().all(json) as [number, string][]) {
     info.get(id)?.languages.add(code);
   }
-  // Holdings: the copies in libraries the viewer may see.
-  for (const [id, library] of s.prepare(`SELECT coalesce(e.canonical_entry_id, e.id), s.library_id FROM data_sources d JOIN entries e ON e.id = d.entry_id
-    JOIN sites s ON s.id = d.site_id WHERE e.id IN ${IDS} OR e.canonical_entry_id IN ${IDS}`).raw().all(json, json) as [number, number][]) {
+  // Holdings: the copies in libraries the viewer may see, with their years and libraries (to compare the records).
+  for (const [id, library, name, year] of s.prepare(`SELECT coalesce(e.canonical_entry_id, e.id), s.library_id, l.name, d.year_edition FROM data_sources d
+    JOIN entries e ON e.id = d.entry_id JOIN sites s ON s.id = d.site_id JOIN libraries l ON l.id = s.library_id
+    WHERE e.id IN ${IDS} OR e.canonical_entry_id IN ${IDS}`).raw().all(json, json) as [number, number, string, number | null][]) {
     const i = info.get(id);
-    if (i && (!scope || scope.libraries.has(library))) i.holdings++;
+    if (!i || (scope && !scope.libraries.has(library))) continue;
+    i.holdings++;
+    i.libraries.add(name);
+    if (year) i.years.add(year);
   }
   const groups = new Map<string, Item[]>();
   for (const [key, ids] of byTitle) {
@@ -141,14 +145,17 @@ function entryDuplicates(db: Db, resolver: AuthorResolver, scope: DuplicateScope
     clusters.filter((c) => c.length > 1).forEach((c, i) => {
       for (const id of c) {
         const r = info.get(id)!;
-        push(groups, `${key}#${i}`, { id, label: r.authors.length ? `${r.title} — ${r.authors.join('; ')}` : r.title, entries: r.holdings });
+        push(groups, `${key}#${i}`, {
+          id, label: r.authors.length ? `${r.title} — ${r.authors.join('; ')}` : r.title, entries: r.holdings,
+          years: [...r.years].sort((a, b) => a - b), languages: [...r.languages].sort(), libraries: [...r.libraries].sort((a, b) => a.localeCompare(b)),
+        });
       }
     });
   }
   return finish('entry', groups);
 }
 
-interface Item { id: number; label: string; entries: number }
+interface Item { id: number; label: string; entries: number; years?: number[]; languages?: string[]; libraries?: string[] }
 
 function push(groups: Map<string, Item[]>, key: string, item: Item) {
   const list = groups.get(key);

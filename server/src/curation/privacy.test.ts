@@ -74,6 +74,10 @@ describe.each(BACKENDS)('curation privacy on %s', (dialect) => {
     expect(aid(await groups('entry', 'insider'))?.items.map((i) => i.id).sort()).toEqual([id.mutualAid, id.privateAid].sort());
     expect(aid(await groups('entry', 'root'))?.items.map((i) => i.id).sort()).toEqual([id.mutualAid, id.privateAid].sort());
     expect(aid(await groups('entry', 'outsider'))).toBeUndefined();
+    // The records side by side name their holding libraries: the private one only to those who may see it.
+    const privateName = t.services.db.sqlite.prepare('SELECT name FROM libraries WHERE id = 3').pluck().get() as string;
+    expect(aid(await groups('entry', 'insider'))?.items.find((i) => i.id === id.privateAid)?.libraries).toEqual([privateName]);
+    expect(JSON.stringify(await groups('entry', 'outsider'))).not.toContain(privateName);
     const kropotkin = (g: DuplicateGroup[]) => g.find((x) => x.key === 'kropotkin p');
     expect(kropotkin(await groups('author', 'insider'))?.items.map((i) => i.label).sort()).toEqual(['Kropotkin, P.', 'Peter Kropotkin']);
     const outside = await groups('author', 'outsider');

@@ -239,6 +239,11 @@ describe.each(BACKENDS)('curation on %s', (dialect) => {
     db.sqlite.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries) VALUES (?, ?, '{}', '[]')`).run(twin, 1000);
     const entries = curation.duplicates(curator, 'entry');
     expect(entries.find((g) => g.key === 'ada alone')?.items.map((i) => [i.id, i.entries])).toEqual([[id.ada, 1], [twin, 1]]);
+    // What a curator compares side by side: the copies' years, the languages, the holding libraries.
+    const item = entries.find((g) => g.key === 'ada alone')!.items[1];
+    expect(item).toMatchObject({ languages: ['en'] });
+    expect(item.libraries).toHaveLength(1);
+    expect(Array.isArray(item.years)).toBe(true);
     expect(refusal(() => curation.duplicates(reader, 'author')).status).toBe(403);
   });
 });

@@ -18,7 +18,13 @@ const authorGroups: DuplicateGroup[] = [
   { kind: 'author', key: 'goldman e', items: [{ id: 3, label: 'Emma Goldman', entries: 9 }, { id: 44, label: 'Goldman, Emma', entries: 2 }] },
 ];
 const entryGroups: DuplicateGroup[] = [
-  { kind: 'entry', key: 'anarchy malatesta', items: [{ id: 21, label: 'Anarchy — Errico Malatesta', entries: 3 }, { id: 77, label: 'Anarchy — E. Malatesta', entries: 1 }] },
+  {
+    kind: 'entry', key: 'anarchy malatesta',
+    items: [
+      { id: 21, label: 'Anarchy — Errico Malatesta', entries: 3, years: [1891, 1974], languages: ['en'], libraries: ['Biblioteca Uno', 'Knjižnica Dva'] },
+      { id: 77, label: 'Anarchy — E. Malatesta', entries: 1, years: [2001], languages: ['it'], libraries: ['Biblioteca Uno'] },
+    ],
+  },
 ];
 
 function duplicatesApi(merge?: () => { status?: number; body: unknown }) {
@@ -49,7 +55,7 @@ describe('/dashboard/duplicates', () => {
     expect(authorsTab).toHaveAttribute('aria-selected', 'true');
     const panel = screen.getByRole('tabpanel', { name: 'Authors' });
     expect(await within(panel).findByRole('link', { name: 'Kropotkin, Peter' })).toHaveAttribute('href', '/library/author/40');
-    expect(within(panel).getByText(/4 entries/)).toBeInTheDocument();
+    expect(within(within(panel).getByRole('link', { name: 'Kropotkin, Peter' }).closest('li')!).getByText('4')).toBeInTheDocument();
     expect(within(panel).getAllByRole('button', { name: /^Merge these/ })).toHaveLength(2);
 
     authorsTab.focus();
@@ -58,7 +64,11 @@ describe('/dashboard/duplicates', () => {
     expect(entriesTab).toHaveFocus();
     expect(entriesTab).toHaveAttribute('aria-selected', 'true');
     expect(await screen.findByRole('link', { name: 'Anarchy — E. Malatesta' })).toHaveAttribute('href', '/entry/77');
-    expect(screen.getByText(/3 holdings/)).toBeInTheDocument();
+    // The records side by side: holdings, years, languages and libraries of each.
+    const first = screen.getByRole('link', { name: 'Anarchy — Errico Malatesta' }).closest('li')!;
+    expect(first).toHaveTextContent('Holdings3Years1891, 1974LanguagesEnglishLibrariesBiblioteca Uno, Knjižnica Dva');
+    const second = screen.getByRole('link', { name: 'Anarchy — E. Malatesta' }).closest('li')!;
+    expect(second).toHaveTextContent('Holdings1Years2001LanguagesItalian');
     expect(api.calls('/curation/duplicates').at(-1)!.searchParams.get('kind')).toBe('entry');
   });
 
@@ -82,6 +92,25 @@ describe('/dashboard/duplicates', () => {
     expect((merges[0].body as { id: number }[]).map((i) => i.id)).toEqual([12, 40, 41]);
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Kropotkin, Peter' })).toBeNull());
     expect(api.calls('/curation/duplicates').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps the record the curator picks: it goes first, and the confirmation names it', async () => {
+    const user = userEvent.setup();
+    const { merges } = duplicatesApi();
+    renderApp('/dashboard/duplicates');
+    await screen.findByRole('link', { name: 'Kropotkin, Peter' });
+    const keepPeter = within(screen.getByRole('link', { name: 'Kropotkin, Peter' }).closest('li')!).getByRole('radio', { name: 'Keep this one' });
+    const keepPyotr = within(screen.getByRole('link', { name: 'Pyotr Kropotkin' }).closest('li')!).getByRole('radio', { name: /^Keep this one/ });
+    expect(keepPyotr).toBeChecked();
+    await user.click(keepPeter);
+    expect(keepPeter).toBeChecked();
+    expect(keepPyotr).not.toBeChecked();
+    await user.click(screen.getByRole('button', { name: /^Merge these: Pyotr Kropotkin/ }));
+    const dialog = screen.getByRole('dialog', { name: 'Merge these?' });
+    expect(dialog).toHaveTextContent('“Kropotkin, Peter” stays as the canonical author');
+    await user.click(within(dialog).getByRole('button', { name: 'Merge' }));
+    await waitFor(() => expect(merges).toHaveLength(1));
+    expect((merges[0].body as { id: number }[]).map((i) => i.id)).toEqual([40, 12, 41]);
   });
 
   it("shows the server's error when a merge is refused", async () => {

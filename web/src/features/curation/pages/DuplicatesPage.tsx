@@ -6,6 +6,7 @@ import { useDocumentTitle } from '../../../lib/useDocumentTitle';
 import { BackButton } from '../../entry/EntryPage';
 import { curationApi, type DuplicateGroup, type ItemType } from '../api';
 import { CHANGE_DONE } from '../boxes';
+import { languageName } from '../../search/labels';
 import {
   ConfirmDialog, LoadFailure, PageFrame, ResultLine, curationPageKeys, useCurationAction,
 } from './shared';
@@ -21,7 +22,7 @@ export default function DuplicatesPage() {
 }
 
 export function DuplicatesView() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const title = t('Possible duplicates');
   useDocumentTitle(title);
   const [params, setParams] = useSearchParams();
@@ -34,6 +35,14 @@ export function DuplicatesView() {
   const id = useId();
   const tabs = useRef(new Map<ItemType, HTMLButtonElement | null>());
   const [confirm, setConfirm] = useState<DuplicateGroup | null>(null);
+  // The record each group keeps (the canonical one), chosen by the curator; the suggestion by default.
+  const [keep, setKeep] = useState<Record<string, number>>({});
+  const groupId = (g: DuplicateGroup) => `${g.kind}-${g.key}-${g.items[0]?.id}`;
+  const withKeptFirst = (g: DuplicateGroup): DuplicateGroup => {
+    const kept = keep[groupId(g)];
+    const first = g.items.find((i) => i.id === kept) ?? g.items[0];
+    return { ...g, items: [first, ...g.items.filter((i) => i !== first)] };
+  };
   const { working, result, setResult, resultRef, run } = useCurationAction();
 
   const select = (k: ItemType) => {
@@ -66,35 +75,68 @@ export function DuplicatesView() {
   } else {
     panel = (
       <ul className="flex flex-col gap-3">
-        {query.data.groups.map((g) => (
-          <li key={`${g.kind}-${g.key}-${g.items[0]?.id}`} className="rounded border border-stone-300 bg-white p-3">
-            <h2 className="font-semibold break-words">{g.items[0]?.label}</h2>
-            <p className="text-sm text-stone-700">{t('Matched on “{{key}}”', { key: g.key })}</p>
-            <ul className="mt-2 flex flex-col gap-1">
-              {g.items.map((item, i) => (
-                <li key={item.id} className="break-words">
-                  <Link className="link" to={itemLink(g.kind, item.id)}>
-                    {item.label}
-                  </Link>{' '}
-                  <span className="text-stone-700">
-                    ({g.kind === 'author' ? t('author_entries', { count: item.entries }) : t('holdings_count', { count: item.entries })}
-                    {i === 0 ? `, ${t('suggested canonical')}` : ''})
-                  </span>
-                </li>
-              ))}
-            </ul>
-            <button
-              type="button"
-              className="btn mt-2"
-              disabled={working || g.items.length < 2}
-              aria-haspopup="dialog"
-              aria-label={t('Merge these: {{names}}', { names: g.items.map((i) => i.label).join(', ') })}
-              onClick={() => setConfirm(g)}
-            >
-              {t('Merge these')}
-            </button>
-          </li>
-        ))}
+        {query.data.groups.map((g) => {
+          const gid = groupId(g);
+          const kept = keep[gid] ?? g.items[0]?.id;
+          return (
+            <li key={gid} className="rounded border border-stone-300 bg-white p-3">
+              <h2 id={`${id}-${gid}`} className="font-semibold break-words">{g.items[0]?.label}</h2>
+              <p className="text-sm text-stone-700">{t('Matched on “{{key}}”', { key: g.key })}</p>
+              {/* The records side by side (stacked on a phone), each with what tells them apart. */}
+              <fieldset className="mt-2" aria-describedby={`${id}-${gid}`}>
+                <legend className="text-sm font-medium">{t('Which record to keep? The others are merged into it.')}</legend>
+                <ul className="mt-1 grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+                  {g.items.map((item, i) => (
+                    <li key={item.id} className={`min-w-0 rounded border p-2 ${item.id === kept ? 'border-amber-800 bg-amber-50' : 'border-stone-300'}`}>
+                      <label className="flex items-start gap-2 font-medium">
+                        <input type="radio" name={`${id}-keep-${gid}`} checked={item.id === kept} onChange={() => setKeep((k) => ({ ...k, [gid]: item.id }))} className="mt-1" />
+                        <span>
+                          {t('Keep this one')}
+                          {i === 0 ? <span className="font-normal text-stone-700"> ({t('suggested canonical')})</span> : null}
+                        </span>
+                      </label>
+                      <Link className="link block break-words" to={itemLink(g.kind, item.id)}>
+                        {item.label}
+                      </Link>
+                      <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-sm">
+                        <dt className="text-stone-700">{g.kind === 'author' ? t('Entries') : t('Holdings')}</dt>
+                        <dd>{item.entries}</dd>
+                        {item.years && item.years.length > 0 && (
+                          <>
+                            <dt className="text-stone-700">{t('Years')}</dt>
+                            <dd>{item.years.join(', ')}</dd>
+                          </>
+                        )}
+                        {item.languages && item.languages.length > 0 && (
+                          <>
+                            <dt className="text-stone-700">{t('Languages')}</dt>
+                            <dd>{item.languages.map((l) => languageName(l, i18n.language) ?? l).join(', ')}</dd>
+                          </>
+                        )}
+                        {item.libraries && item.libraries.length > 0 && (
+                          <>
+                            <dt className="text-stone-700">{t('Libraries')}</dt>
+                            <dd className="break-words">{item.libraries.join(', ')}</dd>
+                          </>
+                        )}
+                      </dl>
+                    </li>
+                  ))}
+                </ul>
+              </fieldset>
+              <button
+                type="button"
+                className="btn mt-2"
+                disabled={working || g.items.length < 2}
+                aria-haspopup="dialog"
+                aria-label={t('Merge these: {{names}}', { names: g.items.map((i) => i.label).join(', ') })}
+                onClick={() => setConfirm(withKeptFirst(g))}
+              >
+                {t('Merge these')}
+              </button>
+            </li>
+          );
+        })}
       </ul>
     );
   }
