@@ -89,6 +89,8 @@ interface SearchView {
 
 /** Every rowid (public rows and layers). */
 const ALL_ROWS = Number.MAX_SAFE_INTEGER;
+/** A `rankedIdListSql` row: ids, their ranks, the title-and-author tier's ids and its ranks. */
+type RankedAnswer = [IdListAnswer, IdListAnswer, IdListAnswer, IdListAnswer];
 
 /** Most values a facet returns (by count); active values are always included. */
 export const FACET_LIMIT = 100;
@@ -816,26 +818,43 @@ export class SearchService {
     const match = this.text.compile(node);
     const bits = new Uint8Array(this.index.capacity);
     const n = bits.length;
-    const ids = scores ? this.rankedEntries(match, scores, layers) : this.matchingEntries(match, layers);
+    const limit = this.exactRankLimit;
+    // PostgreSQL: one statement answers the matches, their ranks and the title-and-author tier (`rankedIdListSql`).
+    const answer = scores && this.q.ftsRankedIds
+      ? this.q.ftsRankedIds.get(match, this.text.compile(node, 'strong'), layers.size ? ALL_ROWS : LAYER_STRIDE, limit) as RankedAnswer
+      : null;
+    const ids = answer ? this.entriesOf(answer[0], layers) : scores ? this.rankedEntries(match, scores, layers) : this.matchingEntries(match, layers);
     for (let i = 0; i < ids.length; i++) if (ids[i] < n) bits[ids[i]] = 1; // a larger id is not yet synced
-    if (!scores || ids.length <= this.exactRankLimit) return bits;
-    const strong = this.rankedEntries(this.text.compile(node, 'strong'), scores, layers);
-    if (strong.length > this.exactRankLimit) for (let i = 0; i < strong.length; i++) if (strong[i] < n) scores[strong[i]] += 1;
+    if (!scores) return bits;
+    if (ids.length <= limit) {
+      if (answer) this.addRanksOf(answer[1], match, scores, layers);
+      return bits;
+    }
+    const strong = answer ? this.entriesOf(answer[2], layers) : this.rankedEntries(this.text.compile(node, 'strong'), scores, layers);
+    if (strong.length > limit) {
+      for (let i = 0; i < strong.length; i++) if (strong[i] < n) scores[strong[i]] += 1;
+    } else if (answer) this.addRanksOf(answer[3], this.text.compile(node, 'strong'), scores, layers);
     return bits;
   }
 
-  /**
-   * `matchingEntries`, and when they are at most `exactRankLimit` their ranks added to `scores`. On
-   * PostgreSQL one statement answers both (`rankedIdListSql`); FTS5 runs two.
-   */
+  /** `matchingEntries`, and when they are at most `exactRankLimit` their ranks added to `scores` (FTS5: two statements that cost nothing more in-process). */
   private rankedEntries(match: string, scores: Float64Array, layers: ReadonlySet<number>): Int32Array {
-    const both = this.q.ftsRankedIds ? this.q.ftsRankedIds.get(match, layers.size ? ALL_ROWS : LAYER_STRIDE, this.exactRankLimit) as [IdListAnswer, IdListAnswer] : null;
-    const ids = both ? (layers.size ? parseLayeredIdList(both[0], layers) : parseIdList(both[0])) : this.matchingEntries(match, layers);
-    if (ids.length > this.exactRankLimit) return ids;
-    // (A viewer's layer rows may outnumber their entries: then the ranks are read by themselves.)
-    if (both?.[1] != null) this.addRankAnswer(both[1], scores, layers);
-    else this.addRanks(match, scores, layers);
+    const ids = this.matchingEntries(match, layers);
+    if (ids.length <= this.exactRankLimit) this.addRanks(match, scores, layers);
     return ids;
+  }
+
+  private entriesOf(list: IdListAnswer, layers: ReadonlySet<number>): Int32Array {
+    return layers.size ? parseLayeredIdList(list, layers) : parseIdList(list);
+  }
+
+  /**
+   * The ranks a `rankedIdListSql` answer holds, or (null: a viewer's layer rows outnumbered the limit
+   * while their entries did not) read by themselves.
+   */
+  private addRanksOf(list: IdListAnswer, match: string, scores: Float64Array, layers: ReadonlySet<number>): void {
+    if (list != null) this.addRankAnswer(list, scores, layers);
+    else this.addRanks(match, scores, layers);
   }
 
   /**
