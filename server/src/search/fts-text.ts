@@ -4,17 +4,38 @@
 import { hash } from 'node:crypto';
 import { foldText, searchForms } from '@uc/shared';
 import { LAYER_STRIDE } from './layers.ts';
+import { stemLanguages, stemText } from './analysis.ts';
 
-/** An entry's text as stored, each part joined with ' \n ': titles, authors, description and the like, full texts. */
-export type FtsText = [title: string, authors: string, body: string, fulltext: string];
+/**
+ * An entry's text as stored, each part joined with ' \n ': titles, authors, description and the like, full
+ * texts; then its language codes (space-separated), whose stemmers add the stems of every part but the authors.
+ */
+export type FtsText = [title: string, authors: string, body: string, fulltext: string, languages?: string];
 
 /** An entry's full-text row: rowid, title, authors, body, full text (as entry_fts stores them, folded). */
 export type FtsRow = [number, string, string, string, string];
 
-/** The row of an entry's text: titles and authors in Cyrillic or Greek are indexed as written and in Latin letters. */
+/**
+ * The row of an entry's text: titles and authors in Cyrillic or Greek are indexed as written and in Latin
+ * letters; titles, body and full text are followed by the stems of their words in the entry's languages
+ * (search/analysis.ts).
+ */
 export function ftsRow(entryId: number, text: FtsText): FtsRow {
-  return [entryId, searchForms(text[0]).join(' \n '), searchForms(text[1]).join(' \n '), foldText(text[2]), foldText(text[3])];
+  const langs = text[4] ? stemLanguages(text[4].split(' ')) : [];
+  const titles = searchForms(text[0]);
+  const body = foldText(text[2]);
+  const fulltext = foldText(text[3]);
+  if (!langs.length) return [entryId, titles.join(' \n '), searchForms(text[1]).join(' \n '), body, fulltext];
+  return [
+    entryId,
+    withStems(titles.join(' \n '), stemText(titles[0]!, langs)),
+    searchForms(text[1]).join(' \n '),
+    withStems(body, stemText(body, langs)),
+    withStems(fulltext, stemText(fulltext, langs)),
+  ];
 }
+
+const withStems = (text: string, stems: string) => (stems ? `${text} \n ${stems}` : text);
 
 /**
  * For a bulk load (with `inTransaction` reindexes): FTS5 holds up to 32 MiB of terms before it writes a
@@ -54,6 +75,6 @@ export class FtsFingerprints {
 }
 
 /** The fingerprint of a row (never 0). */
-export function fingerprintOf(row: readonly (string | number)[]): number {
+export function fingerprintOf(row: readonly (string | number | undefined)[]): number {
   return hash('sha1', row.join('\u0000'), 'buffer').readUIntBE(0, 6) || 1;
 }

@@ -109,7 +109,9 @@ export function toFtsMatch(n: QueryNode): string {
           ? quote(tokens[0]) + (n.prefix ? '*' : '')
           : tokens.map((t, i) => quote(t) + (i === last && n.prefix ? '*' : '')).join(' + ');
       };
-      return withAlt(n.field, n.tokens, n.alt, body);
+      const own = withAlt(n.field, n.tokens, n.alt, body);
+      // The word's stems in each language (search/analysis.ts): the exact form matches both and ranks first.
+      return n.stems?.length ? `(${own} OR ${withColumn(n.field, `(${n.stems.map(quote).join(' OR ')})`)})` : own;
     }
     case 'phrase':
       return withAlt(n.field, n.tokens, n.alt, (tokens) => tokens.map(quote).join(' + '));

@@ -48,9 +48,10 @@ export function downloadType(formats: string[]): 'text' | 'raw' | 'none' {
 /**
  * What the index stores for an entry, as a number bumped when that changes (2: the Latin forms of
  * Cyrillic and Greek titles and authors; 3: copies of private libraries in layers of their own,
- * search/layers.ts). A database indexed in an older format is rebuilt once.
+ * search/layers.ts; 4: the stems of titles, descriptions and full texts in each entry's languages,
+ * search/analysis.ts). A database indexed in an older format is rebuilt once.
  */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 const LAYER_LIBRARIES_SETTING = 'index_layer_libraries';
 const INDEX_FORMAT_SETTING = 'index_format';
 
@@ -426,6 +427,7 @@ export class Indexer {
           [...creator.map((c) => c.value), ...new Set(dsAuthors)].join(' \n '),
           copies.flatMap((d) => [d.description, d.publisher, d.isbn, d.material_description]).filter(Boolean).join(' \n '),
           copies.map((d) => d.full_text ?? '').join(' \n '),
+          language.map((l) => l.id).join(' '),
         ];
       };
       const rows: [number, FtsText, boolean][] = [[e.id, textOf(publicDs), hadRow.has(e.id)]];

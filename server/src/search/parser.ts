@@ -3,6 +3,7 @@
 // trailing * wildcards, field prefixes title:/author:, and filter prefixes such as library:ID.
 import { foldedWords, foldText, FILTER_NAMES, hasOtherScript, transliterate, type FilterName } from '@uc/shared';
 import { MessageError } from '../http/messages.ts';
+import { queryStems, withoutElision } from './analysis.ts';
 
 export type TextField = 'any' | 'title' | 'author';
 
@@ -10,8 +11,11 @@ export type QueryNode =
   | { type: 'and'; children: QueryNode[] }
   | { type: 'or'; children: QueryNode[] }
   | { type: 'not'; child: QueryNode }
-  /** `alt`: the tokens of a Cyrillic or Greek word in Latin letters, searched as well. */
-  | { type: 'term'; field: TextField; tokens: string[]; prefix: boolean; alt?: string[] }
+  /**
+   * `alt`: the tokens of a Cyrillic or Greek word in Latin letters, searched as well; `stems`: the
+   * tagged stems of a single unquoted word in every stemming language (search/analysis.ts), searched as well.
+   */
+  | { type: 'term'; field: TextField; tokens: string[]; prefix: boolean; alt?: string[]; stems?: string[] }
   | { type: 'phrase'; field: TextField; tokens: string[]; alt?: string[] }
   | { type: 'filter'; name: FilterName; value: string }
   /** A word with nothing searchable in it (only punctuation): matches nothing. */
@@ -103,7 +107,7 @@ function lex(input: string): Tok[] {
 
 const TEXT_FIELDS: Record<string, TextField> = { title: 'title', author: 'author' };
 
-function wordNode(t: Extract<Tok, { kind: 'word' }>): QueryNode {
+function wordNode(t: Extract<Tok, { kind: 'word' }>, stemLangs: readonly string[]): QueryNode {
   if (t.field && (FILTER_NAMES as readonly string[]).includes(t.field)) {
     const name = t.field as FilterName;
     const value = normaliseFilterValue(name, t.text);
@@ -128,10 +132,15 @@ function wordNode(t: Extract<Tok, { kind: 'word' }>): QueryNode {
     if (text === '') throw new QuerySyntaxError('A wildcard needs at least one letter before “*”');
   }
   if (text.includes('*')) throw new QuerySyntaxError('The wildcard “*” is allowed only at the end of a word');
-  const tokens = tokenize(text);
+  let tokens = tokenize(text);
   if (tokens.length === 0) return { type: 'empty' };
+  // "l'école", "dell'arte": the word without its elided article, as any other word.
+  const elided = prefix ? null : withoutElision(text, tokens);
+  if (elided) tokens = [elided];
   if (tokens.length > 1 && !prefix) return withAlt({ type: 'phrase', field, tokens }, text);
-  return withAlt({ type: 'term', field, tokens, prefix }, text);
+  const node = withAlt({ type: 'term', field, tokens, prefix }, elided ?? text);
+  // Author names are not stemmed (analysis.ts); nor are wildcards.
+  return prefix || field === 'author' || !stemLangs.length ? node : { ...node, stems: queryStems(tokens[0]!, stemLangs) };
 }
 
 function withAlt<T extends Extract<QueryNode, { type: 'term' | 'phrase' }>>(node: T, text: string): T {
@@ -148,7 +157,7 @@ function combine(type: 'and' | 'or', children: QueryNode[]): QueryNode {
 
 class Parser {
   private pos = 0;
-  constructor(private toks: Tok[]) {}
+  constructor(private toks: Tok[], private stemLangs: readonly string[]) {}
 
   parse(): QueryNode | null {
     if (this.toks.length === 0) return null;
@@ -221,16 +230,20 @@ class Parser {
       return inner;
     }
     if (t.kind !== 'word') throw new QuerySyntaxError('Unexpected operator');
-    const node = wordNode(t);
+    const node = wordNode(t, this.stemLangs);
     return t.sign === '-' ? { type: 'not', child: node } : node;
   }
 }
 
 /** Parses a query; null for an empty query. Throws QuerySyntaxError with a reader-facing message. */
-export function parseQuery(input: string): QueryNode | null {
+/**
+ * `stemLangs`: the stemming languages whose stems a word also looks for (search/analysis.ts; the
+ * catalogue's own, `catalogueStemLanguages`); none: words match as written.
+ */
+export function parseQuery(input: string, stemLangs: readonly string[] = []): QueryNode | null {
   if (input.length > 1000) throw new QuerySyntaxError('The query is too long');
   const toks = lex(input.trim());
-  const ast = new Parser(toks).parse();
+  const ast = new Parser(toks, stemLangs).parse();
   if (ast && depth(ast) > 32) throw new QuerySyntaxError('The query is nested too deeply');
   return ast;
 }

@@ -97,7 +97,10 @@ export function toTsQuery(n: QueryNode, within?: Within): string {
         });
         return parts.length === 1 ? parts[0] : `(${parts.join(' <-> ')})`;
       };
-      return n.alt ? `(${body(n.tokens)} | ${body(n.alt)})` : body(n.tokens);
+      const forms = n.alt ? [body(n.tokens), body(n.alt)] : [body(n.tokens)];
+      // The word's stems in each language (search/analysis.ts), in the tsvector beside the exact forms.
+      if (n.type === 'term' && n.stems) for (const stem of n.stems) forms.push(body([stem]));
+      return forms.length > 1 ? `(${forms.join(' | ')})` : forms[0]!;
     }
     case 'and':
       return `(${n.children.map((c) => toTsQuery(c, within)).join(' & ')})`;

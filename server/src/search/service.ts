@@ -28,6 +28,7 @@ import { firstByRelevance } from './top.ts';
 import { countFacet, scanEntries } from './scan.ts';
 import { HttpError } from '../http/errors.ts';
 import { INDEX_FORMAT } from './indexer.ts';
+import { catalogueStemLanguages } from './analysis.ts';
 import { SnapshotRejected, lockSnapshot, readSnapshot, readSnapshotHeader, writeSnapshot, type SnapshotIdentity } from './snapshot.ts';
 
 export interface SearchParams {
@@ -494,12 +495,20 @@ export class SearchService {
     return last === 0 ? null : out + query.slice(last);
   }
 
+  private stemLangs = { seen: -1, langs: [] as string[] };
+  /** The stemming languages of the catalogue's records (search/analysis.ts), kept until a new language is indexed. */
+  stemLanguages(): string[] {
+    const codes = this.index.dicts.language.ids;
+    if (codes.length !== this.stemLangs.seen) this.stemLangs = { seen: codes.length, langs: catalogueStemLanguages(codes) };
+    return this.stemLangs.langs;
+  }
+
   /** One search; `prefer`: a query whose matches are added and ranked before all others. */
   private run(params: SearchParams, viewer: Viewer, prefer: string | null = null): SearchResponse {
     this.sync();
     const index = this.index;
     const query = params.query.trim();
-    const ast = parseQuery(query); // throws QuerySyntaxError -> 400
+    const ast = parseQuery(query, this.stemLanguages()); // throws QuerySyntaxError -> 400
     const textual = hasText(ast);
     const sortBy: SortBy = params.sortBy ?? (query ? 'relevance' : 'datestamp');
     const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE;
@@ -516,7 +525,7 @@ export class SearchService {
     if (ast) {
       scores = textual && sortBy === 'relevance' ? this.zeroedScores(index.capacity) : null;
       candidates = this.evaluate(ast, scores, named, view);
-      const preferred = prefer ? parseQuery(prefer) : null;
+      const preferred = prefer ? parseQuery(prefer, this.stemLanguages()) : null;
       if (preferred) {
         const own = this.evaluate(preferred, null, named, view);
         for (let i = 0; i < own.length; i++) {

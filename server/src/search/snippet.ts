@@ -5,11 +5,13 @@
 import { foldText, type SnippetPart } from '@uc/shared';
 import type { QueryNode } from './parser.ts';
 import type { TextSearch } from './fts.ts';
+import { stemOf } from './analysis.ts';
 
-/** The words a snippet marks: folded tokens, and prefixes of wildcard words. */
+/** The words a snippet marks: folded tokens, prefixes of wildcard words, and stems by language (search/analysis.ts). */
 export interface SnippetWords {
   tokens: Set<string>;
   prefixes: string[];
+  stems?: Map<string, Set<string>>;
 }
 
 /** Text nodes of the query that can match inside a full text (not negated, not limited to title or author). */
@@ -36,6 +38,16 @@ export function snippetQuery(ast: QueryNode | null, text: TextSearch): { match: 
   const words: SnippetWords = { tokens: new Set(), prefixes: [] };
   for (const n of nodes) {
     if (n.type !== 'term' && n.type !== 'phrase') continue;
+    // A stemmed word marks the forms sharing its stem ("organised" for organise): tags "00" + language + stem.
+    if (n.type === 'term' && n.stems) {
+      words.stems ??= new Map();
+      for (const tagged of n.stems) {
+        const lang = tagged.slice(2, 4);
+        let set = words.stems.get(lang);
+        if (!set) words.stems.set(lang, (set = new Set()));
+        set.add(tagged.slice(4));
+      }
+    }
     for (const list of [n.tokens, n.alt ?? []]) {
       list.forEach((t, i) => {
         if (n.type === 'term' && n.prefix && i === list.length - 1) words.prefixes.push(t);
@@ -56,6 +68,7 @@ function marks(word: string, words: SnippetWords): boolean {
   const f = foldText(word).trim();
   if (words.tokens.has(f)) return true;
   for (const p of words.prefixes) if (f.startsWith(p)) return true;
+  if (words.stems) for (const [lang, stems] of words.stems) if (stems.has(stemOf(lang, f))) return true;
   // A word that folds to several tokens ("l'anarchie"): any of them.
   if (/[^\p{L}\p{N}]/u.test(f)) return f.split(/[^\p{L}\p{N}]+/u).some((part) => part && (words.tokens.has(part) || words.prefixes.some((p) => part.startsWith(p))));
   return false;
@@ -79,7 +92,9 @@ function plain(text: string): string {
  */
 export function cutSnippet(text: string, words: SnippetWords): SnippetPart[] | null {
   let from = 0;
-  const alternatives = [...words.tokens].map(escape).concat(words.prefixes.map((p) => `${escape(p)}[\\p{L}\\p{N}]*`));
+  // Stems are mostly the start of their words: they find the chunk to start in, `marks` decides.
+  const stems = [...new Set([...(words.stems?.values() ?? [])].flatMap((set) => [...set]))].filter((x) => x.length > 1);
+  const alternatives = [...words.tokens].map(escape).concat([...words.prefixes, ...stems].map((p) => `${escape(p)}[\\p{L}\\p{N}]*`));
   if (alternatives.length === 0) return null;
   if (text.length > CHUNK) {
     // Folded a chunk at a time (folding keeps lengths nearly), stopping at the first that holds a word.
