@@ -133,7 +133,7 @@ export function withoutElision(raw: string, tokens: readonly string[]): string |
 }
 
 /** True when two folded words share a stem in some language (a correction is not offered for a form of the word typed). */
-export function sameWord(a: string, b: string): boolean {
+export function sameWord(a: string, b: string, langs: readonly string[] = STEM_LANGUAGES): boolean {
   if (a === b) return true;
-  return STEM_LANGUAGES.some((lang) => stemOf(lang, a) === stemOf(lang, b));
+  return langs.some((lang) => stemOf(lang, a) === stemOf(lang, b));
 }
