@@ -2,7 +2,7 @@
 // in-memory columns), cut to what the viewer may see, counted per facet (each facet's counts reflect
 // the other active filters), sorted and paged.
 import {
-  AGGREGATE_SPECIAL, DEFAULT_PAGE_SIZE, DOWNLOAD_TYPES, FACET_NAMES, FILTER_NAMES, TRANSLATE_VALUES, foldedWords, foldText,
+  AGGREGATE_SPECIAL, DEFAULT_PAGE_SIZE, DOWNLOAD_TYPES, FACET_NAMES, TRANSLATE_VALUES,
   type Facet, type FacetName, type FilterName, type Match, type SearchResponse, type SortBy, type Suggestion,
 } from '@uc/shared';
 import { randomUUID } from 'node:crypto';
@@ -24,7 +24,8 @@ import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './par
 import { Vocabulary, type WordScope } from './vocabulary.ts';
 import { SuggestIndex } from './suggest.ts';
 import { cutSnippet, snippetQuery } from './snippet.ts';
-import { firstByRelevance } from './top.ts';
+import { orderMatches } from './order.ts';
+import { correctQuery } from './correct.ts';
 import { countFacet, scanEntries } from './scan.ts';
 import { HttpError } from '../http/errors.ts';
 import { INDEX_FORMAT } from './indexer.ts';
@@ -47,8 +48,6 @@ export interface SearchParams {
 export const FEW_MATCHES = 3;
 /** The correction's matches are answered instead when it finds this many times more (or the query nothing). */
 const REPLACE_RATIO = 5;
-/** Relevance pages ending within this many ranks are selected (a bounded heap); deeper ones sort every match. */
-const TOP_SELECT_LIMIT = 2000;
 /** Up to this many matches of one text expression are ranked by bm25 (about 60 ms); see `fts`. */
 const EXACT_RANK_LIMIT = 20_000;
 /** Background catch-up (`followChanges`): documents per slice, time per slice, pause when idle. */
@@ -468,31 +467,9 @@ export class SearchService {
     ];
   }
 
-  /**
-   * The query with each word that is no title or author word (not a filter value, an operator or a
-   * wildcard) replaced by the closest one; null when nothing changed. A word found only inside texts
-   * counts as unknown: the answer is only changed when the correction finds more.
-   */
+  /** The query with its misspelt words replaced (correct.ts); null when nothing changed. */
   correctQuery(query: string, layers: ReadonlySet<number> = new Set()): string | null {
-    let out = '';
-    let last = 0;
-    for (const m of query.matchAll(/[\p{L}\p{N}]+/gu)) {
-      const word = m[0];
-      const at = m.index;
-      const next = query[at + word.length];
-      if (next === ':' || next === '*' || /\p{N}/u.test(word) || word === 'AND' || word === 'OR' || word === 'NOT') continue;
-      const prefix = /([a-z_]+):$/.exec(query.slice(Math.max(0, at - 20), at));
-      if (prefix && (FILTER_NAMES as readonly string[]).includes(prefix[1])) continue;
-      const tokens = foldedWords(foldText(word));
-      if (tokens.length !== 1) continue;
-      const token = tokens[0];
-      if (this.vocabulary.has(token, layers)) continue;
-      const fix = this.vocabulary.closest(token, layers);
-      if (fix === null) continue;
-      out += query.slice(last, at) + fix;
-      last = at + word.length;
-    }
-    return last === 0 ? null : out + query.slice(last);
+    return correctQuery(query, this.vocabulary, layers);
   }
 
   private stemLangs = { seen: -1, langs: [] as string[] };
@@ -594,7 +571,7 @@ export class SearchService {
     }
 
     // 4. Sort and page.
-    const ordered = this.order(results, sortBy, textual ? scores : null);
+    const ordered = orderMatches(index, results, sortBy, textual ? scores : null);
     const offset = (page - 1) * pageSize;
     const pageIds = ordered(offset, pageSize);
     const matches = this.matches(pageIds, visibleLibs, related, view);
@@ -889,53 +866,6 @@ export class SearchService {
     if (this.scratch.scores.length < capacity) this.scratch.scores = new Float64Array(capacity);
     else this.scratch.scores.fill(0, 0, capacity);
     return this.scratch.scores.subarray(0, capacity);
-  }
-
-  /** Returns a function giving the ids of one page in the requested order. */
-  private order(results: Int32Array, sortBy: SortBy, scores: Float64Array | null) {
-    const index = this.index;
-    const dk = index.dateKey;
-    if (sortBy === 'relevance' && scores) {
-      // Answers -1/0/1, never a difference of doubles: a double result is a heap allocation per call,
-      // which at hundreds of thousands of matches made more garbage (and scavenges) than the rest.
-      const before = (a: number, b: number) => {
-        const sa = scores[a];
-        const sb = scores[b];
-        if (sa !== sb) return sa > sb ? -1 : 1;
-        const da = dk[a];
-        const db = dk[b];
-        if (da !== db) return da > db ? -1 : 1;
-        return b - a;
-      };
-      // Pages near the start (nearly every request) select their ranks instead of sorting every match.
-      return (offset: number, size: number) => {
-        if (offset + size > TOP_SELECT_LIMIT) return Array.from(results.sort(before).subarray(offset, offset + size));
-        return firstByRelevance(results, offset + size, scores, dk).slice(offset);
-      };
-    }
-    const byTitle = sortBy === 'title_asc' || sortBy === 'title_desc';
-    const reverse = sortBy === 'title_desc';
-    // Small sets: sort them. Large sets: walk the global order and keep members.
-    if (results.length < 5000) {
-      if (byTitle) results.sort(index.titleComparator());
-      else results.sort((a, b) => dk[b] - dk[a] || b - a);
-      if (reverse) results.reverse();
-      return (offset: number, size: number) => Array.from(results.subarray(offset, offset + size));
-    }
-    const member = new Uint8Array(index.capacity);
-    for (let i = 0; i < results.length; i++) member[results[i]] = 1;
-    const global = byTitle ? index.titleOrder() : index.dateOrder();
-    return (offset: number, size: number) => {
-      const out: number[] = [];
-      let seen = 0;
-      const n = global.length;
-      for (let i = 0; i < n && out.length < size; i++) {
-        const id = global[reverse ? n - 1 - i : i];
-        if (!member[id]) continue;
-        if (seen++ >= offset) out.push(id);
-      }
-      return out;
-    };
   }
 
   /**

@@ -1,0 +1,31 @@
+// The correct step of a search ("Did you mean …?"): the query with its misspelt words replaced by the
+// closest words of the catalogue (vocabulary.ts), operators, fields, filters and wildcards kept.
+import { FILTER_NAMES, foldedWords, foldText } from '@uc/shared';
+import type { Vocabulary } from './vocabulary.ts';
+
+/**
+ * The query with each word that is no title or author word (not a filter value, an operator or a
+ * wildcard) replaced by the closest one; null when nothing changed. A word found only inside texts
+ * counts as unknown: the answer is only changed when the correction finds more.
+ */
+export function correctQuery(query: string, vocabulary: Vocabulary, layers: ReadonlySet<number>): string | null {
+  let out = '';
+  let last = 0;
+  for (const m of query.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const word = m[0];
+    const at = m.index;
+    const next = query[at + word.length];
+    if (next === ':' || next === '*' || /\p{N}/u.test(word) || word === 'AND' || word === 'OR' || word === 'NOT') continue;
+    const prefix = /([a-z_]+):$/.exec(query.slice(Math.max(0, at - 20), at));
+    if (prefix && (FILTER_NAMES as readonly string[]).includes(prefix[1])) continue;
+    const tokens = foldedWords(foldText(word));
+    if (tokens.length !== 1) continue;
+    const token = tokens[0];
+    if (vocabulary.has(token, layers)) continue;
+    const fix = vocabulary.closest(token, layers);
+    if (fix === null) continue;
+    out += query.slice(last, at) + fix;
+    last = at + word.length;
+  }
+  return last === 0 ? null : out + query.slice(last);
+}
