@@ -26,7 +26,7 @@ import { SuggestIndex } from './suggest.ts';
 import { cutSnippet, snippetQuery } from './snippet.ts';
 import { orderMatches } from './order.ts';
 import { correctQuery } from './correct.ts';
-import { countFacet, scanEntries } from './scan.ts';
+import { MatchCounter, type ActiveFilter } from './count.ts';
 import { HttpError } from '../http/errors.ts';
 import { INDEX_FORMAT } from './indexer.ts';
 import { catalogueStemLanguages } from './analysis.ts';
@@ -73,9 +73,6 @@ export class SearchIndexLoading extends HttpError {
   }
 }
 
-/** Viewer scopes whose whole-catalogue counts are kept (anonymous visitors share one). */
-const WHOLE_CATALOGUE_VIEWS = 8;
-
 type Related = NonNullable<Match['related']>;
 
 /**
@@ -104,11 +101,9 @@ export class SearchService {
   private text: TextSearch;
   private families: { seq: number; originalOf: Map<number, number>; translationsOf: Map<number, number[]> } | null = null;
   private countCache: { key: string; value: { counts: Map<string, number>; total: number } } | null = null;
-  /** Per-search arrays over every entry id, reused (a search runs to its end before the next starts). */
-  private scratch = { scores: new Float64Array(0), ids: new Int32Array(0) };
-  /** The whole catalogue's visible entries and facet counts per index version and viewer scope (newest last). */
-  private wholeCatalogue = new Map<string, { results: Int32Array; counts: Int32Array[] }>();
-  private wholeCatalogueSeq = -1;
+  /** Per-search scores over every entry id, reused (a search runs to its end before the next starts). */
+  private scratch = { scores: new Float64Array(0) };
+  private counter = new MatchCounter();
   /** See `fts` (a test lowers it). */
   exactRankLimit = EXACT_RANK_LIMIT;
   /** Documents per read of `sync` (a field for tests). */
@@ -517,7 +512,7 @@ export class SearchService {
 
     // 2. Active filters (filter_<facet>), values OR-ed within a facet, facets AND-ed.
     const filters: Record<string, string[]> = {};
-    const active: { name: FilterName; codes: Uint8Array; facetIndex: number }[] = [];
+    const active: ActiveFilter[] = [];
     for (const [name, raw] of Object.entries(params.filters) as [FilterName, string[]][]) {
       // A malformed value (filter_date=abc) names nothing, as a nonexistent id: it matches nothing.
       if (raw.length === 0) continue;
@@ -533,42 +528,11 @@ export class SearchService {
     }
     if (active.length > 30) throw new Error('too many filters');
 
-    // 3. One pass: visibility (the viewer's exclusions included), filter failures; then facet counts.
-    // The whole catalogue as a viewer sees it (the listing without query or filter, every visitor's
-    // first page) is counted once per index change.
+    // 3. One pass: visibility (the viewer's exclusions included), filter failures; then facet counts (count.ts).
     const whole = candidates === null && active.length === 0
       ? `${[...visibleLibs].sort((a, b) => a - b).join(',')}|${signature}`
       : null;
-    if (this.wholeCatalogueSeq !== index.seq) {
-      this.wholeCatalogue.clear();
-      this.wholeCatalogueSeq = index.seq;
-    }
-    const known = whole === null ? undefined : this.wholeCatalogue.get(whole);
-    let results: Int32Array;
-    let counts: Int32Array[];
-    if (known) {
-      results = known.results;
-      counts = known.counts.map((c) => c.slice()); // `facets` zeroes hidden values in place
-    } else {
-      counts = FACET_NAMES.map((f) => new Int32Array(index.dicts[f].size + 1));
-      const scan = scanEntries({
-        capacity: index.capacity, present: index.present, candidates, hidden, library: index.columns.library, libVisible,
-        active: active.map((a) => ({ column: view.columns[a.name], codes: a.codes, facetIndex: a.facetIndex })), facets: FACET_NAMES.length,
-        out: this.scratch.ids.length >= index.capacity ? this.scratch.ids : (this.scratch.ids = new Int32Array(index.capacity)),
-      });
-      results = scan.results;
-      // Facet counts, one tight loop per column (each facet over the other active filters).
-      FACET_NAMES.forEach((name, k) => {
-        const only = name === 'library' ? libVisible : null;
-        countFacet(view.columns[name], scan.results, counts[k], only);
-        countFacet(view.columns[name], scan.partial[k], counts[k], only);
-      });
-      if (whole !== null) {
-        results = results.slice(); // out of the reused scratch array
-        if (this.wholeCatalogue.size >= WHOLE_CATALOGUE_VIEWS) this.wholeCatalogue.delete(this.wholeCatalogue.keys().next().value!);
-        this.wholeCatalogue.set(whole, { results, counts: counts.map((c) => c.slice()) });
-      }
-    }
+    const { results, counts } = this.counter.count(index, { candidates, active, hidden, libVisible, columns: view.columns, whole });
 
     // 4. Sort and page.
     const ordered = orderMatches(index, results, sortBy, textual ? scores : null);
