@@ -14,8 +14,8 @@ import type { AgentService } from '../agents/service.ts';
 import type { IndexDoc } from './doc.ts';
 import type { ExclusionStore, ViewerExclusions } from '../curation/exclusions.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
-import { RANK_SCALE, addRankList, isPureText, parseIdList, textSearch, type IdListAnswer, type TextSearch } from './fts.ts';
-import { LAYER_STRIDE, addLayeredRankList, layerRowid, parseLayeredIdList, splitRowid } from './layers.ts';
+import type { TextSearch } from './fts.ts';
+import { layerRowid, splitRowid } from './layers.ts';
 import type { FacetColumn } from './memory-index.ts';
 import { idList } from '../db/dialect.ts';
 import { MemoryIndex } from './memory-index.ts';
@@ -26,6 +26,8 @@ import { SuggestIndex } from './suggest.ts';
 import { cutSnippet, snippetQuery } from './snippet.ts';
 import { orderMatches } from './order.ts';
 import { correctQuery } from './correct.ts';
+import { evaluateQuery, type EvaluateStep } from './evaluate.ts';
+import { TextRanker } from './rank.ts';
 import { MatchCounter, type ActiveFilter } from './count.ts';
 import { HttpError } from '../http/errors.ts';
 import { INDEX_FORMAT } from './indexer.ts';
@@ -48,8 +50,6 @@ export interface SearchParams {
 export const FEW_MATCHES = 3;
 /** The correction's matches are answered instead when it finds this many times more (or the query nothing). */
 const REPLACE_RATIO = 5;
-/** Up to this many matches of one text expression are ranked by bm25 (about 60 ms); see `fts`. */
-const EXACT_RANK_LIMIT = 20_000;
 /** Background catch-up (`followChanges`): documents per slice, time per slice, pause when idle. */
 const CATCH_UP_DOCS = 200;
 const CATCH_UP_MS = 10;
@@ -84,11 +84,6 @@ interface SearchView {
   columns: Record<FilterName, FacetColumn>;
 }
 
-/** Every rowid (public rows and layers). */
-const ALL_ROWS = Number.MAX_SAFE_INTEGER;
-/** A `rankedIdListSql` row: ids, their ranks, the title-and-author tier's ids and its ranks. */
-type RankedAnswer = [IdListAnswer, IdListAnswer, IdListAnswer, IdListAnswer];
-
 /** Most values a facet returns (by count); active values are always included. */
 export const FACET_LIMIT = 100;
 
@@ -104,8 +99,14 @@ export class SearchService {
   /** Per-search scores over every entry id, reused (a search runs to its end before the next starts). */
   private scratch = { scores: new Float64Array(0) };
   private counter = new MatchCounter();
-  /** See `fts` (a test lowers it). */
-  exactRankLimit = EXACT_RANK_LIMIT;
+  private ranker: TextRanker;
+  /** Up to this many matches of one text expression are ranked exactly (rank.ts; a test lowers it). */
+  get exactRankLimit(): number {
+    return this.ranker.exactRankLimit;
+  }
+  set exactRankLimit(n: number) {
+    this.ranker.exactRankLimit = n;
+  }
   /** Documents per read of `sync` (a field for tests). */
   syncDocs = SYNC_DOCS;
   /** False from `markLoading` until `load` has made the index complete. */
@@ -118,7 +119,8 @@ export class SearchService {
   ) {
     const s = db.sqlite;
     const ids = idList(s.dialect);
-    this.text = textSearch(s.dialect);
+    this.ranker = new TextRanker(db);
+    this.text = this.ranker.text;
     this.q = {
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
       // With the entry it translates (canonical id), as the catalogue says now: a change of it reindexes the entry.
@@ -126,9 +128,6 @@ export class SearchService {
         LEFT JOIN entries e ON e.id = s.entry_id LEFT JOIN entries o ON o.id = e.original_entry_id
         WHERE s.seq > ? ORDER BY s.seq LIMIT ?`).raw(),
       docs: s.prepare(`SELECT entry_id, doc FROM search_docs WHERE entry_id IN ${ids}`).raw(),
-      ftsIdList: s.prepare(this.text.idListSql).pluck(),
-      ftsRanks: s.prepare(this.text.rankListSql).pluck(),
-      ftsRankedIds: this.text.rankedIdListSql === null ? null : s.prepare(this.text.rankedIdListSql).raw(),
       // Which of a page's entries match inside a full text.
       inFullText: s.prepare(this.text.matchingIdsSql).pluck(),
       // IS NOT NULL reads the record header only, not the text.
@@ -496,10 +495,11 @@ export class SearchService {
     let candidates: Uint8Array | null = null;
     if (ast) {
       scores = textual && sortBy === 'relevance' ? this.zeroedScores(index.capacity) : null;
-      candidates = this.evaluate(ast, scores, named, view);
+      const step = this.evaluateStep(named, view);
+      candidates = evaluateQuery(ast, scores, step);
       const preferred = prefer ? parseQuery(prefer, this.stemLanguages()) : null;
       if (preferred) {
-        const own = this.evaluate(preferred, null, named, view);
+        const own = evaluateQuery(preferred, null, step);
         for (let i = 0; i < own.length; i++) {
           if (!own[i]) continue;
           candidates[i] = 1;
@@ -713,117 +713,17 @@ export class SearchService {
     return id === null ? value : String(id);
   }
 
-  /** Evaluates the AST to a membership array over entry ids, adding text scores (higher = better). */
-  private evaluate(node: QueryNode, scores: Float64Array | null, named: (name: FilterName, value: string) => boolean, view: SearchView): Uint8Array {
-    const cap = this.index.capacity;
-    if (isPureText(node)) return this.fts(node, scores, view.layers);
-    switch (node.type) {
-      case 'filter': {
-        const bits = new Uint8Array(cap);
-        const value = this.filterValue(node.name, node.value);
-        if (value !== null && named(node.name, value)) this.index.markValue(node.name, value, bits, view.columns[node.name]);
-        return bits;
-      }
-      case 'empty':
-        return new Uint8Array(cap);
-      case 'not': {
-        const inner = this.evaluate(node.child, null, named, view);
-        for (let i = 0; i < cap; i++) inner[i] = inner[i] ? 0 : 1;
-        return inner;
-      }
-      case 'and': {
-        // Run the text children as one full-text statement; combine the rest in memory.
-        const text = node.children.filter(isPureText);
-        const rest = node.children.filter((c) => !isPureText(c));
-        const parts = rest.map((c) => this.evaluate(c, scores, named, view));
-        if (text.length) parts.unshift(this.fts(text.length === 1 ? text[0] : { type: 'and', children: text }, scores, view.layers));
-        const out = parts[0];
-        for (let p = 1; p < parts.length; p++) {
-          const b = parts[p];
-          for (let i = 0; i < cap; i++) out[i] &= b[i];
-        }
-        return out;
-      }
-      case 'or': {
-        const parts = node.children.map((c) => this.evaluate(c, scores, named, view));
-        const out = parts[0];
-        for (let p = 1; p < parts.length; p++) {
-          const b = parts[p];
-          for (let i = 0; i < cap; i++) out[i] |= b[i];
-        }
-        return out;
-      }
-      default:
-        throw new Error('unreachable');
-    }
-  }
-
-  /**
-   * The rows matching a pure text subtree; with `scores`, adds each one's relevance (higher = better).
-   * bm25 costs about 3 µs a row: up to `exactRankLimit` matches are ranked exactly. Past that (a short
-   * wildcard, a common word at a million entries) the matches in titles and authors come first, ranked
-   * exactly when they are few enough, and the rest after them; ties go to the newest (see `order`).
-   */
-  private fts(node: QueryNode, scores: Float64Array | null, layers: ReadonlySet<number>): Uint8Array {
-    const match = this.text.compile(node);
-    const bits = new Uint8Array(this.index.capacity);
-    const n = bits.length;
-    const limit = this.exactRankLimit;
-    // PostgreSQL: one statement answers the matches, their ranks and the title-and-author tier (`rankedIdListSql`).
-    const answer = scores && this.q.ftsRankedIds
-      ? this.q.ftsRankedIds.get(match, this.text.compile(node, 'strong'), layers.size ? ALL_ROWS : LAYER_STRIDE, limit) as RankedAnswer
-      : null;
-    const ids = answer ? this.entriesOf(answer[0], layers) : scores ? this.rankedEntries(match, scores, layers) : this.matchingEntries(match, layers);
-    for (let i = 0; i < ids.length; i++) if (ids[i] < n) bits[ids[i]] = 1; // a larger id is not yet synced
-    if (!scores) return bits;
-    if (ids.length <= limit) {
-      if (answer) this.addRanksOf(answer[1], match, scores, layers);
-      return bits;
-    }
-    const strong = answer ? this.entriesOf(answer[2], layers) : this.rankedEntries(this.text.compile(node, 'strong'), scores, layers);
-    if (strong.length > limit) {
-      for (let i = 0; i < strong.length; i++) if (strong[i] < n) scores[strong[i]] += 1;
-    } else if (answer) this.addRanksOf(answer[3], this.text.compile(node, 'strong'), scores, layers);
-    return bits;
-  }
-
-  /** `matchingEntries`, and when they are at most `exactRankLimit` their ranks added to `scores` (FTS5: two statements that cost nothing more in-process). */
-  private rankedEntries(match: string, scores: Float64Array, layers: ReadonlySet<number>): Int32Array {
-    const ids = this.matchingEntries(match, layers);
-    if (ids.length <= this.exactRankLimit) this.addRanks(match, scores, layers);
-    return ids;
-  }
-
-  private entriesOf(list: IdListAnswer, layers: ReadonlySet<number>): Int32Array {
-    return layers.size ? parseLayeredIdList(list, layers) : parseIdList(list);
-  }
-
-  /**
-   * The ranks a `rankedIdListSql` answer holds, or (null: a viewer's layer rows outnumbered the limit
-   * while their entries did not) read by themselves.
-   */
-  private addRanksOf(list: IdListAnswer, match: string, scores: Float64Array, layers: ReadonlySet<number>): void {
-    if (list != null) this.addRankAnswer(list, scores, layers);
-    else this.addRanks(match, scores, layers);
-  }
-
-  /**
-   * The entries whose full-text rows match: their own rows (what anyone may find) and the layer rows of
-   * the private libraries in `layers` (search/layers.ts). Anonymous visitors read the own rows only.
-   */
-  private matchingEntries(match: string, layers: ReadonlySet<number>): Int32Array {
-    if (layers.size === 0) return parseIdList(this.q.ftsIdList.get(match, LAYER_STRIDE) as IdListAnswer);
-    return parseLayeredIdList(this.q.ftsIdList.get(match, ALL_ROWS) as IdListAnswer, layers);
-  }
-
-  /** Adds each row's relevance (-bm25, which FTS5 gives negative; ts_rank on PostgreSQL) for the rows matching `match`. */
-  private addRanks(match: string, scores: Float64Array, layers: ReadonlySet<number>): void {
-    this.addRankAnswer(this.q.ftsRanks.get(match, layers.size ? ALL_ROWS : LAYER_STRIDE) as IdListAnswer, scores, layers);
-  }
-
-  private addRankAnswer(list: IdListAnswer, scores: Float64Array, layers: ReadonlySet<number>): void {
-    if (layers.size === 0) addRankList(list, scores);
-    else addLayeredRankList(list, scores, layers, RANK_SCALE);
+  /** The evaluate step's reads of the index for this search (evaluate.ts, rank.ts). */
+  private evaluateStep(named: (name: FilterName, value: string) => boolean, view: SearchView): EvaluateStep {
+    const index = this.index;
+    return {
+      capacity: index.capacity,
+      text: (node, scores) => this.ranker.match(node, scores, view.layers, index.capacity),
+      filter: (name, raw, bits) => {
+        const value = this.filterValue(name, raw);
+        if (value !== null && named(name, value)) index.markValue(name, value, bits, view.columns[name]);
+      },
+    };
   }
 
   private zeroedScores(capacity: number): Float64Array {
@@ -924,7 +824,7 @@ export class SearchService {
     // The rows the viewer may search: each entry's own and its layers of the libraries they may see.
     const rowids = candidates.flatMap((m) => [m.entry_id, ...new Set(m.data_sources.filter((d) => layers.has(d.library_id)).map((d) => layerRowid(d.library_id, m.entry_id)))]);
     const ids = new Set(q.prefix
-      ? this.matchingEntries(q.match, layers)
+      ? this.ranker.matchingEntries(q.match, layers)
       : (this.q.inFullText.all(JSON.stringify(rowids), q.match) as number[]).map((rowid) => splitRowid(Number(rowid)).entryId));
     const wanted = candidates.filter((m) => ids.has(m.entry_id));
     if (wanted.length === 0) return;
