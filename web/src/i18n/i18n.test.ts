@@ -29,12 +29,15 @@ describe('translations', () => {
   // controls as that language's screen does (the help is read beside them).
   for (const [lang, bundle] of Object.entries(bundles)) {
     it(`${lang} query help explains other scripts, typos, translations, suggestions and snippets in its own words`, () => {
-      const keys = ['__QUERY_HELP_SCRIPTS__', '__QUERY_HELP_TYPOS__', '__QUERY_HELP_TRANSLATIONS__', '__QUERY_HELP_SUGGEST__', '__QUERY_HELP_SNIPPETS__'];
+      const keys = ['__QUERY_HELP_SCRIPTS__', '__QUERY_HELP_FORMS__', '__QUERY_HELP_TYPOS__', '__QUERY_HELP_TRANSLATIONS__', '__QUERY_HELP_SUGGEST__', '__QUERY_HELP_SNIPPETS__'];
       for (const key of keys) {
         expect(bundle[key], `${lang}: ${key}`).toBeTruthy();
         expect(bundle[key], `${lang}: ${key} is not the English text`).not.toBe((en as Record<string, string>)[key]);
       }
       expect(bundle.__QUERY_HELP_SCRIPTS__).toMatch(/Кропоткин/);
+      // Issue 30: word forms by each record's language, and quotes for a word as written.
+      expect(bundle.__QUERY_HELP_FORMS__).toMatch(/βιβλιοθήκες/);
+      expect(bundle.__QUERY_HELP_FORMS__).toMatch(/"[^"]+"/);
       expect(bundle.__QUERY_HELP_TYPOS__).toContain(bundle['Did you mean {{query}}?'].replace('{{query}}', '…'));
       expect(bundle.__QUERY_HELP_TRANSLATIONS__).toContain(bundle['Include translations and originals']);
       expect(bundle.__QUERY_HELP_SNIPPETS__).toContain(bundle['Read in the full text']);

@@ -251,6 +251,7 @@ export function QueryHelp() {
         <code>title:revolution author:kropot* "mutual aid"</code>
       </pre>
       <p>{t('__QUERY_HELP_SCRIPTS__')}</p>
+      <p>{t('__QUERY_HELP_FORMS__')}</p>
       <p>{t('__QUERY_HELP_TYPOS__')}</p>
       <p>{t('__QUERY_HELP_TRANSLATIONS__')}</p>
       <p>{t('__QUERY_HELP_SUGGEST__')}</p>
