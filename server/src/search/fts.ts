@@ -55,6 +55,37 @@ export type IdListAnswer = Uint8Array | string | null;
 const asBytes = (list: IdListAnswer): Uint8Array => (list === null ? EMPTY : typeof list === 'string' ? Buffer.from(list, 'latin1') : list);
 const EMPTY = new Uint8Array(0);
 
+/** A `rankedRowsSql` answer: each matching row's rowid, rank and rank in the title-and-author tier (-1: outside it), ranks in millionths. */
+export interface RankedRows { rowids: Float64Array; ranks: Float64Array; tier: Float64Array }
+
+export function parseRankedRows(list: IdListAnswer): RankedRows {
+  const bytes = asBytes(list);
+  let fields = bytes.length ? 1 : 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 32) fields++;
+  const n = Math.floor(fields / 3);
+  const out: RankedRows = { rowids: new Float64Array(n), ranks: new Float64Array(n), tier: new Float64Array(n) };
+  const columns = [out.rowids, out.ranks, out.tier];
+  let f = 0;
+  let v = 0;
+  let negative = false;
+  const put = () => {
+    columns[f % 3][(f / 3) | 0] = negative ? -v : v;
+    f++;
+    v = 0;
+    negative = false;
+  };
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === 32) put();
+    else if (c === 45) negative = true;
+    else v = v * 10 + (c - 48);
+  }
+  if (bytes.length) put();
+  // The tier's rank is the row's own (`rankedRowsSql`); the third field says whether it is in the tier.
+  for (let i = 0; i < n; i++) out.tier[i] = out.tier[i] ? out.ranks[i] : -1;
+  return out;
+}
+
 /** The same expression restricted to the title and author columns (the strongly weighted ones). */
 export const inTitleOrAuthors = (match: string) => `{title authors} : (${match})`;
 
@@ -149,13 +180,11 @@ export interface TextSearch {
   /** Which of the rowids of a JSON list (first parameter) match an expression (second). */
   matchingIdsSql: string;
   /**
-   * A ranked search's text statements in one (parameters: the expression, its title-and-author tier
-   * (`within` 'strong'), the rowid bound, the most rows to rank): one row [id list, rank list, tier's id
-   * list, tier's rank list]. The rank list when at most that many rows match; past it the tier's id list,
-   * and its ranks when the tier is within the limit. Null where separate statements cost nothing more
-   * (FTS5, in this process); on PostgreSQL it saves round trips and reads each matching row once.
+   * A ranked search's text in one statement (parameters: the expression, its title-and-author tier
+   * (`within` 'strong'), the rowid bound): one value, `rowid rank inTier` for each matching row
+   * (`parseRankedRows`). Null where separate statements cost nothing more (FTS5, in this process).
    */
-  rankedIdListSql: string | null;
+  rankedRowsSql: string | null;
 }
 
 const FTS5_SEARCH: TextSearch = {
@@ -168,7 +197,7 @@ const FTS5_SEARCH: TextSearch = {
   rankListSql: ftsRankList('entry_fts'),
   // One rowid lookup per id.
   matchingIdsSql: `SELECT value FROM json_each(?) WHERE EXISTS (SELECT 1 FROM entry_fts WHERE entry_fts MATCH ? AND rowid = json_each.value)`,
-  rankedIdListSql: null,
+  rankedRowsSql: null,
 };
 
 // `rowid + 0 <`: a filter on the rows the GIN index finds, never an index condition. As a prepared
@@ -180,20 +209,15 @@ const TSQUERY_SEARCH: TextSearch = {
   rankListSql: `SELECT string_agg(f.rowid || ' ' || (ts_rank(${TS_RANK_WEIGHTS}, f.doc, q.q) * ${RANK_SCALE})::bigint, ' ')
     FROM (SELECT ?::tsquery AS q, ?::bigint AS below) q JOIN entry_fts f ON f.doc @@ q.q AND f.rowid + 0 < q.below`,
   matchingIdsSql: `SELECT rowid FROM entry_fts WHERE rowid IN ${idList('postgres')} AND doc @@ ?::tsquery`,
-  // One pass over the matching rows gives each its rank, and for the title-and-author tier its rank
-  // there (null outside it), all read from the row the GIN lookup fetched: a second statement, or a
-  // second pass by address, cost more than ranking rows that turn out too many (a wildcard's 41,000
-  // rows: 76 -> 45 ms). The CASE branches' subqueries run only when their branch is taken.
-  rankedIdListSql: `WITH q AS MATERIALIZED (SELECT $1::tsquery AS q, $2::tsquery AS s),
-    m AS MATERIALIZED (SELECT f.rowid, ts_rank(${TS_RANK_WEIGHTS}, f.doc, q.q) AS r,
-        CASE WHEN f.doc @@ q.s THEN ts_rank(${TS_RANK_WEIGHTS}, f.doc, q.s) END AS rs
-      FROM entry_fts f, q WHERE f.doc @@ q.q AND f.rowid + 0 < $3::bigint),
-    n AS MATERIALIZED (SELECT count(*) AS matches, count(rs) AS strong FROM m)
-    SELECT (SELECT string_agg(rowid::text, ',') FROM m),
-      CASE WHEN n.matches <= $4::bigint THEN (SELECT string_agg(rowid || ' ' || (r * ${RANK_SCALE})::bigint, ' ') FROM m) END,
-      CASE WHEN n.matches > $4::bigint THEN (SELECT string_agg(rowid::text, ',') FROM m WHERE rs IS NOT NULL) END,
-      CASE WHEN n.matches > $4::bigint AND n.strong <= $4::bigint THEN (SELECT string_agg(rowid || ' ' || (rs * ${RANK_SCALE})::bigint, ' ') FROM m WHERE rs IS NOT NULL) END
-    FROM n`,
+  // Each matching row once, with its rank and whether the title-and-author tier holds it, read from the
+  // row the GIN lookup fetched, as one string: a second statement or a second read by address cost more
+  // than ranking rows that turn out too many. The tier's rank is the same number: ts_rank reads no
+  // weight labels of the query (statements.test.ts checks it), so it is not computed twice; a title: or
+  // author: expression is its own tier.
+  rankedRowsSql: `SELECT string_agg(f.rowid || ' ' || (ts_rank(${TS_RANK_WEIGHTS}, f.doc, q.q) * ${RANK_SCALE})::bigint
+      || CASE WHEN q.same OR f.doc @@ q.s THEN ' 1' ELSE ' 0' END, ' ')
+    FROM (SELECT $1::tsquery AS q, $2::tsquery AS s, $1::text = $2::text AS same, $3::bigint AS below) q
+    JOIN entry_fts f ON f.doc @@ q.q AND f.rowid + 0 < q.below`,
 };
 
 export function textSearch(dialect: Dialect): TextSearch {

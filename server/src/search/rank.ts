@@ -1,16 +1,14 @@
 // The rank step of a search: the entries matching a text subtree of the query in entry_fts (FTS5, or the
 // tsvector on PostgreSQL: fts.ts, pg-fts.ts), with their relevance (bm25 / ts_rank) added to the scores.
 import type { Db } from '../db/index.ts';
-import { RANK_SCALE, addRankList, parseIdList, textSearch, type IdListAnswer, type TextSearch } from './fts.ts';
-import { LAYER_STRIDE, addLayeredRankList, parseLayeredIdList } from './layers.ts';
+import { RANK_SCALE, addRankList, parseIdList, parseRankedRows, textSearch, type IdListAnswer, type TextSearch } from './fts.ts';
+import { LAYER_STRIDE, addLayeredRankList, parseLayeredIdList, splitRowid } from './layers.ts';
 import type { QueryNode } from './parser.ts';
 
 /** Up to this many matches of one text expression are ranked by bm25 (about 60 ms); see `match`. */
 export const EXACT_RANK_LIMIT = 20_000;
 /** Every rowid (public rows and layers). */
 const ALL_ROWS = Number.MAX_SAFE_INTEGER;
-/** A `rankedIdListSql` row: ids, their ranks, the title-and-author tier's ids and its ranks. */
-type RankedAnswer = [IdListAnswer, IdListAnswer, IdListAnswer, IdListAnswer];
 
 export class TextRanker {
   readonly text: TextSearch;
@@ -24,7 +22,7 @@ export class TextRanker {
     this.q = {
       ftsIdList: s.prepare(this.text.idListSql).pluck(),
       ftsRanks: s.prepare(this.text.rankListSql).pluck(),
-      ftsRankedIds: this.text.rankedIdListSql === null ? null : s.prepare(this.text.rankedIdListSql).raw(),
+      ftsRankedRows: this.text.rankedRowsSql === null ? null : s.prepare(this.text.rankedRowsSql).pluck(),
     };
   }
 
@@ -36,24 +34,14 @@ export class TextRanker {
    */
   match(node: QueryNode, scores: Float64Array | null, layers: ReadonlySet<number>, capacity: number): Uint8Array {
     const match = this.text.compile(node);
+    if (scores && this.q.ftsRankedRows) return this.rankedRows(node, match, scores, layers, capacity);
     const bits = new Uint8Array(capacity);
     const n = bits.length;
-    const limit = this.exactRankLimit;
-    // PostgreSQL: one statement answers the matches, their ranks and the title-and-author tier (`rankedIdListSql`).
-    const answer = scores && this.q.ftsRankedIds
-      ? this.q.ftsRankedIds.get(match, this.text.compile(node, 'strong'), layers.size ? ALL_ROWS : LAYER_STRIDE, limit) as RankedAnswer
-      : null;
-    const ids = answer ? this.entriesOf(answer[0], layers) : scores ? this.rankedEntries(match, scores, layers) : this.matchingEntries(match, layers);
+    const ids = scores ? this.rankedEntries(match, scores, layers) : this.matchingEntries(match, layers);
     for (let i = 0; i < ids.length; i++) if (ids[i] < n) bits[ids[i]] = 1; // a larger id is not yet synced
-    if (!scores) return bits;
-    if (ids.length <= limit) {
-      if (answer) this.addRanksOf(answer[1], match, scores, layers);
-      return bits;
-    }
-    const strong = answer ? this.entriesOf(answer[2], layers) : this.rankedEntries(this.text.compile(node, 'strong'), scores, layers);
-    if (strong.length > limit) {
-      for (let i = 0; i < strong.length; i++) if (strong[i] < n) scores[strong[i]] += 1;
-    } else if (answer) this.addRanksOf(answer[3], this.text.compile(node, 'strong'), scores, layers);
+    if (!scores || ids.length <= this.exactRankLimit) return bits;
+    const strong = this.rankedEntries(this.text.compile(node, 'strong'), scores, layers);
+    if (strong.length > this.exactRankLimit) for (let i = 0; i < strong.length; i++) if (strong[i] < n) scores[strong[i]] += 1;
     return bits;
   }
 
@@ -64,17 +52,33 @@ export class TextRanker {
     return ids;
   }
 
-  private entriesOf(list: IdListAnswer, layers: ReadonlySet<number>): Int32Array {
-    return layers.size ? parseLayeredIdList(list, layers) : parseIdList(list);
-  }
-
   /**
-   * The ranks a `rankedIdListSql` answer holds, or (null: a viewer's layer rows outnumbered the limit
-   * while their entries did not) read by themselves.
+   * `match` with scores on PostgreSQL: every matching row with its rank and whether the title-and-author
+   * tier holds it, from one statement (`rankedRowsSql`); then the same rule: up to `exactRankLimit`
+   * entries ranked, past it the tier first, ranked when within the limit. An entry found by several of
+   * its rows (public and the viewer's private layers) scores its best one.
    */
-  private addRanksOf(list: IdListAnswer, match: string, scores: Float64Array, layers: ReadonlySet<number>): void {
-    if (list != null) this.addRankAnswer(list, scores, layers);
-    else this.addRanks(match, scores, layers);
+  private rankedRows(node: QueryNode, match: string, scores: Float64Array, layers: ReadonlySet<number>, capacity: number): Uint8Array {
+    const bits = new Uint8Array(capacity);
+    const below = layers.size ? ALL_ROWS : LAYER_STRIDE;
+    const rows = parseRankedRows(this.q.ftsRankedRows!.get(match, this.text.compile(node, 'strong'), below) as IdListAnswer);
+    // Each row's entry; -1: a private library's row the viewer may not see.
+    const entry = new Int32Array(rows.rowids.length);
+    for (let i = 0; i < entry.length; i++) {
+      if (!layers.size) entry[i] = rows.rowids[i];
+      else {
+        const { entryId, libraryId } = splitRowid(rows.rowids[i]);
+        entry[i] = libraryId === 0 || layers.has(libraryId) ? entryId : -1;
+      }
+    }
+    if (markEntries(entry, null, bits) <= this.exactRankLimit) {
+      addBestRanks(entry, rows.ranks, scores);
+      return bits;
+    }
+    const tier = new Uint8Array(capacity);
+    if (markEntries(entry, rows.tier, tier) <= this.exactRankLimit) addBestRanks(entry, rows.tier, scores);
+    else for (let e = 0; e < tier.length; e++) if (tier[e]) scores[e] += 1;
+    return bits;
   }
 
   /**
@@ -95,4 +99,39 @@ export class TextRanker {
     if (layers.size === 0) addRankList(list, scores);
     else addLayeredRankList(list, scores, layers, RANK_SCALE);
   }
+}
+
+/**
+ * Sets `bits` for the entries of `entry` (-1: none) whose `only` value is not negative (every row when
+ * null) and returns how many distinct entries those are, ids past `bits` (not yet synced) included.
+ */
+function markEntries(entry: Int32Array, only: Float64Array | null, bits: Uint8Array): number {
+  let count = 0;
+  let unsynced: Set<number> | null = null;
+  for (let i = 0; i < entry.length; i++) {
+    const e = entry[i];
+    if (e < 0 || (only && only[i] < 0)) continue;
+    if (e < bits.length) {
+      if (!bits[e]) {
+        bits[e] = 1;
+        count++;
+      }
+    } else if (!(unsynced ??= new Set()).has(e)) {
+      unsynced.add(e);
+      count++;
+    }
+  }
+  return count;
+}
+
+/** Adds to each entry's score the best of its rows' ranks (millionths; negative: none). */
+function addBestRanks(entry: Int32Array, ranks: Float64Array, scores: Float64Array): void {
+  const best = new Map<number, number>();
+  for (let i = 0; i < entry.length; i++) {
+    const e = entry[i];
+    if (e < 0 || e >= scores.length || ranks[i] < 0) continue;
+    const before = best.get(e);
+    if (before === undefined || ranks[i] > before) best.set(e, ranks[i]);
+  }
+  for (const [e, r] of best) scores[e] += r / RANK_SCALE;
 }
