@@ -91,9 +91,6 @@ export function stemOf(lang: string, word: string): string {
 /** The tagged index token of a stem: "00" + language + stem. */
 export const stemToken = (lang: string, stem: string): string => STEM_TAG + lang + stem;
 
-/** True for a token of the index that is a tagged stem, not a word as written. */
-export const isStemToken = (token: string): boolean => token.startsWith(STEM_TAG) && /^00[a-z]{2}\D/u.test(token);
-
 /**
  * The stem tokens of folded text in a record's stemming languages, space-separated, in the text's
  * order (one per word and language: positions keep a stem near its word for ranking); '' when none.
