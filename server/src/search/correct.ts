@@ -6,9 +6,10 @@ import type { Vocabulary } from './vocabulary.ts';
 /**
  * The query with each word that is no title or author word (not a filter value, an operator or a
  * wildcard) replaced by the closest one; null when nothing changed. A word found only inside texts
- * counts as unknown: the answer is only changed when the correction finds more.
+ * counts as unknown: the answer is only changed when the correction finds more. `formsMatch`: whether
+ * another form of a word (its stems) finds an entry the viewer may see.
  */
-export function correctQuery(query: string, vocabulary: Vocabulary, layers: ReadonlySet<number>): string | null {
+export function correctQuery(query: string, vocabulary: Vocabulary, layers: ReadonlySet<number>, formsMatch: (word: string) => boolean = () => false): string | null {
   let out = '';
   let last = 0;
   for (const m of query.matchAll(/[\p{L}\p{N}]+/gu)) {
@@ -21,7 +22,8 @@ export function correctQuery(query: string, vocabulary: Vocabulary, layers: Read
     const tokens = foldedWords(foldText(word));
     if (tokens.length !== 1) continue;
     const token = tokens[0];
-    if (vocabulary.has(token, layers)) continue;
+    // Known, or another form of it matches (search/analysis.ts: "libraries" where the titles say "library").
+    if (vocabulary.has(token, layers) || formsMatch(token)) continue;
     const fix = vocabulary.closest(token, layers);
     if (fix === null) continue;
     out += query.slice(last, at) + fix;

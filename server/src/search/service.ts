@@ -31,7 +31,7 @@ import { TextRanker } from './rank.ts';
 import { MatchCounter, type ActiveFilter } from './count.ts';
 import { HttpError } from '../http/errors.ts';
 import { INDEX_FORMAT } from './indexer.ts';
-import { catalogueStemLanguages } from './analysis.ts';
+import { catalogueStemLanguages, queryStems } from './analysis.ts';
 import { SnapshotRejected, lockSnapshot, readSnapshot, readSnapshotHeader, writeSnapshot, type SnapshotIdentity } from './snapshot.ts';
 
 export interface SearchParams {
@@ -427,8 +427,10 @@ export class SearchService {
   private searchOnce(params: SearchParams, viewer: Viewer): SearchResponse {
     const answer = this.run(params, viewer);
     if (params.exact || answer.total_entries >= FEW_MATCHES || !hasText(parseQuery(params.query.trim()))) return { ...answer, did_you_mean: null };
-    // Only words of entries the viewer may see are known and proposed (vocabulary.ts).
-    const fixed = this.correctQuery(params.query.trim(), this.view(this.libraries.visibleIds(viewer)).layers);
+    // Only words of entries the viewer may see are known and proposed (vocabulary.ts); a word whose
+    // other forms match an entry the viewer may see is not corrected (analysis.ts).
+    const { visibleLibs, libVisible } = this.scope(viewer);
+    const fixed = this.correctQuery(params.query.trim(), this.view(visibleLibs).layers, this.entryVisible(libVisible));
     if (fixed === null) return { ...answer, did_you_mean: null };
     const other = this.run({ ...params, query: fixed }, viewer, answer.total_entries > 0 ? params.query.trim() : null);
     if (other.total_entries <= answer.total_entries) return { ...answer, did_you_mean: null };
@@ -462,8 +464,17 @@ export class SearchService {
   }
 
   /** The query with its misspelt words replaced (correct.ts); null when nothing changed. */
-  correctQuery(query: string, layers: ReadonlySet<number> = new Set()): string | null {
-    return correctQuery(query, this.vocabulary, layers);
+  correctQuery(query: string, layers: ReadonlySet<number> = new Set(), visible: ((id: number) => boolean) | null = null): string | null {
+    const langs = this.stemLanguages();
+    // Other forms of the word match: its stems find a visible entry that the word as typed does not.
+    const formsMatch = (word: string) => {
+      if (!visible || !langs.length) return false;
+      const term = (t: string): QueryNode => ({ type: 'term', field: 'any', tokens: [t], prefix: false });
+      const typed = new Set(this.ranker.matchingEntries(this.text.compile(term(word)), layers));
+      const stems: QueryNode = { type: 'or', children: queryStems(word, langs).map(term) };
+      return this.ranker.matchingEntries(this.text.compile(stems), layers).some((id) => !typed.has(id) && visible(id));
+    };
+    return correctQuery(query, this.vocabulary, layers, formsMatch);
   }
 
   private stemLangs = { seen: -1, langs: [] as string[] };

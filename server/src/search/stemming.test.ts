@@ -150,6 +150,9 @@ describe.each(BACKENDS)('word forms on %s', (dialect) => {
   });
 
   it('offers no correction for another form of a word that matches', () => {
+    // "questions" is no title word, "question" is; the stem of "questions" finds the English title.
+    expect(search.correctQuery('questions', new Set(), () => true)).toBeNull();
+    expect(search.correctQuery('questions', new Set(), () => false)).toBe('question');
     const r = search.search(params('libraries', { exact: false }), ANONYMOUS);
     expect(r.did_you_mean).toBeNull();
     expect(r.total_entries).toBe(2);
