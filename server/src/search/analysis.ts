@@ -70,8 +70,9 @@ export function stemLanguages(codes: readonly string[]): string[] {
   return out;
 }
 
-// Stems are memoised per language (a catalogue repeats its words): a bounded map, cleared when full.
-const MEMO_LIMIT = 200_000;
+// Stems are memoised per language (a catalogue repeats its words): a bounded map, cleared when full
+// (50,000 words a language: a few MB each, in the main thread and the bulk load's full-text thread).
+const MEMO_LIMIT = 50_000;
 const memo = new Map<string, Map<string, string>>();
 
 /** The stem of a folded word in a language (the word itself when the stemmer leaves it, or it has no letters to stem). */
