@@ -126,7 +126,8 @@ const ELIDED = new Set([
 
 /** A query word folded to an elided article and a word ("l'école" → l, ecole): the word alone; otherwise null. */
 export function withoutElision(raw: string, tokens: readonly string[]): string | null {
-  if (tokens.length !== 2 || !/['’`´]/.test(raw)) return null;
+  // The word after the apostrophe has two letters at least: "all's" stays a phrase.
+  if (tokens.length !== 2 || tokens[1]!.length < 2 || !/['’`´]/.test(raw)) return null;
   return ELIDED.has(tokens[0]!) ? tokens[1]! : null;
 }
 

@@ -13,7 +13,7 @@ import { AuthorResolver } from '../agents/resolve.ts';
 import { ExclusionStore } from '../curation/exclusions.ts';
 import { Indexer } from './indexer.ts';
 import { SearchService, type SearchParams } from './service.ts';
-import { sameWord, stemLanguage, stemText } from './analysis.ts';
+import { sameWord, stemLanguage, stemText, withoutElision } from './analysis.ts';
 
 afterAll(() => dropTestDatabases());
 
@@ -115,6 +115,12 @@ describe('the analysis (analysis.ts)', () => {
   it('tags each stem with its language', () => {
     expect(stemText('the libraries', ['en'])).toBe('00enthe 00enlibrari');
     expect(stemText('libri', ['it', 'en'])).toBe('00itlibr 00enlibri');
+  });
+  it('drops an elided article from a query word, not an English clitic', () => {
+    expect(withoutElision("dell'arte", ['dell', 'arte'])).toBe('arte');
+    expect(withoutElision('l’école', ['l', 'ecole'])).toBe('ecole');
+    expect(withoutElision("all's", ['all', 's'])).toBeNull();
+    expect(withoutElision('e-mail', ['e', 'mail'])).toBeNull();
   });
   it('treats two forms of one word as the same word', () => {
     expect(sameWord('libraries', 'library')).toBe(true);
