@@ -130,9 +130,3 @@ export function withoutElision(raw: string, tokens: readonly string[]): string |
   if (tokens.length !== 2 || tokens[1]!.length < 2 || !/['’`´]/.test(raw)) return null;
   return ELIDED.has(tokens[0]!) ? tokens[1]! : null;
 }
-
-/** True when two folded words share a stem in some language (a correction is not offered for a form of the word typed). */
-export function sameWord(a: string, b: string, langs: readonly string[] = STEM_LANGUAGES): boolean {
-  if (a === b) return true;
-  return langs.some((lang) => stemOf(lang, a) === stemOf(lang, b));
-}

@@ -13,7 +13,7 @@ import { AuthorResolver } from '../agents/resolve.ts';
 import { ExclusionStore } from '../curation/exclusions.ts';
 import { Indexer } from './indexer.ts';
 import { SearchService, type SearchParams } from './service.ts';
-import { sameWord, stemLanguage, stemText, withoutElision } from './analysis.ts';
+import { stemLanguage, stemText, withoutElision } from './analysis.ts';
 
 afterAll(() => dropTestDatabases());
 
@@ -121,10 +121,6 @@ describe('the analysis (analysis.ts)', () => {
     expect(withoutElision('l’école', ['l', 'ecole'])).toBe('ecole');
     expect(withoutElision("all's", ['all', 's'])).toBeNull();
     expect(withoutElision('e-mail', ['e', 'mail'])).toBeNull();
-  });
-  it('treats two forms of one word as the same word', () => {
-    expect(sameWord('libraries', 'library')).toBe(true);
-    expect(sameWord('library', 'liberty')).toBe(false);
   });
 });
 
