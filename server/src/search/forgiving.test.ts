@@ -87,6 +87,8 @@ describe.each(APP_BACKENDS)('forgiving search on %s', (dialect) => {
       expect(r.corrected).toBe(true);
       expect(r.did_you_mean).toBe('kropotkin');
       expect(r.querystring).toBe('kropotkine');
+      // The spec's client heads the results with pretty_query beside its box: the query as typed.
+      expect(r.pretty_query).toBe('kropotkine');
       // What the words as typed found comes first (inside a text), then the author's works.
       expect(titles(r)[0]).toBe('Notes from Lyon');
       expect(titles(r)).toContain('Mutual Aid');

@@ -435,7 +435,9 @@ export class SearchService {
     const other = this.run({ ...params, query: fixed }, viewer, answer.total_entries > 0 ? params.query.trim() : null);
     if (other.total_entries <= answer.total_entries) return { ...answer, did_you_mean: null };
     if (answer.total_entries === 0 || other.total_entries >= REPLACE_RATIO * answer.total_entries) {
-      return { ...other, querystring: answer.querystring, did_you_mean: fixed, corrected: true };
+      // pretty_query stays the query as typed: the spec's client heads the results with it beside its
+      // search box, and only `corrected` (our addition) says the matches are those of did_you_mean.
+      return { ...other, querystring: answer.querystring, pretty_query: answer.pretty_query, did_you_mean: fixed, corrected: true };
     }
     return { ...answer, did_you_mean: fixed, corrected: false };
   }
