@@ -20,6 +20,31 @@ describe('fonts', () => {
     expect(availableFonts().filter((f) => f.type === 'mono').map((f) => f.name)).toEqual(expect.arrayContaining(['DejaVu Sans Mono', 'Linux Libertine Mono O']));
   });
 
+  // fonts-urw-base35 and fonts-droid-fallback (ImageMagick and Ghostscript bring them) have a dingbat font
+  // whose cmap maps Latin letters to pictures, fonts whose tables leave sans/serif unsaid, and a CJK font
+  // whose ideographs share one width
+  const urw = '/usr/share/fonts/opentype/urw-base35';
+  const droid = '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf';
+  if (!existsSync(`${urw}/D050000L.otf`)) console.warn('fonts.test.ts: fonts-urw-base35 is not installed: the symbol and sans-by-outline checks are skipped');
+  if (!existsSync(droid)) console.warn('fonts.test.ts: fonts-droid-fallback is not installed: the CJK-font-is-not-mono check is skipped');
+  it.skipIf(!existsSync(`${urw}/D050000L.otf`))('never offers a symbol font, and tells sans from serif by the letters when the tables are silent', () => {
+    expect(readFontFile(`${urw}/D050000L.otf`)[0]).toMatchObject({ symbol: true, mono: false });
+    expect(readFontFile(`${urw}/StandardSymbolsPS.otf`)[0]).toMatchObject({ symbol: true });
+    expect(readFontFile(`${urw}/C059-Roman.otf`)[0].symbol).toBeUndefined();
+    const fonts = availableFonts();
+    const type = (n: string) => fonts.find((f) => f.name === n)?.type;
+    expect(type('D050000L')).toBeUndefined();
+    expect(type('Standard Symbols PS')).toBeUndefined();
+    expect(type('URW Gothic')).toBe('sans');
+    expect(type('Nimbus Sans')).toBe('sans');
+    expect(type('C059')).toBe('serif');
+    expect(type('URW Bookman')).toBe('serif');
+    expect(type('Nimbus Mono PS')).toBe('mono');
+  });
+  it.skipIf(!existsSync(droid))('does not call a CJK font mono because its ideographs share one width (Droid Sans Fallback)', () => {
+    expect(readFontFile(droid)[0]).toMatchObject({ family: 'Droid Sans Fallback', mono: false, sans: true });
+  });
+
   it('lists only families the compiler resolves, with the defaults and the embedded fonts', () => {
     const fonts = availableFonts();
     const names = fonts.map((f) => f.name);

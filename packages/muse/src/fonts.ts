@@ -25,7 +25,16 @@ const EMBEDDED: { name: string; type: FontType }[] = [
 
 const SKIP = /math|emoji|symbol|dingbat|icons?\b/i;
 
-interface FaceInfo { family: string; style: string; mono: boolean; sans: boolean }
+interface FaceInfo {
+  family: string;
+  style: string;
+  mono: boolean;
+  sans: boolean;
+  /** The font's tables say neither sans nor serif: its outlines decide. */
+  sansUnknown?: true;
+  /** Dingbats, symbols, pictographs: never a family to set text in. */
+  symbol?: true;
+}
 
 function u16(b: Buffer, o: number) {
   return b.readUInt16BE(o);
@@ -53,24 +62,95 @@ function readName(b: Buffer, base: number, tables: Map<string, number>, id: numb
   return mac;
 }
 
+/** The glyph a format 4 Unicode cmap subtable gives a BMP code point (0: none). */
+function glyphOf(b: Buffer, cmap: number, cp: number): number {
+  const n = u16(b, cmap + 2);
+  for (let i = 0; i < n; i++) {
+    const platform = u16(b, cmap + 4 + i * 8);
+    const encoding = u16(b, cmap + 6 + i * 8);
+    if (!(platform === 0 || (platform === 3 && encoding === 1))) continue;
+    const sub = cmap + b.readUInt32BE(cmap + 8 + i * 8);
+    if (u16(b, sub) !== 4) continue;
+    const segX2 = u16(b, sub + 6);
+    const ends = sub + 14;
+    const starts = ends + segX2 + 2;
+    const deltas = starts + segX2;
+    const offsets = deltas + segX2;
+    for (let s = 0; s < segX2 / 2; s++) {
+      if (u16(b, ends + s * 2) < cp) continue;
+      const start = u16(b, starts + s * 2);
+      if (start > cp) return 0;
+      const ro = u16(b, offsets + s * 2);
+      const delta = u16(b, deltas + s * 2);
+      if (ro === 0) return (cp + delta) & 0xffff;
+      const g = u16(b, offsets + s * 2 + ro + (cp - start) * 2);
+      return g === 0 ? 0 : (g + delta) & 0xffff;
+    }
+  }
+  return 0;
+}
+
+const LATIN = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'].map((c) => c.charCodeAt(0));
+
 /**
- * The share of the first 300 glyphs (with a width) that have the most common advance width: the first
- * glyphs, mostly Latin, since a CJK font's thousands of ideographs share one width.
+ * The advance widths of the Latin letters, or null when the font lacks one of them or draws it with
+ * an empty glyph (a symbol font's letters, or a font with no Latin). CFF outlines are not read: a
+ * CFF font's letters count as drawn.
  */
-function dominantAdvanceShare(b: Buffer, tables: Map<string, number>): number {
+function latinAdvances(b: Buffer, tables: Map<string, number>): number[] | null {
+  const cmap = tables.get('cmap');
   const hhea = tables.get('hhea');
   const hmtx = tables.get('hmtx');
-  if (hhea === undefined || hmtx === undefined || hhea + 36 > b.length) return 0;
-  const n = Math.min(300, u16(b, hhea + 34));
-  const counts = new Map<number, number>();
-  let total = 0;
-  for (let i = 0; i < n && hmtx + 4 * i + 2 <= b.length; i++) {
-    const w = u16(b, hmtx + 4 * i);
-    if (w === 0) continue;
-    counts.set(w, (counts.get(w) ?? 0) + 1);
-    total++;
+  if (cmap === undefined || hhea === undefined || hmtx === undefined) return null;
+  const metrics = u16(b, hhea + 34);
+  const head = tables.get('head');
+  const loca = tables.get('loca');
+  const longLoca = head !== undefined && b.readInt16BE(head + 50) === 1;
+  const out: number[] = [];
+  for (const cp of LATIN) {
+    const g = glyphOf(b, cmap, cp);
+    if (g === 0) return null;
+    if (loca !== undefined && tables.has('glyf')) {
+      const at = (k: number) => (longLoca ? b.readUInt32BE(loca + 4 * k) : 2 * u16(b, loca + 2 * k));
+      if (at(g + 1) <= at(g)) return null;
+    }
+    out.push(u16(b, hmtx + 4 * Math.min(g, metrics - 1)));
   }
-  return total ? Math.max(...counts.values()) / total : 0;
+  return out;
+}
+
+/**
+ * Sans or serif from OS/2 (sFamilyClass, then PANOSE for Latin text); null when the font says neither
+ * (URW's fonts leave both empty): then the glyphs decide (see `sansByOutline`).
+ */
+function sansByTables(b: Buffer, os2: number | undefined): boolean | null {
+  if (os2 === undefined) return null;
+  const familyClass = b[os2 + 30];
+  if (familyClass === 8) return true;
+  if ((familyClass >= 1 && familyClass <= 5) || familyClass === 7) return false;
+  // PANOSE: family kind 2 (Latin text) with serif style 11-13 (sans) or 14 (flared); 2-10 have serifs
+  if (b[os2 + 32] === 2 && b[os2 + 33] >= 2) return b[os2 + 33] >= 11 && b[os2 + 33] <= 14;
+  return null;
+}
+
+/**
+ * A symbol or pictorial font (URW Dingbats, Standard Symbols): OS/2 family class 12 (symbolic), PANOSE
+ * family kind 5 (pictorial), the symbol code page, or only a symbol cmap (3,0).
+ */
+function isSymbolFont(b: Buffer, tables: Map<string, number>): boolean {
+  const os2 = tables.get('OS/2');
+  if (os2 !== undefined) {
+    if (b[os2 + 30] === 12 || b[os2 + 32] === 5) return true;
+    if (u16(b, os2) >= 1 && os2 + 82 <= b.length && (b.readUInt32BE(os2 + 78) & 0x80000000) !== 0) return true;
+  }
+  const cmap = tables.get('cmap');
+  if (cmap === undefined) return true;
+  for (let i = 0; i < u16(b, cmap + 2); i++) {
+    const platform = u16(b, cmap + 4 + i * 8);
+    const encoding = u16(b, cmap + 6 + i * 8);
+    if (platform === 0 || (platform === 3 && (encoding === 1 || encoding === 10))) return false;
+  }
+  return true;
 }
 
 function readFace(b: Buffer, base: number): FaceInfo | null {
@@ -84,13 +164,13 @@ function readFace(b: Buffer, base: number): FaceInfo | null {
   if (!family) return null;
   const style = readName(b, base, tables, 17) ?? readName(b, base, tables, 2) ?? 'Regular';
   const post = tables.get('post');
+  const symbol = isSymbolFont(b, tables);
+  const advances = symbol ? null : latinAdvances(b, tables);
   // post.isFixedPitch, or (fonts that leave it unset, such as Linux Libertine Mono) one advance width
-  // for at least 80% of the first glyphs that have one
-  const mono = (post !== undefined && b.readUInt32BE(post + 12) !== 0) || dominantAdvanceShare(b, tables) >= 0.8;
-  const os2 = tables.get('OS/2');
-  // PANOSE: family kind 2 (Latin text) with serif style 11-13 (sans) or 14 (flared).
-  const panoseSans = os2 !== undefined && b[os2 + 32] === 2 && b[os2 + 33] >= 11 && b[os2 + 33] <= 14;
-  return { family: family.trim(), style: style.trim(), mono, sans: panoseSans || /\bsans\b/i.test(family) };
+  // for every Latin letter; a CJK font's ideographs sharing one width do not make it mono
+  const mono = !symbol && ((post !== undefined && b.readUInt32BE(post + 12) !== 0) || (advances !== null && advances.every((w) => w === advances[0])));
+  const sans = sansByTables(b, tables.get('OS/2'));
+  return { family: family.trim(), style: style.trim(), mono, sans: sans ?? false, ...(sans === null ? { sansUnknown: true } : {}), ...(symbol ? { symbol: true } : {}) };
 }
 
 /** The faces of one font file (several for a .ttc collection); unreadable files give none. */
@@ -138,20 +218,33 @@ export function typstHasFont(family: string): boolean {
   return !warnings.some((w) => /unknown font family/i.test(w));
 }
 
+/**
+ * For a font whose tables say neither sans nor serif: the compiler draws its capital I, a plain bar
+ * (four sides: at most 9 path commands) in a sans, a bar with serifs (14 or more) in a serif.
+ */
+export function sansByOutline(family: string): boolean {
+  const svg = typstToSvg(`#set page(width: auto, height: auto)\n#set text(font: ${typstString(family)}, fallback: false)\nI`);
+  const paths = [...svg.matchAll(/<path[^>]* d="([^"]+)"/g)].map((m) => (m[1].match(/[a-z]/gi) ?? []).length);
+  // the first path is the page's background, the last the glyph
+  return paths.length >= 2 && paths[paths.length - 1] <= 9;
+}
+
 let cache: FontFamily[] | null = null;
 
 /** Every family the compiler can set text in, sorted by name (computed once per process). */
 export function availableFonts(options: { refresh?: boolean } = {}): FontFamily[] {
   if (cache && !options.refresh) return cache;
   const byName = new Map<string, FontFamily>();
+  const undecided = new Set<string>();
   const seen = new Set<string>();
   for (const dir of FONT_DIRS) {
     for (const file of fontFiles(dir)) {
       if (seen.has(file)) continue;
       seen.add(file);
       for (const face of readFontFile(file)) {
-        if (SKIP.test(face.family)) continue;
-        const cur = byName.get(face.family) ?? { name: face.family, type: face.mono ? 'mono' : face.sans ? 'sans' : 'serif', styles: [], embedded: false };
+        if (face.symbol || SKIP.test(face.family)) continue;
+        const type = face.mono ? 'mono' : face.sansUnknown ? (undecided.add(face.family), 'serif') : face.sans ? 'sans' : 'serif';
+        const cur = byName.get(face.family) ?? { name: face.family, type, styles: [], embedded: false };
         if (!cur.styles.includes(face.style)) cur.styles.push(face.style);
         byName.set(face.family, cur);
       }
@@ -159,6 +252,7 @@ export function availableFonts(options: { refresh?: boolean } = {}): FontFamily[
   }
   for (const e of EMBEDDED) if (!byName.has(e.name)) byName.set(e.name, { ...e, styles: [], embedded: true });
   cache = [...byName.values()].filter((f) => /^[A-Za-z0-9 ]{1,64}$/.test(f.name) && typstHasFont(f.name)).sort((a, b) => a.name.localeCompare(b.name));
+  for (const f of cache) if (f.type !== 'mono' && undecided.has(f.name) && sansByOutline(f.name)) f.type = 'sans';
   return cache;
 }
 
