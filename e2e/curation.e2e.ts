@@ -157,6 +157,26 @@ describe.skipIf(!hasChromium)('curation', () => {
     expect(issue.aggregated.map((e) => e.title[0].value)).toEqual(['Without Government', 'Comstockery']);
   });
 
+  it('shows a curated aggregation (no copy of its own) on its entry page, to any reader', async () => {
+    const { page } = session();
+    await login(page);
+    const made = await pageApi<{ created: { id: number } }>(page, 'POST', '/create/aggregation', { value: 'Essays on Freedom (e2e)' });
+    const id = made.body.created.id;
+    expect((await pageApi<{ error: string | null }>(page, 'POST', '/set-aggregated', [{ id }, { id: 596 }])).body.error).toBeNull();
+    // An anonymous reader: the page holds the title and its part, not "could not found".
+    const anon = await page.context().browser()!.newContext({ baseURL: baseUrl });
+    try {
+      const p = await anon.newPage();
+      await p.goto(`${baseUrl}/entry/${id}`);
+      await waitForH1(p, /^Essays on Freedom \(e2e\)/);
+      await p.getByRole('heading', { level: 2, name: 'Contains:' }).waitFor();
+      await p.locator('main').getByRole('link', { name: /Without Government/ }).first().waitFor();
+      expect(await p.getByText('Sorry! We could not found this entry!').count()).toBe(0);
+    } finally {
+      await anon.close();
+    }
+  });
+
   it('omits a library from the curator’s own searches and restores it', async () => {
     const { page } = session();
     await login(page);

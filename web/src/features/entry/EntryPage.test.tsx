@@ -134,6 +134,16 @@ describe('entry page', () => {
     expect(screen.queryByRole('button', { name: 'View PDF' })).not.toBeInTheDocument();
   });
 
+  it('shows a curated aggregation (no copy of its own) with its parts', async () => {
+    const part = { entry_id: 5, id: 5, title: [{ id: 1, value: 'Without Government' }], subtitle: [], authors: [], languages: [] };
+    entryApi(entry({ title: 'Selected Essays', subtitle: null, data_sources: [], aggregated: [part] }));
+    renderApp('/entry/1');
+    expect(await screen.findByRole('heading', { level: 1, name: /Selected Essays/ })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: 'Contains:' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Without Government/ })).toHaveAttribute('href', '/entry/5');
+    expect(screen.queryByText('Sorry! We could not found this entry!')).not.toBeInTheDocument();
+  });
+
   it('shows the not-found texts for a missing entry', async () => {
     entryApi(() => undefined);
     renderApp('/entry/999');

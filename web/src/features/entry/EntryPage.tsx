@@ -103,7 +103,9 @@ export default function EntryPage() {
     target?.scrollIntoView({ block: 'start' });
   }, [entry, location.hash]);
 
-  const notFound = !isPending && (!!error || !entry || entry.data_sources.length === 0);
+  // A curated aggregation has no copy of its own: it is shown through its parts (the server sends it
+  // only when a part is visible).
+  const notFound = !isPending && (!!error || !entry || (entry.data_sources.length === 0 && entry.aggregated.length === 0));
   useDocumentTitle(
     isPending
       ? t('Fetching results, hold on...')
