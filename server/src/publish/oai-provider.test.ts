@@ -409,6 +409,18 @@ describe.each(BACKENDS)('the OAI-PMH provider on %s', (dialect) => {
       expect(identify.ms).toBeLessThan(list.ms);
     });
 
+    it('waits for a writer that began just before the request, within the same millisecond', async () => {
+      // no sleep between the writer's start and the request: on a fast machine both fall in one millisecond
+      for (let i = 0; i < 10; i++) {
+        const w = writer();
+        let released = false;
+        setTimeout(() => { released = true; w.release(); }, 40);
+        const res = await t.app.inject({ url: '/oai?verb=ListIdentifiers&metadataPrefix=oai_dc' });
+        expect(res.statusCode).toBe(200);
+        expect(released).toBe(true);
+      }
+    });
+
     it('answers 503 with Retry-After while the database stays locked', async () => {
       const w = writer();
       try {

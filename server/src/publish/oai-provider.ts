@@ -203,10 +203,14 @@ export class OaiProvider {
     const busy = s.prepare(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()
       AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND xact_start < CAST(? AS timestamptz)
       AND (backend_xid IS NOT NULL OR state = 'active')`).pluck();
-    const now = this.opts.now ? this.now()
-      : new Date(s.prepare('SELECT CAST(floor(extract(epoch FROM clock_timestamp()) * 1000) AS bigint)').pluck().get() as number);
+    // compared at the clock's own precision (microseconds): a writer that began in the same millisecond
+    // as the answer, before it, is one to wait for (a Date's milliseconds would round it away)
+    const clock = this.opts.now ? { at: this.now().toISOString(), ms: this.now().getTime() }
+      : s.prepare(`SELECT CAST(c AS text) AS at, CAST(floor(extract(epoch FROM c) * 1000) AS bigint) AS ms
+          FROM (SELECT clock_timestamp() AS c) t`).get() as { at: string; ms: number | string };
+    const now = new Date(Number(clock.ms));
     for (let attempt = 0; attempt < SETTLE_ATTEMPTS; attempt++) {
-      if ((busy.get(now.toISOString()) as number) === 0) return now;
+      if ((busy.get(clock.at) as number) === 0) return now;
       await new Promise((r) => setTimeout(r, SETTLE_WAIT_MS));
     }
     throw new OaiBusy();
