@@ -19,6 +19,10 @@ describe.each(BACKENDS)('citations on %s', (dialect) => {
       ...fixtureLines(),
       { type: 'entry', id: 40, title: HOSTILE, subtitle: 'A study\nTY  - JOUR', authors: ['Smith & Sons {Ltd}', 'Flores Magón, Ricardo', 'Πέτρος Κροπότκιν'], languages: ['el'], year: 1905,
         data_sources: [ds(1, 'c-40', { publisher: 'Éditions "Libres" & Cie', isbn: '978-1-23-456789-7', description: 'Line one\nER  - \nTY  - BOOK', shelf_location_code: 'X/9' })] },
+      // Two editions held by two libraries: a 1937 copy with a shelf mark, a 2023 reprint with publisher and ISBN.
+      { type: 'entry', id: 41, title: 'Edition Mix', subtitle: null, authors: ['Anna Author'], languages: ['ru'], year: null,
+        data_sources: [ds(1, 'c-41', { year_edition: 1937, shelf_location_code: 'OLD/1' }),
+          ds(2, 'd-41', { year_edition: 2023, publisher: 'Left Bank', isbn: '978-1-23-456789-7' })] },
     ], { publicUrl: BASE }, dialect);
   });
   afterAll(async () => t.close());
@@ -111,6 +115,34 @@ describe.each(BACKENDS)('citations on %s', (dialect) => {
       // Zapata is held by a public and a private library: only the public one is named.
       const zapata = await cite(entryId(t.services, 'Zapata and the Land'), 'csl-json');
       expect(zapata.json()[0].archive).toBe('Biblioteca Uno');
+    });
+
+    it('cites one copy: the first by default, the one asked for with data_source, never a mix', async () => {
+      const id = entryId(t.services, 'Edition Mix');
+      const entry = (await t.app.inject(`/collector/api/entry/${id}`)).json();
+      const copies = entry.data_sources as { data_source_id: number; library_name: string }[];
+      const one = copies.find((d) => d.library_name === 'Biblioteca Uno')!;
+      const two = copies.find((d) => d.library_name === 'Archive Two')!;
+      const item = async (extra = '') => (await cite(id, `csl-json${extra}`)).json()[0];
+      const fields = (i: Record<string, unknown>) => [i.issued, i.publisher, i.ISBN, i.archive, i['call-number']];
+      const old = [{ 'date-parts': [[1937]] }, undefined, undefined, 'Biblioteca Uno', 'OLD/1'];
+      const reprint = [{ 'date-parts': [[2023]] }, 'Left Bank', '978-1-23-456789-7', 'Archive Two', undefined];
+      expect(fields(await item(`&data_source=${one.data_source_id}`))).toEqual(old);
+      expect(fields(await item(`&data_source=${two.data_source_id}`))).toEqual(reprint);
+      // Without data_source: the first holding the entry page shows.
+      expect(fields(await item())).toEqual(copies[0] === one ? old : reprint);
+      const bib = (await cite(id, `bibtex&data_source=${one.data_source_id}`)).body;
+      expect(bib).toContain('year = {1937}');
+      expect(bib).not.toContain('Left Bank');
+      // Another entry's copy, or a private library's copy, is the entry route's 404.
+      const message = (await t.app.inject('/collector/api/entry/999999')).json().error;
+      const other = (await t.app.inject(`/collector/api/entry/${entryId(t.services, HOSTILE)}`)).json().data_sources[0].data_source_id;
+      for (const ds of [other, 999999, two.data_source_id + 1000]) {
+        const res = await cite(id, `ris&data_source=${ds}`);
+        expect(res.statusCode).toBe(404);
+        expect(res.json()).toEqual({ error: message });
+      }
+      expect((await cite(id, 'ris&data_source=abc')).statusCode).toBe(400);
     });
 
     it('refuses unknown formats and bad ids with a JSON 400', async () => {

@@ -16,6 +16,8 @@ export const CITE_FORMATS = ['bibtex', 'ris', 'csl-json'] as const;
 export type CiteFormat = (typeof CITE_FORMATS)[number];
 export const citeQuerySchema = z.object({
   format: z.enum(CITE_FORMATS, { message: `format must be one of ${CITE_FORMATS.join(', ')}` }),
+  /** The copy to cite (the one the reader is looking at); the first holding without it. */
+  data_source: z.coerce.number().int().min(1).max(2 ** 31 - 1).optional(),
 });
 
 const FORMATS: Record<CiteFormat, { contentType: string; ext: string }> = {
@@ -63,18 +65,17 @@ export function cslName(name: string): CslName {
   return out;
 }
 
-export function cslItem(entry: Entry, base: string): CslItem {
+/**
+ * One CSL item for one copy (data source): year, publisher, ISBN, edition and shelf mark all come from
+ * it, so the citation names an edition that exists. No copy (a curated aggregation): the work alone.
+ */
+export function cslItem(entry: Entry, base: string, copy: Entry['data_sources'][number] | undefined = entry.data_sources[0]): CslItem {
   const first = <T>(pick: (d: Entry['data_sources'][number]) => T | null | undefined): T | undefined => {
-    for (const d of entry.data_sources) {
-      const v = pick(d);
-      if (v !== null && v !== undefined && v !== '') return v;
-    }
-    return undefined;
+    const v = copy ? pick(copy) : undefined;
+    return v !== null && v !== undefined && v !== '' ? v : undefined;
   };
-  const editions = entry.data_sources.map((d) => d.year_edition).filter((y): y is number => !!y);
-  const firsts = entry.data_sources.map((d) => d.year_first_edition).filter((y): y is number => !!y);
-  const year = editions.length ? Math.min(...editions) : firsts.length ? Math.min(...firsts) : null;
-  const original = firsts.length ? Math.min(...firsts) : null;
+  const year = copy?.year_edition || copy?.year_first_edition || null;
+  const original = copy?.year_first_edition || null;
   const partOf = entry.aggregations[0];
   const item: CslItem = {
     id: `entry-${entry.id}`,
@@ -95,8 +96,8 @@ export function cslItem(entry: Entry, base: string): CslItem {
   if (edition) item.edition = edition;
   const abstract = first((d) => flat(d.description));
   if (abstract) item.abstract = abstract;
-  const libraries = [...new Set(entry.data_sources.map((d) => flat(d.library_name)))];
-  if (libraries.length) item.archive = libraries.join('; ');
+  const library = first((d) => flat(d.library_name));
+  if (library) item.archive = library;
   const shelf = first((d) => flat(d.shelf_location_code));
   if (shelf) item['call-number'] = shelf;
   return item;
@@ -179,8 +180,13 @@ export function toRis(item: CslItem): string {
   return [...body, 'ER  - ', ''].join('\r\n');
 }
 
-export function citation(entry: Entry, format: CiteFormat, base: string): { body: string; contentType: string; filename: string } {
-  const item = cslItem(entry, base);
+/** The copy to cite: the one asked for (undefined when the entry has no such copy the viewer may see), else the first. */
+export function citedCopy(entry: Entry, dataSourceId: number | undefined): Entry['data_sources'][number] | undefined {
+  return dataSourceId === undefined ? entry.data_sources[0] : entry.data_sources.find((d) => d.data_source_id === dataSourceId);
+}
+
+export function citation(entry: Entry, format: CiteFormat, base: string, copy = entry.data_sources[0]): { body: string; contentType: string; filename: string } {
+  const item = cslItem(entry, base, copy);
   const body = format === 'bibtex' ? toBibtex(item, entry.id) : format === 'ris' ? toRis(item) : `${JSON.stringify([item], null, 2)}\n`;
   const slug = anyAscii(entry.title).replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80).toLowerCase() || `entry-${entry.id}`;
   return { body, contentType: FORMATS[format].contentType, filename: `${slug}${FORMATS[format].ext}` };

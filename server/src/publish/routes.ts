@@ -16,7 +16,7 @@ import { languageName } from '../search/indexer.ts';
 import { atomFeed, latestEntries, publicBase } from './feeds.ts';
 import { OPDS_ACQ, OPDS_NAV, OpdsCatalogue, acquisitionFeed, navigationFeed, type OpdsScope } from './opds.ts';
 import { Sitemaps } from './sitemap.ts';
-import { citation, citeQuerySchema } from './cite.ts';
+import { citation, citedCopy, citeQuerySchema } from './cite.ts';
 
 export interface PublishDeps {
   db: Db;
@@ -123,7 +123,10 @@ export const citeRoutes = (catalogue: CatalogueService, opts: { publicUrl: strin
   }, async (req, reply) => {
     const entry = catalogue.getEntry(req.params.id, viewerOf(req));
     if (!entry) throw notFound(ENTRY_NOT_FOUND);
-    const c = citation(entry, req.query.format, publicBase(opts.publicUrl, req));
+    const copy = citedCopy(entry, req.query.data_source);
+    // A copy that is not this entry's, or that the viewer may not see, is as missing as a hidden entry.
+    if (req.query.data_source !== undefined && !copy) throw notFound(ENTRY_NOT_FOUND);
+    const c = citation(entry, req.query.format, publicBase(opts.publicUrl, req), copy);
     return reply.type(c.contentType).header('Content-Disposition', `attachment; filename="${c.filename}"`).send(c.body);
   });
 };
