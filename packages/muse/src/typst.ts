@@ -420,7 +420,9 @@ export class TypstRenderer {
     if (b.foot.length) parts.push(`table.footer(${rows(b.foot)})`);
     const table = `museTable(${tableWords(b, cols)}, ${tableShares(b, cols)}, table(${parts.join(', ')}))`;
     if (b.caption) {
-      return `#figure(${table}, kind: table, numbering: none, supplement: none, caption: [${this.inline(b.caption)}])\n\n`;
+      // breakable, or a table longer than the page piles its last rows onto its caption at the page's foot;
+      // the caption above it, so it heads the table's first page
+      return `#{ show figure: set block(breakable: true); figure(${table}, kind: table, numbering: none, supplement: none, caption: figure.caption(position: top, [${this.inline(b.caption)}])) }\n\n`;
     }
     return `#v(0.5em)#${table}#v(0.5em)\n\n`;
   }

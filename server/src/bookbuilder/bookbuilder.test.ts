@@ -127,6 +127,7 @@ const hasPdftotext = (() => {
     return false;
   }
 })();
+if (!hasPdftotext) console.warn('bookbuilder.test.ts: pdftotext (Debian package poppler-utils) is not installed; the checks of the built PDFs\' text are skipped');
 function firstPageText(bytes: Buffer): string {
   return execFileSync('pdftotext', ['-f', '1', '-l', '1', '-', '-'], { input: bytes }).toString('utf8').replace(/\s+/g, ' ');
 }
