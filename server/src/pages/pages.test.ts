@@ -50,7 +50,7 @@ describe('pages', () => {
 
   it('returns the site settings', async () => {
     expect(generalSchema.parse((await get('/general')).json())).toEqual({
-      site_name: 'Test Catalogue', site_logo: '', description: '', contact_email: 'info@example.org', tile_url: '', tile_attribution: '',
+      site_name: 'Test Catalogue', site_logo: '', description: '', contact_email: 'info@example.org', tile_url: '', tile_attribution: '', password_min_length: 10,
     });
   });
 });
