@@ -145,13 +145,34 @@ describe.each(BACKENDS)('citations on %s', (dialect) => {
       expect((await cite(id, 'ris&data_source=abc')).statusCode).toBe(400);
     });
 
+    it('gives readable APA, Chicago and MLA citations of one copy as text', async () => {
+      const id = entryId(t.services, 'Edition Mix');
+      const copies = (await t.app.inject(`/collector/api/entry/${id}`)).json().data_sources as { data_source_id: number; library_name: string }[];
+      const reprint = copies.find((d) => d.library_name === 'Archive Two')!.data_source_id;
+      const style = async (format: string) => {
+        const res = await cite(id, `${format}&data_source=${reprint}`);
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+        expect(res.headers['content-disposition']).toMatch(/^inline; /);
+        return res.body;
+      };
+      const url = `${BASE}/entry/${id}`;
+      expect(await style('apa')).toBe(`Author, A. (2023). Edition Mix. Left Bank. ${url}\n`);
+      expect(await style('chicago')).toBe(`Author, Anna. Edition Mix. Left Bank, 2023. ${url}.\n`);
+      expect(await style('mla')).toBe(`Author, Anna. Edition Mix. Left Bank, 2023, ${url}.\n`);
+      // A part of an aggregation: its title quoted, the aggregation's named (Chicago "In", MLA after the title).
+      const part = entryId(t.services, 'Second Essay');
+      expect((await cite(part, 'chicago')).body).toBe(`de Cleyre, Voltairine. “Second Essay.” In Anthology of Essays. 1911. ${BASE}/entry/${part}.\n`);
+      expect((await cite(part, 'mla')).body).toBe(`de Cleyre, Voltairine. “Second Essay.” Anthology of Essays, 1911, ${BASE}/entry/${part}.\n`);
+    });
+
     it('refuses unknown formats and bad ids with a JSON 400', async () => {
       for (const url of ['/collector/api/entry/1/cite?format=endnote', '/collector/api/entry/1/cite', '/collector/api/entry/abc/cite?format=ris']) {
         const res = await t.app.inject(url);
         expect(res.statusCode, url).toBe(400);
         expect(res.json()).toEqual({ error: expect.any(String) });
       }
-      expect((await t.app.inject('/collector/api/entry/1/cite?format=endnote')).json().error).toContain('bibtex, ris, csl-json');
+      expect((await t.app.inject('/collector/api/entry/1/cite?format=endnote')).json().error).toContain('bibtex, ris, csl-json, apa, chicago, mla');
     });
   });
 

@@ -11,8 +11,12 @@ import { parse as parseName } from '@citation-js/name';
 import { shortEntryText, type Entry } from '@uc/shared';
 import { fullTitle } from './feeds.ts';
 import { schemaType } from './entry-html.ts';
+import { Cite, plugins } from '@citation-js/core';
+import '@citation-js/plugin-csl';
+import { CHICAGO_CSL, MLA_CSL } from './csl-styles.ts';
 
-export const CITE_FORMATS = ['bibtex', 'ris', 'csl-json'] as const;
+/** Files for reference managers, then readable styles (plain text, formatted by Citation.js's CSL engine). */
+export const CITE_FORMATS = ['bibtex', 'ris', 'csl-json', 'apa', 'chicago', 'mla'] as const;
 export type CiteFormat = (typeof CITE_FORMATS)[number];
 export const citeQuerySchema = z.object({
   format: z.enum(CITE_FORMATS, { message: `format must be one of ${CITE_FORMATS.join(', ')}` }),
@@ -24,7 +28,26 @@ const FORMATS: Record<CiteFormat, { contentType: string; ext: string }> = {
   bibtex: { contentType: 'application/x-bibtex; charset=utf-8', ext: '.bib' },
   ris: { contentType: 'application/x-research-info-systems; charset=utf-8', ext: '.ris' },
   'csl-json': { contentType: 'application/vnd.citationstyles.csl+json; charset=utf-8', ext: '.json' },
+  apa: { contentType: 'text/plain; charset=utf-8', ext: '.txt' },
+  chicago: { contentType: 'text/plain; charset=utf-8', ext: '.txt' },
+  mla: { contentType: 'text/plain; charset=utf-8', ext: '.txt' },
 };
+const STYLES: Partial<Record<CiteFormat, string>> = { apa: 'apa', chicago: 'uc-chicago', mla: 'uc-mla' };
+
+let stylesAdded = false;
+/** A readable citation of the item in one style, as one line of plain text. */
+export function formatStyle(item: CslItem, format: CiteFormat): string {
+  const csl = plugins.config.get('@csl') as { styles: { add(name: string, xml: string): void } };
+  if (!stylesAdded) {
+    csl.styles.add('uc-chicago', CHICAGO_CSL);
+    csl.styles.add('uc-mla', MLA_CSL);
+    stylesAdded = true;
+  }
+  // Which library holds the copy, and its shelf mark, are no part of the edition a reader cites.
+  const { archive: _archive, 'call-number': _shelf, ...edition } = item;
+  const text = new Cite([edition]).format('bibliography', { format: 'text', template: STYLES[format], lang: 'en-US' });
+  return `${text.replace(/\s+/g, ' ').trim()}\n`;
+}
 
 export interface CslName { family?: string; given?: string; literal?: string; 'non-dropping-particle'?: string; 'dropping-particle'?: string; suffix?: string }
 export interface CslItem {
@@ -185,9 +208,10 @@ export function citedCopy(entry: Entry, dataSourceId: number | undefined): Entry
   return dataSourceId === undefined ? entry.data_sources[0] : entry.data_sources.find((d) => d.data_source_id === dataSourceId);
 }
 
-export function citation(entry: Entry, format: CiteFormat, base: string, copy = entry.data_sources[0]): { body: string; contentType: string; filename: string } {
+export function citation(entry: Entry, format: CiteFormat, base: string, copy = entry.data_sources[0]): { body: string; contentType: string; filename: string; attachment: boolean } {
   const item = cslItem(entry, base, copy);
-  const body = format === 'bibtex' ? toBibtex(item, entry.id) : format === 'ris' ? toRis(item) : `${JSON.stringify([item], null, 2)}\n`;
+  const body = format === 'bibtex' ? toBibtex(item, entry.id) : format === 'ris' ? toRis(item)
+    : format === 'csl-json' ? `${JSON.stringify([item], null, 2)}\n` : formatStyle(item, format);
   const slug = anyAscii(entry.title).replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80).toLowerCase() || `entry-${entry.id}`;
-  return { body, contentType: FORMATS[format].contentType, filename: `${slug}${FORMATS[format].ext}` };
+  return { body, contentType: FORMATS[format].contentType, filename: `${slug}${FORMATS[format].ext}`, attachment: !STYLES[format] };
 }

@@ -127,6 +127,7 @@ export const citeRoutes = (catalogue: CatalogueService, opts: { publicUrl: strin
     // A copy that is not this entry's, or that the viewer may not see, is as missing as a hidden entry.
     if (req.query.data_source !== undefined && !copy) throw notFound(ENTRY_NOT_FOUND);
     const c = citation(entry, req.query.format, publicBase(opts.publicUrl, req), copy);
-    return reply.type(c.contentType).header('Content-Disposition', `attachment; filename="${c.filename}"`).send(c.body);
+    // Files for reference managers download; a readable style shows (and is copied) as text.
+    return reply.type(c.contentType).header('Content-Disposition', `${c.attachment ? 'attachment' : 'inline'}; filename="${c.filename}"`).send(c.body);
   });
 };
