@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { baseUrl, hasChromium, useBrowserSessions, waitForH1 } from './lib/browser.ts';
-import { textEntries } from './lib/demo.ts';
+import type { Entry, SearchResponse } from '@uc/shared';
+import { api, textEntries } from './lib/demo.ts';
 
 /** The entry's h1 starts with its title. */
 const titlePattern = (title: string) => new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
@@ -56,7 +57,7 @@ describe('data out', () => {
       await waitForH1(page, titlePattern(entry.title));
       expect(await page.title()).toContain(entry.title);
 
-      await page.getByRole('button', { name: 'Cite' }).click();
+      await page.getByRole('button', { name: 'Cite', exact: true }).click();
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         page.getByRole('menuitem', { name: 'Download BibTeX' }).click(),
@@ -67,6 +68,32 @@ describe('data out', () => {
       // The title field holds the title's words (TeX specials escaped, so only letters are compared).
       const word = entry.title.split(/[^\p{L}]+/u).sort((a, b) => b.length - a.length)[0];
       expect(bib).toMatch(new RegExp(`title = \\{\\{[^\\n]*${word}`));
+    });
+
+    it('each copy of an entry held twice cites itself, and a readable style is copied', async () => {
+      const { page, context } = session();
+      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      // An entry with copies in two libraries (the demo's edition mix of issue 32).
+      let match: SearchResponse['matches'][number] | undefined;
+      for (let p = 1; p <= 20 && !match; p++) {
+        const found = await api<SearchResponse>(`/search?page=${p}`);
+        match = found.matches.find((m) => new Set(m.data_sources.map((d) => d.library_id)).size > 1);
+      }
+      expect(match, 'an entry held by two libraries').toBeTruthy();
+      const entry = await api<Entry>(`/entry/${match!.entry_id}`);
+      await page.goto(`/entry/${entry.id}`);
+      await waitForH1(page, titlePattern(entry.title));
+      const second = entry.data_sources[1];
+      const box = page.getByRole('article', { name: second.library_name, exact: true }).first();
+      await box.getByRole('button', { name: 'Cite this copy' }).click();
+      const ris = await page.getByRole('menuitem', { name: 'Download RIS' }).getAttribute('href');
+      expect(ris).toBe(`/collector/api/entry/${entry.id}/cite?format=ris&data_source=${second.data_source_id}`);
+      await page.getByRole('menuitem', { name: 'Copy APA' }).click();
+      await box.getByText('APA copied to the clipboard').waitFor();
+      const copied = await page.evaluate(() => navigator.clipboard.readText());
+      const expected = await (await fetch(`${baseUrl}${ris!.replace('format=ris', 'format=apa')}`)).text();
+      expect(copied).toBe(expected.trim());
+      if (second.year_edition) expect(copied).toContain(`(${second.year_edition})`);
     });
   });
 });

@@ -291,19 +291,19 @@ export function downloadUrl(dataSourceId: number, ext: string, inline = false): 
   return `${API_BASE}/download/${dataSourceId}${e}${inline ? '?inline=1' : ''}`;
 }
 
-/** Citation formats of GET /entry/{id}/cite. */
-export type CiteFormat = 'bibtex' | 'ris' | 'csl-json';
+/** Citation formats of GET /entry/{id}/cite: files for reference managers, then readable styles (text). */
+export type CiteFormat = 'bibtex' | 'ris' | 'csl-json' | 'apa' | 'chicago' | 'mla';
 
-/** URL of an entry's citation (an attachment: a plain link downloads it). */
-export function citationUrl(entryId: number | string, format: CiteFormat): string {
-  return apiUrl(`/entry/${encodeURIComponent(entryId)}/cite`, { format });
+/** URL of the citation of one copy of an entry (the first without dataSourceId); a file format downloads. */
+export function citationUrl(entryId: number | string, format: CiteFormat, dataSourceId?: number): string {
+  return apiUrl(`/entry/${encodeURIComponent(entryId)}/cite`, dataSourceId === undefined ? { format } : { format, data_source: dataSourceId });
 }
 
 /** The citation as text (for copying); failures as ApiError like the JSON calls. */
-export async function fetchCitation(entryId: number | string, format: CiteFormat, signal?: AbortSignal): Promise<string> {
+export async function fetchCitation(entryId: number | string, format: CiteFormat, dataSourceId?: number, signal?: AbortSignal): Promise<string> {
   let res: Response;
   try {
-    res = await apiFetch(citationUrl(entryId, format), { signal, credentials: 'same-origin' });
+    res = await apiFetch(citationUrl(entryId, format, dataSourceId), { signal, credentials: 'same-origin' });
   } catch (e) {
     if (e instanceof DOMException && e.name === 'AbortError') throw e;
     throw new ApiError(0, e instanceof Error ? e.message : 'Network error');

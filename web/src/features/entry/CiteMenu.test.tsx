@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { entry } from '../../test/fixtures';
+import { dataSource, entry } from '../../test/fixtures';
 import { mockApi, renderApp } from '../../test/utils';
 
 const BIBTEX = '@book{bakunin1882god1,\n  author = {Bakunin, Mikhail},\n  title = {{God and the State}}\n}\n';
@@ -24,7 +24,7 @@ async function openEntry() {
 }
 
 describe('Cite menu', () => {
-  it('is a menu button offering BibTeX, RIS and CSL-JSON downloads and a copy', async () => {
+  it('is a menu button offering BibTeX, RIS and CSL-JSON downloads and copies in readable styles', async () => {
     const user = userEvent.setup();
     citeApi();
     const button = await openEntry();
@@ -35,7 +35,7 @@ describe('Cite menu', () => {
     const menu = screen.getByRole('menu', { name: /Cite/ });
     expect(button).toHaveAttribute('aria-controls', menu.id);
     const items = within(menu).getAllByRole('menuitem');
-    expect(items.map((i) => i.textContent)).toEqual(['Download BibTeX', 'Download RIS', 'Download CSL-JSON', 'Copy BibTeX']);
+    expect(items.map((i) => i.textContent)).toEqual(['Download BibTeX', 'Download RIS', 'Download CSL-JSON', 'Copy APA', 'Copy Chicago', 'Copy MLA', 'Copy BibTeX']);
     expect(items[0]).toHaveFocus();
     expect(items[0]).toHaveAttribute('href', '/collector/api/entry/1/cite?format=bibtex');
     expect(items[1]).toHaveAttribute('href', '/collector/api/entry/1/cite?format=ris');
@@ -54,11 +54,11 @@ describe('Cite menu', () => {
     await user.keyboard('{ArrowDown}');
     expect(items[1]).toHaveFocus();
     await user.keyboard('{End}');
-    expect(items[3]).toHaveFocus();
+    expect(items[6]).toHaveFocus();
     await user.keyboard('{ArrowDown}');
     expect(items[0]).toHaveFocus();
     await user.keyboard('{ArrowUp}');
-    expect(items[3]).toHaveFocus();
+    expect(items[6]).toHaveFocus();
     await user.keyboard('{Home}');
     expect(items[0]).toHaveFocus();
     await user.keyboard('{Escape}');
@@ -68,7 +68,7 @@ describe('Cite menu', () => {
 
     await user.keyboard('{ArrowUp}');
     items = screen.getAllByRole('menuitem');
-    expect(items[3]).toHaveFocus();
+    expect(items[6]).toHaveFocus();
     await user.keyboard('{Tab}');
     expect(screen.queryByRole('menu')).not.toBeInTheDocument();
   });
@@ -86,6 +86,37 @@ describe('Cite menu', () => {
     expect(button).toHaveFocus();
     const citeCalls = fetchMock.mock.calls.map((c) => String(c[0])).filter((u) => u.includes('/cite'));
     expect(citeCalls).toEqual(['/collector/api/entry/1/cite?format=bibtex']);
+  });
+
+  it('copies a readable style of the copy the reader came to, and offers each copy its own Cite', async () => {
+    const user = userEvent.setup();
+    const APA = 'Bakunin, M. (1882). God and the State. https://example.org/entry/1\n';
+    const fetchMock = vi.fn();
+    const api = mockApi({
+      '/entry/': () => ({ body: entry({ data_sources: [dataSource(), dataSource({ data_source_id: 12, library_id: 4, library_name: 'Archive Four', year_edition: 1970 })] }) }),
+      '/search': () => undefined,
+    });
+    const jsonFetch = api.fetch;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) =>
+      new URL(String(input), 'http://localhost').pathname.endsWith('/cite') ? new Response(APA, { headers: { 'Content-Type': 'text/plain; charset=utf-8' } }) : jsonFetch(input, init));
+    vi.stubGlobal('fetch', fetchMock);
+    // A library badge led here: the header's Cite is that library's copy.
+    renderApp('/entry/1#library-4');
+    const button = await screen.findByRole('button', { name: /^Cite\W*$/ });
+    await user.click(button);
+    expect(screen.getByRole('menuitem', { name: 'Download RIS' })).toHaveAttribute('href', '/collector/api/entry/1/cite?format=ris&data_source=12');
+    await user.click(screen.getByRole('menuitem', { name: 'Copy APA' }));
+    await screen.findByText('APA copied to the clipboard');
+    expect(await navigator.clipboard.readText()).toBe(APA.trim());
+    const citeCalls = () => fetchMock.mock.calls.map((c) => String(c[0])).filter((u) => u.includes('/cite'));
+    expect(citeCalls()).toEqual(['/collector/api/entry/1/cite?format=apa&data_source=12']);
+    // Several copies: each box cites its own.
+    const boxes = screen.getAllByRole('button', { name: /^Cite this copy/ });
+    expect(boxes).toHaveLength(2);
+    await user.click(boxes[0]);
+    await user.click(screen.getByRole('menuitem', { name: 'Copy MLA' }));
+    await screen.findByText('MLA copied to the clipboard');
+    expect(citeCalls()[1]).toBe('/collector/api/entry/1/cite?format=mla&data_source=11');
   });
 
   it('says when the citation could not be copied', async () => {

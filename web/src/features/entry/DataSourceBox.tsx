@@ -5,6 +5,7 @@ import type { TFunction } from 'i18next';
 import { DOWNLOAD_FORMAT_LABELS, type DataSource, type Download } from '../../lib/shared';
 import { downloadUrl } from '../../api/client';
 import { FullText } from './FullText';
+import { CiteMenu } from './CiteMenu';
 import { AddToBookBuilder } from '../bookbuilder/AddToBookBuilder';
 import { ReportError, useCanReportError } from '../account/ReportError';
 
@@ -32,7 +33,8 @@ export function downloadLabel(t: TFunction, d: Download): string {
 }
 
 /** One holding of the entry: library header, metadata table, downloads, full text and PDF reader. */
-export function DataSourceBox({ ds, anchorId, highlight }: { ds: DataSource; anchorId?: string; highlight?: Set<string> }) {
+/** `citeEntryId`: offer "Cite this copy" (an entry with several copies: editions differ). */
+export function DataSourceBox({ ds, anchorId, highlight, citeEntryId }: { ds: DataSource; anchorId?: string; highlight?: Set<string>; citeEntryId?: number }) {
   const { t } = useTranslation();
   // Opened from a search snippet: the full text shows at once, the matched words marked.
   const [view, setView] = useState<View>(highlight && ds.has_full_text ? 'text' : 'none');
@@ -132,7 +134,7 @@ export function DataSourceBox({ ds, anchorId, highlight }: { ds: DataSource; anc
           </ul>
         )}
 
-        {(ds.has_full_text || (ds.has_pdf && pdf) || ds.can_add_to_bookbuilder || canReport) && (
+        {(ds.has_full_text || (ds.has_pdf && pdf) || ds.can_add_to_bookbuilder || canReport || citeEntryId !== undefined) && (
           <div className="mt-4 flex flex-wrap justify-center gap-2">
             {ds.has_full_text && (
               <button
@@ -158,6 +160,7 @@ export function DataSourceBox({ ds, anchorId, highlight }: { ds: DataSource; anc
             )}
             {ds.can_add_to_bookbuilder && <AddToBookBuilder dataSourceId={ds.data_source_id} />}
             {canReport && <ReportError ds={ds} />}
+            {citeEntryId !== undefined && <CiteMenu entryId={citeEntryId} dataSourceId={ds.data_source_id} label={t('Cite this copy')} />}
           </div>
         )}
 

@@ -157,7 +157,7 @@ export default function EntryPage() {
           )}
         </div>
         <div className="flex items-start gap-2">
-          <CiteMenu entryId={entry.id} />
+          <CiteMenu entryId={entry.id} dataSourceId={copyInView(entry, location.hash, highlightIn)} />
           <BackButton />
         </div>
       </div>
@@ -187,6 +187,7 @@ export default function EntryPage() {
             <DataSourceBox
               key={ds.data_source_id}
               ds={ds}
+              citeEntryId={entry.data_sources.length > 1 ? entry.id : undefined}
               anchorId={first ? `library-${ds.library_id}` : undefined}
               highlight={highlight && ds.data_source_id === highlightIn ? highlight : undefined}
             />
@@ -210,4 +211,14 @@ export default function EntryPage() {
       )}
     </article>
   );
+}
+
+/**
+ * The copy the reader is looking at, for "Cite": the one whose text a search snippet opened (?text=),
+ * else the first of the library a badge led to (#library-N); undefined (the first copy) otherwise.
+ */
+function copyInView(entry: Entry, hash: string, textIn: number): number | undefined {
+  if (entry.data_sources.some((d) => d.data_source_id === textIn)) return textIn;
+  const library = /^#library-(\d+)$/.exec(hash)?.[1];
+  return library ? entry.data_sources.find((d) => String(d.library_id) === library)?.data_source_id : undefined;
 }
