@@ -1,7 +1,7 @@
-// muse html|typst|pdf FILE.muse|FILE.zip [OUT.pdf]
+// muse html|typst|pdf|epub FILE.muse|FILE.zip [OUT.pdf|OUT.epub]
 import { readFileSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { museToHtml, museToTypst, museToPdf, readMuseZip } from './index.ts';
+import { museToHtml, museToTypst, museToPdf, museToEpub, readMuseZip } from './index.ts';
 
 function load(file: string): { muse: string; files: Map<string, Uint8Array> } {
   const data = readFileSync(file);
@@ -20,13 +20,14 @@ function load(file: string): { muse: string; files: Map<string, Uint8Array> } {
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, file, out] = argv;
-  if (!cmd || !file || !['html', 'typst', 'pdf'].includes(cmd) || (cmd === 'pdf' && !out)) {
-    process.stderr.write('usage: muse html FILE.muse|FILE.zip\n       muse typst FILE.muse|FILE.zip\n       muse pdf FILE.muse|FILE.zip OUT.pdf\n');
+  if (!cmd || !file || !['html', 'typst', 'pdf', 'epub'].includes(cmd) || ((cmd === 'pdf' || cmd === 'epub') && !out)) {
+    process.stderr.write('usage: muse html FILE.muse|FILE.zip\n       muse typst FILE.muse|FILE.zip\n       muse pdf FILE.muse|FILE.zip OUT.pdf\n       muse epub FILE.muse|FILE.zip OUT.epub\n');
     return 2;
   }
   const { muse, files } = load(file);
   if (cmd === 'html') process.stdout.write(museToHtml(muse).html);
   else if (cmd === 'typst') process.stdout.write(museToTypst(muse, { files }));
+  else if (cmd === 'epub') writeFileSync(out, museToEpub(muse, { files }));
   else writeFileSync(out, await museToPdf(muse, { files }));
   return 0;
 }

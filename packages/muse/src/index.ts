@@ -15,3 +15,4 @@ export { typstToSvg, typstWarnings, compileTypstPdf, compilerSetup, evictTypstCa
 export { museToTypstBook, joinTypstBook, type TypstBook, type TypstSegment } from './typst.ts';
 export { collectionToTypstBook } from './collection.ts';
 export * from './chunks.ts';
+export { museToEpub, collectionToEpub, type EpubOptions, type EpubText, type EpubCollectionOptions } from './epub.ts';
