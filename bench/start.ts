@@ -1,13 +1,14 @@
 // Start benchmark (issue 28): how long a restarted `serve` takes to answer a complete search, started
 // from the search snapshot and from the documents. Imports a generated catalogue into a fresh database
 // (or reuses --data-dir / --database-url), then per round starts a real `serve` process and times from
-// spawn to the first 200 of GET /collector/api/search (a search asked while the index loads waits or is
+// spawn (of the compiled server, as `npm start` runs it) to the first 200 of GET /collector/api/search (a search asked while the index loads waits or is
 // answered 503, never partially; the whole catalogue's count is checked to be the same every time).
 // Prints one JSON line: median and p95 of each way, the snapshot's size and the time writing it held the
 // event loop.
 //   npm run bench:start -- --entries 200000 [--rounds 3] [--data-dir DIR]
 //   npm run bench:start -- --entries 200000 --backend both        (SQLite, then PostgreSQL when installed)
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { catalogueOf } from './lib/generated.ts';
@@ -47,6 +48,12 @@ const { backend, databaseUrl } = await benchDatabase(opt, loadConfig().databaseU
   await services.db.close();
 }
 
+// The server started as production starts it: compiled ahead of time (npm start, the systemd units).
+{
+  const built = spawnSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('bench:start: npm run build:server failed');
+}
+
 const logFile = path.join(dataDir, 'bench-start.log');
 const snapshotFile = path.join(dataDir, SNAPSHOT_FILE);
 
@@ -60,7 +67,7 @@ async function timedStart(snapshotMinutes: number, waitForSnapshotLine = false):
     SEARCH_SNAPSHOT_MINUTES: String(snapshotMinutes), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   };
   const t0 = performance.now();
-  const child = startMain({ args: ['serve'], env, lifetimeS: 900, logFile });
+  const child = startMain({ args: ['serve'], env, lifetimeS: 900, logFile, compiled: true });
   const url = `http://127.0.0.1:${port}/collector/api/search?query=`;
   try {
     for (;;) {

@@ -81,12 +81,15 @@ export interface ChildOptions {
   input?: string;
   /** Called with each chunk of standard error (progress lines of the import). */
   onStderr?: (chunk: string) => void;
+  /** Runs the compiled server/dist/main.js (`npm run build:server`) as production does, not tsx. */
+  compiled?: boolean;
 }
 
-/** `node tsx-cli server/src/main.ts ARGS` in its own process group under `timeout`. */
+/** `node tsx-cli server/src/main.ts ARGS` (or the compiled server) in its own process group under `timeout`. */
 export function startMain(opts: ChildOptions): ChildProcess {
   const log = fs.openSync(opts.logFile, 'a');
-  const child = spawn('timeout', ['-k', '5', String(opts.lifetimeS), process.execPath, tsxCli, 'server/src/main.ts', ...opts.args], {
+  const main = opts.compiled ? ['server/dist/main.js'] : [tsxCli, 'server/src/main.ts'];
+  const child = spawn('timeout', ['-k', '5', String(opts.lifetimeS), process.execPath, ...main, ...opts.args], {
     cwd: repoRoot,
     env: opts.env,
     detached: true,
