@@ -62,6 +62,6 @@ describe.skipIf(unavailable !== null)('deploy/systemd units', () => {
     const dataDir = /^DATA_DIR=(.*)$/m.exec(env)?.[1];
     expect(dataDir).toBeTruthy();
     expect(values('ReadWritePaths')).toEqual([dataDir]);
-    expect(values('ExecStart')[0]).toMatch(/server\/src\/main\.ts (serve|worker)$/);
+    expect(values('ExecStart')[0]).toMatch(/server\/dist\/main\.js (serve|worker)$/);
   });
 });
