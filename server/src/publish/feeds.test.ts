@@ -83,6 +83,27 @@ describe.each(BACKENDS)('feeds and OPDS on %s', (dialect) => {
       expect(childText(first, 'id')).toBe(`${BASE}/entry/${entryId(t.services, HOSTILE)}`);
     });
 
+    it('follows a search: only its matches, per author and per library, never a private library', async () => {
+      const words = await xml(`/feed.atom?${new URLSearchParams({ query: 'kropotkin' })}`);
+      expect(titles(words.root).sort()).toEqual(['Fields, Factories and Workshops', "L'Entraide", 'Mutual Aid']);
+      expect(childText(words.root, 'id')).toBe(`${BASE}/feed.atom?query=kropotkin`);
+      expect(links(words.root)).toContainEqual(expect.objectContaining({ rel: 'self', href: `${BASE}/feed.atom?query=kropotkin` }));
+      expect(links(words.root)).toContainEqual(expect.objectContaining({ rel: 'alternate', href: `${BASE}/search?query=kropotkin&sort_by=datestamp` }));
+      expect(childText(words.root, 'title')).toContain('“kropotkin”');
+      const library = await xml('/feed.atom?query=library%3A2');
+      expect(titles(library.root)).toHaveLength(50);
+      expect(titles(library.root)).not.toContain(HOSTILE); // held by library 1 only
+      // The same entries, in the same order, as the search newest first.
+      const search = (await t.app.inject('/collector/api/search?query=library%3A2&sort_by=datestamp&page_size=50')).json();
+      expect(titles(library.root)).toEqual(search.matches.map((m: { title: { value: string }[] }) => m.title[0].value));
+      // A private library's feed is as empty as an unknown one's.
+      expect(entries((await xml('/feed.atom?query=library%3A3')).root)).toEqual([]);
+      expect(titles((await xml('/feed.atom?query=Hidden')).root)).toEqual([]);
+      const res = await t.app.inject(`/feed.atom?query=${'x'.repeat(1001)}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: expect.any(String) });
+    });
+
     it('keeps the old /feed address working', async () => {
       const res = await t.app.inject('/feed');
       expect(res.statusCode).toBe(301);

@@ -48,9 +48,13 @@ export function indexDatestamps(db: Db, ids: number[]): Map<number, string> {
 
 export interface FeedItem { entry: Entry; updated: string }
 
-/** The `n` latest entries an anonymous visitor sees, newest first (search order, entry service for the details). */
-export function latestEntries(db: Db, search: SearchService, catalogue: CatalogueService, n = FEED_SIZE): FeedItem[] {
-  const res = search.search({ query: '', sortBy: 'datestamp', page: 1, pageSize: n, filters: {} }, ANONYMOUS);
+/**
+ * The `n` latest entries an anonymous visitor sees, newest first (search order, entry service for the
+ * details); with `query` (the search language: words, `creator:N`, `library:N`), only its matches.
+ */
+export function latestEntries(db: Db, search: SearchService, catalogue: CatalogueService, n = FEED_SIZE, query = ''): FeedItem[] {
+  // exact: a feed follows what was asked, never a spelling correction of it.
+  const res = search.search({ query, sortBy: 'datestamp', page: 1, pageSize: n, filters: {}, exact: true }, ANONYMOUS);
   const ids = res.matches.map((m) => m.entry_id);
   const dates = indexDatestamps(db, ids);
   const items: FeedItem[] = [];
@@ -90,18 +94,20 @@ export function atomEntry(parent: XMLBuilder, base: string, item: FeedItem): XML
   return el;
 }
 
-export function atomFeed(opts: { base: string; siteName: string; items: FeedItem[] }): string {
+export function atomFeed(opts: { base: string; siteName: string; items: FeedItem[]; query?: string }): string {
   const { base, siteName, items } = opts;
+  const query = opts.query?.trim() ?? '';
+  const q = query ? `?${new URLSearchParams({ query })}` : '';
   const doc = xmlDocument();
   const feed = doc.ele(ATOM_NS, 'feed');
-  feed.ele('id').txt(`${base}/feed.atom`);
-  feed.ele('title').txt(`${siteName}: latest entries`);
+  feed.ele('id').txt(`${base}/feed.atom${q}`);
+  feed.ele('title').txt(query ? `${siteName}: latest entries for “${query}”` : `${siteName}: latest entries`);
   feed.ele('subtitle').txt('Latest entries sorted by acquisition date');
   feed.ele('updated').txt(items.reduce((max, i) => (i.updated > max ? i.updated : max), items.length ? items[0].updated : new Date().toISOString()));
   // Atom wants an author on the feed when an entry may have none (anonymous works).
   feed.ele('author').ele('name').txt(siteName);
-  feed.ele('link', { rel: 'self', type: 'application/atom+xml', href: `${base}/feed.atom` });
-  feed.ele('link', { rel: 'alternate', type: 'text/html', href: `${base}/search?sort_by=datestamp` });
+  feed.ele('link', { rel: 'self', type: 'application/atom+xml', href: `${base}/feed.atom${q}` });
+  feed.ele('link', { rel: 'alternate', type: 'text/html', href: `${base}/search?${new URLSearchParams(query ? { query, sort_by: 'datestamp' } : { sort_by: 'datestamp' })}` });
   for (const item of items) atomEntry(feed, base, item);
   return doc.end({ prettyPrint: true });
 }

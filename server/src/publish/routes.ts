@@ -27,6 +27,8 @@ export interface PublishDeps {
 }
 
 const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });
+/** A feed of a search: the search language's query (words, `creator:N`, `library:N`). */
+const feedQuerySchema = z.object({ query: z.string().max(1000).optional() });
 const libraryParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1) });
 const languageParams = z.object({ code: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/, 'expected a language code such as "it" or "pt-BR"') });
 
@@ -35,8 +37,10 @@ export const publishRoutes = (deps: PublishDeps, opts: { publicUrl: string; webD
   const siteName = () => deps.pages.general().site_name;
   const sitemaps = new Sitemaps(deps.db, deps.catalogue, deps.search, deps.libraries, deps.pages);
 
-  app.get('/feed.atom', { schema: { hide: true } }, async (req, reply) => {
-    const xml = atomFeed({ base: publicBase(opts.publicUrl, req), siteName: siteName(), items: latestEntries(deps.db, deps.search, deps.catalogue) });
+  app.get('/feed.atom', { schema: { hide: true, querystring: feedQuerySchema } }, async (req, reply) => {
+    const query = req.query.query?.trim() ?? '';
+    const items = latestEntries(deps.db, deps.search, deps.catalogue, undefined, query);
+    const xml = atomFeed({ base: publicBase(opts.publicUrl, req), siteName: siteName(), items, query });
     return reply.type('application/atom+xml; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(xml);
   });
   // The system this one replaces served its (RSS) feed at /feed: subscriptions move over by themselves.
