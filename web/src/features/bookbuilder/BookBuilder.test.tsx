@@ -523,7 +523,8 @@ describe('entry page and header', () => {
     mockApiEntry(api);
     renderApp('/entry/1');
     const user = userEvent.setup();
-    expect(screen.queryByRole('link', { name: /^Book Builder/ })).toBeNull();
+    // The header links to the Book Builder before any text is added (issue 32, point 13).
+    expect(await screen.findByRole('link', { name: /^Book Builder/ })).toHaveAttribute('href', '/bookbuilder');
     await user.click(await screen.findByRole('button', { name: 'Add to the Book Builder' }));
     const added = await screen.findByRole('link', { name: 'Added to the Book Builder!' });
     expect(added).toHaveAttribute('href', '/bookbuilder');
