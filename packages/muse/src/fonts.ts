@@ -62,6 +62,15 @@ function readName(b: Buffer, base: number, tables: Map<string, number>, id: numb
   return mac;
 }
 
+
+/** Where a cmap format 4 subtable keeps its segments' arrays (end codes, start codes, deltas, range offsets). */
+function format4Layout(b: Buffer, sub: number) {
+  const segX2 = u16(b, sub + 6);
+  const ends = sub + 14;
+  const starts = ends + segX2 + 2;
+  const deltas = starts + segX2;
+  return { segments: segX2 / 2, ends, starts, deltas, offsets: deltas + segX2 };
+}
 /** The glyph a format 4 Unicode cmap subtable gives a BMP code point (0: none). */
 function glyphOf(b: Buffer, cmap: number, cp: number): number {
   const n = u16(b, cmap + 2);
@@ -71,12 +80,8 @@ function glyphOf(b: Buffer, cmap: number, cp: number): number {
     if (!(platform === 0 || (platform === 3 && encoding === 1))) continue;
     const sub = cmap + b.readUInt32BE(cmap + 8 + i * 8);
     if (u16(b, sub) !== 4) continue;
-    const segX2 = u16(b, sub + 6);
-    const ends = sub + 14;
-    const starts = ends + segX2 + 2;
-    const deltas = starts + segX2;
-    const offsets = deltas + segX2;
-    for (let s = 0; s < segX2 / 2; s++) {
+    const { segments, ends, starts, deltas, offsets } = format4Layout(b, sub);
+    for (let s = 0; s < segments; s++) {
       if (u16(b, ends + s * 2) < cp) continue;
       const start = u16(b, starts + s * 2);
       if (start > cp) return 0;
@@ -304,12 +309,8 @@ function cmapRanges(b: Buffer): Ranges {
         out.push([glyph === 0 ? start + 1 : start, end]);
       }
     } else if (format === 4) {
-      const segX2 = u16(b, sub + 6);
-      const ends = sub + 14;
-      const starts = ends + segX2 + 2;
-      const deltas = starts + segX2;
-      const offsets = deltas + segX2;
-      for (let s = 0; s < segX2 / 2; s++) {
+      const { segments, ends, starts, deltas, offsets } = format4Layout(b, sub);
+      for (let s = 0; s < segments; s++) {
         const end = u16(b, ends + s * 2);
         const start = u16(b, starts + s * 2);
         const ro = u16(b, offsets + s * 2);
