@@ -62,7 +62,6 @@ function readName(b: Buffer, base: number, tables: Map<string, number>, id: numb
   return mac;
 }
 
-
 /** Where a cmap format 4 subtable keeps its segments' arrays (end codes, start codes, deltas, range offsets). */
 function format4Layout(b: Buffer, sub: number) {
   const segX2 = u16(b, sub + 6);
@@ -71,6 +70,7 @@ function format4Layout(b: Buffer, sub: number) {
   const deltas = starts + segX2;
   return { segments: segX2 / 2, ends, starts, deltas, offsets: deltas + segX2 };
 }
+
 /** The glyph a format 4 Unicode cmap subtable gives a BMP code point (0: none). */
 function glyphOf(b: Buffer, cmap: number, cp: number): number {
   const n = u16(b, cmap + 2);
