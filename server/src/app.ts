@@ -29,6 +29,7 @@ import { FtsBuilder } from './search/fts-builder.ts';
 import { SearchService } from './search/service.ts';
 import { searchRoutes } from './search/routes.ts';
 import { FileStore } from './catalogue/files.ts';
+import { DerivedFiles } from './catalogue/derived-files.ts';
 import { CatalogueService } from './catalogue/service.ts';
 import { FullTextService } from './catalogue/fulltext.ts';
 import { catalogueRoutes } from './catalogue/routes.ts';
@@ -43,6 +44,7 @@ import { JobWorker } from './jobs/worker.ts';
 import { BookBuilderService, BOOK_BUILD_JOB } from './bookbuilder/service.ts';
 import { FontCatalog } from './bookbuilder/fonts.ts';
 import { BuildRunner } from './bookbuilder/runner.ts';
+import { textPdfDeriver } from './bookbuilder/text-pdf.ts';
 import { bookbuilderRoutes } from './bookbuilder/routes.ts';
 import { BuilderSessions } from './bookbuilder/sessions.ts';
 import { CoverService, COVER_BUILD_JOB } from './covers/service.ts';
@@ -81,6 +83,7 @@ export interface Services {
   indexer: Indexer;
   search: SearchService;
   files: FileStore;
+  derived: DerivedFiles;
   catalogue: CatalogueService;
   fullText: FullTextService;
   ingest: IngestService;
@@ -140,8 +143,10 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   const files = new FileStore(db, config.dataDir);
   files.recoverJournals();
   FtsBuilder.removeLeftovers(db);
-  const catalogue = new CatalogueService(db, libraries, files, authorResolver);
-  const readCatalogue = replicas ? new CatalogueService(readDb, libraries, files, authorResolver) : catalogue;
+  // Files made from a text's source on request (a Muse text's PDF), cached until the source changes.
+  const derived = new DerivedFiles(files, config.dataDir);
+  const catalogue = new CatalogueService(db, libraries, files, authorResolver, derived);
+  const readCatalogue = replicas ? new CatalogueService(readDb, libraries, files, authorResolver, derived) : catalogue;
   const fullText = new FullTextService(files);
   const ingest = new IngestService(db, indexer, files);
   const wikidata = new WikidataService(db, config);
@@ -158,6 +163,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
     maxTexts: BOOKBUILDER_MAX_TEXTS,
   }, () => fonts.names(), undefined, (family, letters) => fonts.knownMissing(family, letters));
   const buildRunner = new BuildRunner();
+  derived.register(textPdfDeriver(buildRunner));
   const covers = new CoverService(builderSessions, jobs, buildRunner, () => fonts.names(), {
     templatePath: config.coverTemplate || undefined,
     maxSessionBytes: BOOKBUILDER_MAX_SESSION_BYTES,
@@ -194,7 +200,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
       mail: { smtpUrl: config.smtpUrl, mailFrom: config.mailFrom },
     },
   });
-  return { db, libraries, agents, pages, indexer, search, files, catalogue, fullText, ingest, wikidata, mail, reports, jobs, compaction, fonts, bookbuilder, covers, buildRunner, accounts, admin, libraryAdmin, logos, spreadsheets, curation, sites, harvest, metrics, replicas, reads: { db: readDb, catalogue: readCatalogue } };
+  return { db, libraries, agents, pages, indexer, search, files, derived, catalogue, fullText, ingest, wikidata, mail, reports, jobs, compaction, fonts, bookbuilder, covers, buildRunner, accounts, admin, libraryAdmin, logos, spreadsheets, curation, sites, harvest, metrics, replicas, reads: { db: readDb, catalogue: readCatalogue } };
 }
 
 /** How often a worker looks whether the search index has changed enough to be compacted. */
@@ -321,7 +327,7 @@ export async function buildApp(config: Config, services: Services): Promise<Fast
 
   await app.register(async (api) => {
     await api.register(searchRoutes(services.search, services.metrics));
-    await api.register(catalogueRoutes(services.reads.catalogue, services.fullText, services.files));
+    await api.register(catalogueRoutes(services.reads.catalogue, services.fullText, services.files, services.derived));
     await api.register(latestRoutes(new LatestService(services.reads.db, services.search, services.libraries)));
     await api.register(citeRoutes(services.reads.catalogue, { publicUrl: config.publicUrl }));
     await api.register(libraryRoutes(services.libraries, services.search, services.logos));

@@ -6,6 +6,7 @@ import { threadId } from 'node:worker_threads';
 import type { Db } from '../db/index.ts';
 import { idList } from '../db/dialect.ts';
 import { processAlive } from '../processes.ts';
+import { dropDerivedFiles } from './derived-files.ts';
 
 export const CONTENT_TYPES: Record<string, string> = {
   '.muse': 'text/plain; charset=utf-8',
@@ -93,7 +94,12 @@ export class FileStore {
     fs.mkdirSync(dir, { recursive: true });
     const rel = path.join('files', String(dataSourceId), `text${ext}`);
     this.note(rel);
-    fs.writeFileSync(path.join(this.dataDir, rel), bytes);
+    const abs = path.join(this.dataDir, rel);
+    // The same bytes again (a re-harvest): left as they are, so files derived from them stay valid.
+    if (!sameBytes(abs, bytes)) {
+      fs.writeFileSync(abs, bytes);
+      dropDerivedFiles(this.dataDir, dataSourceId);
+    }
     this.db.sqlite
       .prepare(`INSERT INTO data_source_files (data_source_id, ext, path, content_type, size) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT (data_source_id, ext) DO UPDATE SET path = excluded.path, content_type = excluded.content_type, size = excluded.size`)
@@ -109,6 +115,7 @@ export class FileStore {
   /** Deletes every file of a data source (its rows go with the data source's row). */
   removeAll(dataSourceId: number) {
     fs.rmSync(path.join(this.dataDir, 'files', String(dataSourceId)), { recursive: true, force: true });
+    dropDerivedFiles(this.dataDir, dataSourceId);
     this.db.sqlite.prepare('DELETE FROM data_source_files WHERE data_source_id = ?').run(dataSourceId);
   }
 
@@ -160,4 +167,9 @@ export class FileStore {
     for (const r of rows) out.set(r.data_source_id, [...(out.get(r.data_source_id) ?? []), r.ext]);
     return out;
   }
+}
+
+function sameBytes(absPath: string, bytes: Uint8Array): boolean {
+  const st = fs.statSync(absPath, { throwIfNoEntry: false });
+  return !!st && st.size === bytes.length && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).equals(fs.readFileSync(absPath));
 }

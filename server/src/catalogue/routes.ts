@@ -5,12 +5,13 @@ import { dataSourceIdParamSchema, entrySchema, errorSchema, fullTextSchema, idPa
 import type { CatalogueService } from './service.ts';
 import type { FullTextService } from './fulltext.ts';
 import type { FileStore } from './files.ts';
+import type { DerivedFiles } from './derived-files.ts';
 import { viewerOf } from '../http/context.ts';
-import { notFound } from '../http/errors.ts';
+import { HttpError, notFound } from '../http/errors.ts';
 
 const ENTRY_NOT_FOUND = 'The entry does not exist, it was deleted or it is not public any more';
 
-export const catalogueRoutes = (catalogue: CatalogueService, fullText: FullTextService, files: FileStore): FastifyPluginAsyncZod => async (app) => {
+export const catalogueRoutes = (catalogue: CatalogueService, fullText: FullTextService, files: FileStore, derived?: DerivedFiles): FastifyPluginAsyncZod => async (app) => {
   app.get('/entry/:id', {
     schema: { params: idParamSchema, response: { 200: entrySchema, 404: errorSchema } },
   }, async (req) => {
@@ -38,6 +39,15 @@ export const catalogueRoutes = (catalogue: CatalogueService, fullText: FullTextS
     return reply.type(img.contentType).header('Cache-Control', 'public, max-age=86400').send(Buffer.from(img.bytes));
   });
 
+  const derivedFile = async (id: number, ext: string) => {
+    try {
+      return (await derived?.get(id, ext)) ?? null;
+    } catch (e) {
+      // The text cannot be typeset (a script no installed font has, a Typst error): said, not a 500.
+      throw new HttpError(422, 'This text could not be made into {{format}}: {{reason}}', { values: { format: ext.slice(1).toUpperCase(), reason: e instanceof Error ? e.message : String(e) } });
+    }
+  };
+
   // /download/123.pdf (also 123.a4.pdf style names: the last extension decides).
   app.get('/download/:target', {
     schema: {
@@ -49,7 +59,8 @@ export const catalogueRoutes = (catalogue: CatalogueService, fullText: FullTextS
     const ext = exts.slice(exts.lastIndexOf('.')).toLowerCase();
     const ds = catalogue.visibleDataSource(Number(id), viewerOf(req));
     if (!ds) throw notFound('No such data source');
-    const file = files.get(ds.id, ext);
+    // A stored file, else one made from the text's source on the first request (a Muse text's PDF).
+    const file = files.get(ds.id, ext) ?? (await derivedFile(ds.id, ext));
     if (!file) throw notFound('File not found');
     const slug = ds.title.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80).toLowerCase() || `text-${ds.id}`;
     const disposition = req.query.inline ? 'inline' : 'attachment';

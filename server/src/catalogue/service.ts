@@ -6,6 +6,7 @@ import type { Viewer } from '../http/viewer.ts';
 import type { LibraryService } from '../libraries/service.ts';
 import { languageName } from '../search/indexer.ts';
 import type { FileStore } from './files.ts';
+import type { DerivedFiles } from './derived-files.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
 import { partLibrariesSql } from './holdings.ts';
 
@@ -22,7 +23,7 @@ interface DsRow {
 export class CatalogueService {
   private q;
 
-  constructor(private db: Db, private libraries: LibraryService, private files: FileStore, private authors: AuthorResolver) {
+  constructor(private db: Db, private libraries: LibraryService, private files: FileStore, private authors: AuthorResolver, private derived?: Pick<DerivedFiles, 'offered'>) {
     const s = db.sqlite;
     const IDS = idList(s.dialect);
     this.q = {
@@ -126,7 +127,9 @@ export class CatalogueService {
     const dataSources: DataSource[] = dsRows.map((d) => {
       const exts = fileExts.get(d.id) ?? [];
       const lib = libs.get(d.library_id)!;
-      const downloads: Download[] = exts.map((ext) => ({ code: ext.slice(1), ext, desc: DOWNLOAD_FORMAT_LABELS[ext.slice(1)] ?? ext.slice(1).toUpperCase() }));
+      // Beside the stored files, those made from them on request (a Muse text's PDF: derived-files.ts).
+      const offered = [...exts, ...(this.derived?.offered(exts) ?? [])].sort();
+      const downloads: Download[] = offered.map((ext) => ({ code: ext.slice(1), ext, desc: DOWNLOAD_FORMAT_LABELS[ext.slice(1)] ?? ext.slice(1).toUpperCase() }));
       // An aggregation by the parts the viewer may see: hidden parts alone would tell a private library holds them.
       const isAggregation = aggregated.length > 0;
       return {

@@ -1,0 +1,91 @@
+// A Muse text's PDF among its downloads: made on the first request (once, however many ask at once),
+// served from the cache after that, made again after the source changed, never for a hidden text.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PDFDocument } from 'pdf-lib';
+import { entrySchema } from '@uc/shared';
+import { MUSE_TEXT, entryId, fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
+
+describe('a Muse text\'s PDF download', () => {
+  let t: TestApp;
+  let builds: ReturnType<typeof vi.spyOn>;
+  const ds = (library_id: number, identifier: string) => ({
+    library_id, identifier, year_edition: 1900, publisher: null, isbn: null, description: null, shelf_location_code: null, downloads: [], muse_file: 'guide.muse',
+  });
+  const entry = (id: number, title: string, dss: object[]) => ({
+    type: 'entry', id, title, subtitle: null, authors: ['Test Writer'], languages: ['en'], year: 1890, aggregation_id: null, translation_of: null, data_sources: dss, fulltext: null,
+  });
+
+  beforeAll(async () => {
+    t = await testApp([...fixtureLines(), entry(40, 'Muse Only', [ds(1, 'm-40')]), entry(41, 'Muse Hidden', [ds(3, 'p-41')])]);
+    builds = vi.spyOn(t.services.buildRunner, 'run');
+  }, 60_000);
+  afterAll(async () => t?.close());
+
+  const dsOf = (identifier: string) => t.services.db.sqlite.prepare('SELECT id FROM data_sources WHERE identifier = ?').pluck().get(identifier) as number;
+  const download = (id: number) => t.app.inject(`/collector/api/download/${id}.pdf`);
+  const pages = async (body: Buffer) => (await PDFDocument.load(new Uint8Array(body))).getPageCount();
+
+  it('is offered beside the source and the zip; a stored PDF is offered once, as it was', async () => {
+    const e = entrySchema.parse((await t.app.inject(`/collector/api/entry/${entryId(t.services, 'Muse Only')}`)).json());
+    expect(e.data_sources[0].downloads).toEqual([
+      { code: 'muse', ext: '.muse', desc: 'Muse source' },
+      { code: 'pdf', ext: '.pdf', desc: 'PDF' },
+      { code: 'zip', ext: '.zip', desc: 'Source and images (zip)' },
+    ]);
+    const guide = entrySchema.parse((await t.app.inject(`/collector/api/entry/${entryId(t.services, 'A Small Guide')}`)).json());
+    expect(guide.data_sources[0].downloads.filter((d) => d.ext === '.pdf')).toHaveLength(1);
+    const plain = entrySchema.parse((await t.app.inject(`/collector/api/entry/${entryId(t.services, 'Mutual Aid')}`)).json());
+    expect(plain.data_sources[0].downloads).toEqual([]);
+  });
+
+  it('is a PDF of the text, built once for concurrent first requests, then served from the cache', async () => {
+    const id = dsOf('m-40');
+    builds.mockClear();
+    const [a, b, c] = await Promise.all([download(id), download(id), download(id)]);
+    for (const res of [a, b, c]) {
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.headers['content-disposition']).toBe('attachment; filename="muse-only.pdf"');
+    }
+    expect(builds).toHaveBeenCalledTimes(1);
+    expect(b.rawPayload.equals(a.rawPayload)).toBe(true);
+    expect(await pages(a.rawPayload)).toBeGreaterThan(0);
+    const cached = fs.readdirSync(path.join(t.dir, 'data', 'derived', String(id)));
+    expect(cached.filter((n) => n.endsWith('.pdf'))).toHaveLength(1);
+
+    const again = await download(id);
+    expect(again.statusCode).toBe(200);
+    expect(again.rawPayload.equals(a.rawPayload)).toBe(true);
+    expect(builds).toHaveBeenCalledTimes(1);
+  }, 120_000);
+
+  it('is built again after the source changed, and kept when the same source comes again', async () => {
+    const id = dsOf('m-40');
+    const before = (await download(id)).rawPayload;
+    builds.mockClear();
+    // a re-harvest bringing the same bytes leaves the PDF
+    t.services.files.put(id, '.muse', Buffer.from(MUSE_TEXT));
+    expect((await download(id)).rawPayload.equals(before)).toBe(true);
+    expect(builds).not.toHaveBeenCalled();
+    // a changed source drops it at once
+    const longer = MUSE_TEXT + `\n* Second chapter\n\n${'A new paragraph of the second chapter. '.repeat(400)}\n`;
+    t.services.files.put(id, '.muse', Buffer.from(longer));
+    expect(fs.existsSync(path.join(t.dir, 'data', 'derived', String(id)))).toBe(false);
+    const after = await download(id);
+    expect(after.statusCode).toBe(200);
+    expect(builds).toHaveBeenCalledTimes(1);
+    expect(after.rawPayload.equals(before)).toBe(false);
+    expect(await pages(after.rawPayload)).toBeGreaterThan(await pages(before));
+  }, 120_000);
+
+  it('is not made for a text of a private library, nor for a text without a Muse source', async () => {
+    builds.mockClear();
+    expect((await download(dsOf('p-41'))).statusCode).toBe(404);
+    const res = await t.app.inject(`/collector/api/download/${dsOf('a-2')}.pdf`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'File not found' });
+    expect(builds).not.toHaveBeenCalled();
+  });
+});

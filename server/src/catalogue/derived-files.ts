@@ -1,0 +1,108 @@
+// Files made from a text's stored source (a PDF, an EPUB of a Muse text): built on the first request,
+// kept on disk under DATA_DIR/derived/<data source id>/ and served from there until the source changes.
+// A harvest or upload that stores a new source drops them (FileStore.put calls dropDerivedFiles); the
+// cached file's name also carries the source's fingerprint, so a build that started before a change
+// can never be served after it. Not under files/: the hourly sweep removes what no row records there.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { FileStore } from './files.ts';
+
+/** How one kind of derived file is made (registered once at start: app.ts). */
+export interface Deriver {
+  /** The extension it is offered and served under (".pdf"). */
+  ext: string;
+  contentType: string;
+  /** The stored file it is made from (".muse"); the text offers it only with that file. */
+  from: string;
+  /** Further stored files it reads when present (".zip": the text's images). */
+  alsoReads?: string[];
+  /** Writes the file at outPath (off the event loop: a worker thread or a child process). */
+  build(input: { sources: Record<string, string | null>; outPath: string }): Promise<void>;
+}
+
+export interface DerivedFile { absPath: string; contentType: string; size: number }
+
+const DIR = 'derived';
+
+/** Removes every derived file of a data source (its source changed or it is gone). */
+export function dropDerivedFiles(dataDir: string, dataSourceId: number): void {
+  fs.rmSync(path.join(dataDir, DIR, String(dataSourceId)), { recursive: true, force: true });
+}
+
+export class DerivedFiles {
+  private derivers = new Map<string, Deriver>();
+  /** Builds under way in this process, by file: concurrent first requests wait for the same one. */
+  private building = new Map<string, Promise<DerivedFile>>();
+  /** Builds that failed, by file (until the source changes): the next request answers at once. */
+  private failed = new Map<string, string>();
+
+  constructor(private files: FileStore, private dataDir: string) {}
+
+  register(d: Deriver): void {
+    this.derivers.set(d.ext, d);
+  }
+
+  /** The derived files a text with these stored files offers (a stored file of the same kind wins). */
+  offered(storedExts: string[]): string[] {
+    return [...this.derivers.values()].filter((d) => storedExts.includes(d.from) && !storedExts.includes(d.ext)).map((d) => d.ext);
+  }
+
+  /** The sources' identity on disk: their size, time and inode change when a source is written again. */
+  private fingerprint(d: Deriver, dataSourceId: number): { key: string; sources: Record<string, string | null> } | null {
+    const parts: string[] = [];
+    const sources: Record<string, string | null> = {};
+    for (const ext of [d.from, ...(d.alsoReads ?? [])]) {
+      const file = this.files.get(dataSourceId, ext);
+      if (!file) {
+        if (ext === d.from) return null;
+        sources[ext] = null;
+        continue;
+      }
+      const st = fs.statSync(file.absPath);
+      sources[ext] = file.absPath;
+      parts.push(`${ext}:${st.size}:${Math.trunc(st.mtimeMs)}:${st.ino}`);
+    }
+    // short and safe for a file name
+    return { key: createHash('sha1').update(parts.join('|')).digest('hex').slice(0, 16), sources };
+  }
+
+  /**
+   * The derived file `ext` of a data source: from the cache, else built now (once, however many ask).
+   * Null when the text has nothing to make it from. A failed build throws its message.
+   */
+  async get(dataSourceId: number, ext: string): Promise<DerivedFile | null> {
+    const d = this.derivers.get(ext);
+    if (!d) return null;
+    const fp = this.fingerprint(d, dataSourceId);
+    if (!fp) return null;
+    const dir = path.join(this.dataDir, DIR, String(dataSourceId));
+    const absPath = path.join(dir, `text-${fp.key}${ext}`);
+    const done = fs.statSync(absPath, { throwIfNoEntry: false });
+    if (done) return { absPath, contentType: d.contentType, size: done.size };
+    const failure = this.failed.get(absPath);
+    if (failure) throw new Error(failure);
+    let pending = this.building.get(absPath);
+    if (!pending) {
+      fs.mkdirSync(dir, { recursive: true });
+      pending = (async () => {
+        // Older versions of this file go first (a source changed without FileStore.put, e.g. restored).
+        for (const name of fs.readdirSync(dir, { withFileTypes: true }).map((e) => e.name).filter((n) => n.endsWith(ext))) fs.rmSync(path.join(dir, name), { force: true });
+        const tmp = `${absPath}.tmp-${process.pid}`;
+        try {
+          await d.build({ sources: fp.sources, outPath: tmp });
+          fs.renameSync(tmp, absPath);
+        } catch (e) {
+          fs.rmSync(tmp, { force: true });
+          if (this.failed.size > 1000) this.failed.clear();
+          this.failed.set(absPath, e instanceof Error ? e.message : String(e));
+          throw e;
+        }
+        return { absPath, contentType: d.contentType, size: fs.statSync(absPath).size };
+      })();
+      this.building.set(absPath, pending);
+      pending.then(() => this.building.delete(absPath), () => this.building.delete(absPath));
+    }
+    return pending;
+  }
+}
