@@ -38,6 +38,7 @@ import {
 import { logicalSequence, pageOrder, validateImposeOptions, type ImposeOptions, type PageOrder } from './order.ts';
 import { cropLayout, creepUnits, CROP_DEFAULTS, type CropPageLayout } from './cropmarks.ts';
 import { carryTags, type PlacedPage } from './tags.ts';
+import { sheetLayout } from './sheet.ts';
 
 /** Saddle-stitched schemas: nested sheets, so the inner ones creep. */
 const CREEP_SCHEMAS: readonly string[] = ['2up', 'duplex2up', '2down', '4up'];
@@ -293,8 +294,10 @@ export async function impose(pdf: Uint8Array, options: ImposeOptions & ImposeExt
   const { rows, cols } = order.grid;
   const slotW = order.sideways ? cellH : cellW;
   const slotH = order.sideways ? cellW : cellH;
-  const sheetW = round3(cols * slotW);
-  const sheetH = round3(rows * slotH);
+  // the one rule for the sheet's size, which the Book Builder shows before building
+  const { sheet } = sheetLayout({ width: W, height: H }, order.schema, crop && order.cropPass ? { width: cellW, height: cellH } : null);
+  const sheetW = round3(sheet.width);
+  const sheetH = round3(sheet.height);
 
   const out = await PDFDocument.create();
   const book = await embedBookPages(out, srcPages);

@@ -5,3 +5,4 @@ export { paperSizeMm, paperSizePt, measureMm, mmToPt, round3, NAMED_PAPER_SIZES,
 export { cropLayout, cropModuleSignatures, creepUnits, CROP_DEFAULTS, type CropLayoutOptions, type CropPageLayout, type Mark, type MarkName } from './cropmarks.ts';
 export { impose, type ImposeResult, type ImposeExtraOptions } from './impose.ts';
 export { plain as copyPdfValue } from './tags.ts';
+export { sheetLayout, sheetName, fittingCropPaper, homePrinterPaper, CROP_MARK_ROOM_MM, SHEET_NAME_TOLERANCE_MM, type Size, type SheetLayout } from './sheet.ts';
