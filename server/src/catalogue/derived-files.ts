@@ -18,16 +18,21 @@ export interface Deriver {
   /** Further stored files it reads when present (".zip": the text's images). */
   alsoReads?: string[];
   /** Writes the file at outPath (off the event loop: a worker thread or a child process). */
-  build(input: { sources: Record<string, string | null>; outPath: string }): Promise<void>;
+  build(input: { sources: Record<string, string | null>; outPath: string; dataSourceId: number }): Promise<void>;
 }
 
 export interface DerivedFile { absPath: string; contentType: string; size: number }
 
 const DIR = 'derived';
 
+/** The folder of a data source's derived files. */
+export function derivedFilesDir(dataDir: string, dataSourceId: number): string {
+  return path.join(dataDir, DIR, String(dataSourceId));
+}
+
 /** Removes every derived file of a data source (its source changed or it is gone). */
 export function dropDerivedFiles(dataDir: string, dataSourceId: number): void {
-  fs.rmSync(path.join(dataDir, DIR, String(dataSourceId)), { recursive: true, force: true });
+  fs.rmSync(derivedFilesDir(dataDir, dataSourceId), { recursive: true, force: true });
 }
 
 export class DerivedFiles {
@@ -76,7 +81,7 @@ export class DerivedFiles {
     if (!d) return null;
     const fp = this.fingerprint(d, dataSourceId);
     if (!fp) return null;
-    const dir = path.join(this.dataDir, DIR, String(dataSourceId));
+    const dir = derivedFilesDir(this.dataDir, dataSourceId);
     const absPath = path.join(dir, `text-${fp.key}${ext}`);
     const done = fs.statSync(absPath, { throwIfNoEntry: false });
     if (done) return { absPath, contentType: d.contentType, size: done.size };
@@ -90,7 +95,7 @@ export class DerivedFiles {
         for (const name of fs.readdirSync(dir, { withFileTypes: true }).map((e) => e.name).filter((n) => n.endsWith(ext))) fs.rmSync(path.join(dir, name), { force: true });
         const tmp = `${absPath}.tmp-${process.pid}`;
         try {
-          await d.build({ sources: fp.sources, outPath: tmp });
+          await d.build({ sources: fp.sources, outPath: tmp, dataSourceId });
           fs.renameSync(tmp, absPath);
         } catch (e) {
           fs.rmSync(tmp, { force: true });

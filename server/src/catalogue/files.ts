@@ -6,7 +6,7 @@ import { threadId } from 'node:worker_threads';
 import type { Db } from '../db/index.ts';
 import { idList } from '../db/dialect.ts';
 import { processAlive } from '../processes.ts';
-import { dropDerivedFiles } from './derived-files.ts';
+import { derivedFilesDir, dropDerivedFiles } from './derived-files.ts';
 
 export const CONTENT_TYPES: Record<string, string> = {
   '.muse': 'text/plain; charset=utf-8',
@@ -105,6 +105,14 @@ export class FileStore {
         ON CONFLICT (data_source_id, ext) DO UPDATE SET path = excluded.path, content_type = excluded.content_type, size = excluded.size`)
       .run(dataSourceId, ext, rel, CONTENT_TYPES[ext] ?? 'application/octet-stream', bytes.length);
     return rel;
+  }
+
+  /**
+   * A folder for files made from this data source's stored ones (derived-files.ts): under
+   * DATA_DIR/derived/<id>/, so put() of changed bytes and removeAll() drop it with the rest.
+   */
+  derivedDir(dataSourceId: number, kind: string): string {
+    return path.join(derivedFilesDir(this.dataDir, dataSourceId), kind);
   }
 
   /** Deletes a stored file by the relative path `put` returned (undoing a failed import). */
