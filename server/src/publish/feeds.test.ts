@@ -23,14 +23,15 @@ describe.each(BACKENDS)('feeds and OPDS on %s', (dialect) => {
     return t.services.db.sqlite.prepare('SELECT id FROM data_sources WHERE identifier = ?').pluck().get(identifier) as number;
   }
 
+  // The records name their formats (`downloads`), as harvested and imported records do; the files follow.
   beforeAll(async () => {
     t = await testApp([
       ...fixtureLines(),
-      entry(20, HOSTILE, ['Ann & Bob <x>'], ['en'], [ds(1, 'h-20', { datestamp: '2030-01-02T00:00:00Z', description: 'On <strikes> & wages', isbn: '978-0-00-000000-2' })]),
-      entry(21, 'Private Epub', ['Hidden Author'], ['en'], [ds(3, 'p-21', { datestamp: '2030-01-03T00:00:00Z' })]),
-      entry(22, 'Vieux Texte', ['Jean Grave'], ['fr'], [ds(2, 'v-22', { datestamp: '2000-01-01T00:00:00Z' })]),
+      entry(20, HOSTILE, ['Ann & Bob <x>'], ['en'], [ds(1, 'h-20', { downloads: ['epub', 'txt'], datestamp: '2030-01-02T00:00:00Z', description: 'On <strikes> & wages', isbn: '978-0-00-000000-2' })]),
+      entry(21, 'Private Epub', ['Hidden Author'], ['en'], [ds(3, 'p-21', { downloads: ['epub'], datestamp: '2030-01-03T00:00:00Z' })]),
+      entry(22, 'Vieux Texte', ['Jean Grave'], ['fr'], [ds(2, 'v-22', { downloads: ['pdf'], datestamp: '2000-01-01T00:00:00Z' })]),
       ...Array.from({ length: EXTRA_TEXTS }, (_, i) =>
-        entry(100 + i, `Pamphlet ${i}`, ['Many Hands'], ['en'], [ds(2, `m-${i}`, { datestamp: `2010-01-01T00:00:${String(i % 60).padStart(2, '0')}Z` })])),
+        entry(100 + i, `Pamphlet ${i}`, ['Many Hands'], ['en'], [ds(2, `m-${i}`, { downloads: ['txt'], datestamp: `2010-01-01T00:00:${String(i % 60).padStart(2, '0')}Z` })])),
     ], { publicUrl: BASE }, dialect);
     const files = t.services.files;
     files.put(dsId('h-20'), '.epub', Buffer.from('PK epub bytes'));
@@ -184,6 +185,41 @@ describe.each(BACKENDS)('feeds and OPDS on %s', (dialect) => {
       const { root: fr } = await xml('/opds/language/fr');
       expect(titles(fr)).toEqual(['Vieux Texte']);
       expect(childText(entries(fr)[0], 'issued')).toBe('1912');
+    });
+
+    it('has a feed per search, per author and per library: only the matches with files, as the Atom feed of the query', async () => {
+      const acquisitionsOf = (e: XmlElement) => links(e).filter((l) => l.rel === 'http://opds-spec.org/acquisition');
+      const words = await xml('/opds/search?query=vieux');
+      expect(words.type).toBe(OPDS_ACQ);
+      expect(titles(words.root)).toEqual(['Vieux Texte']);
+      expect(links(words.root)).toContainEqual(expect.objectContaining({ rel: 'self', href: `${BASE}/opds/search?query=vieux` }));
+      expect(acquisitionsOf(entries(words.root)[0])).toEqual([expect.objectContaining({ type: 'application/pdf' })]);
+      // Kropotkin's three entries match the words but have no files: an e-book reader gets nothing to fetch.
+      expect(titles((await xml('/opds/search?query=kropotkin')).root)).toEqual([]);
+
+      const vieux = entryId(t.services, 'Vieux Texte');
+      const author = (await t.app.inject(`/collector/api/entry/${vieux}`)).json().authors[0].id;
+      expect(titles((await xml(`/opds/search?query=creator%3A${author}`)).root)).toEqual(['Vieux Texte']);
+
+      expect(titles((await xml('/opds/search?query=library%3A1')).root)).toEqual([HOSTILE, 'A Small Guide']);
+      expect(titles((await xml('/opds/search?query=library%3A3')).root)).toEqual([]); // private: as empty as unknown
+
+      // Paged like the other acquisition feeds; the first page is the Atom feed of the same query.
+      const first = await xml('/opds/search?query=pamphlet');
+      expect(titles(first.root)).toHaveLength(50);
+      expect(titles(first.root)).toEqual(titles((await xml('/feed.atom?query=pamphlet')).root));
+      for (const e of entries(first.root)) expect(acquisitionsOf(e).length).toBeGreaterThan(0);
+      const next = links(first.root).find((l) => l.rel === 'next');
+      expect(next?.href).toBe(`${BASE}/opds/search?query=pamphlet&page=2`);
+      const second = await xml(next!.href.slice(BASE.length));
+      expect(titles(second.root)).toEqual(['Pamphlet 1', 'Pamphlet 0']);
+      for (const title of [...titles(first.root), ...titles(second.root)]) expect(title).toMatch(/^Pamphlet \d+$/);
+
+      for (const url of [`/opds/search?query=${'x'.repeat(1001)}`, '/opds/search?query=a&page=0']) {
+        const res = await t.app.inject(url);
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json()).toEqual({ error: expect.any(String) });
+      }
     });
 
     it('answers bad input with a JSON 400', async () => {

@@ -7,7 +7,7 @@ import type { Entry } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import { idList, jsonText } from '../db/dialect.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
-import type { SearchService } from '../search/service.ts';
+import type { SearchParams, SearchService } from '../search/service.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
 
 export const ATOM_NS = 'http://www.w3.org/2005/Atom';
@@ -49,12 +49,15 @@ export function indexDatestamps(db: Db, ids: number[]): Map<number, string> {
 export interface FeedItem { entry: Entry; updated: string }
 
 /**
- * The `n` latest entries an anonymous visitor sees, newest first (search order, entry service for the
- * details); with `query` (the search language: words, `creator:N`, `library:N`), only its matches.
+ * The one rule of every feed's matches (Atom and OPDS, per search, author `creator:N` and library
+ * `library:N`): the search as an anonymous visitor sees it, newest acquisition first, exactly as asked
+ * (a feed follows what was asked, never a spelling correction of it); each entry read through the entry service.
  */
-export function latestEntries(db: Db, search: SearchService, catalogue: CatalogueService, n = FEED_SIZE, query = ''): FeedItem[] {
-  // exact: a feed follows what was asked, never a spelling correction of it.
-  const res = search.search({ query, sortBy: 'datestamp', page: 1, pageSize: n, filters: {}, exact: true }, ANONYMOUS);
+export function feedItems(
+  db: Db, search: SearchService, catalogue: CatalogueService,
+  o: { query: string; page?: number; pageSize?: number; filters?: SearchParams['filters'] },
+): { items: FeedItem[]; total: number } {
+  const res = search.search({ query: o.query, sortBy: 'datestamp', page: o.page ?? 1, pageSize: o.pageSize ?? FEED_SIZE, filters: o.filters ?? {}, exact: true }, ANONYMOUS);
   const ids = res.matches.map((m) => m.entry_id);
   const dates = indexDatestamps(db, ids);
   const items: FeedItem[] = [];
@@ -62,7 +65,12 @@ export function latestEntries(db: Db, search: SearchService, catalogue: Catalogu
     const entry = catalogue.getEntry(id, ANONYMOUS);
     if (entry) items.push({ entry, updated: dates.get(id) ?? new Date(0).toISOString() });
   }
-  return items;
+  return { items, total: res.total_entries };
+}
+
+/** The `n` latest entries an anonymous visitor sees; with `query` (the search language), only its matches. */
+export function latestEntries(db: Db, search: SearchService, catalogue: CatalogueService, n = FEED_SIZE, query = ''): FeedItem[] {
+  return feedItems(db, search, catalogue, { query, pageSize: n }).items;
 }
 
 export function fullTitle(entry: Pick<Entry, 'title' | 'subtitle'>): string {

@@ -11,7 +11,8 @@ import type { CatalogueService } from '../catalogue/service.ts';
 import type { LibraryService } from '../libraries/service.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
 import { languageName } from '../search/indexer.ts';
-import { ATOM_NS, DC_NS, atomEntry, rfc3339, xmlDocument, type FeedItem } from './feeds.ts';
+import type { SearchService } from '../search/service.ts';
+import { ATOM_NS, DC_NS, atomEntry, feedItems, rfc3339, xmlDocument, type FeedItem } from './feeds.ts';
 
 export const OPDS_NAV = 'application/atom+xml;profile=opds-catalog;kind=navigation';
 export const OPDS_ACQ = 'application/atom+xml;profile=opds-catalog;kind=acquisition';
@@ -25,6 +26,9 @@ export const ACQUISITION_TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
   '.txt': 'text/plain',
 };
+
+/** Stored files that make an entry listed: the formats above, and a Muse source (its EPUB is made on request: catalogue/text-epub.ts). */
+const LISTED_EXTS = [...Object.keys(ACQUISITION_TYPES), '.muse'];
 
 export type OpdsScope = { kind: 'latest' } | { kind: 'library'; id: number } | { kind: 'language'; code: string };
 
@@ -55,7 +59,7 @@ export class OpdsCatalogue {
   }
 
   private binds() {
-    return { exts: JSON.stringify(Object.keys(ACQUISITION_TYPES)), libs: JSON.stringify([...this.libraries.visibleIds(ANONYMOUS)]) };
+    return { exts: JSON.stringify(LISTED_EXTS), libs: JSON.stringify([...this.libraries.visibleIds(ANONYMOUS)]) };
   }
 
   /** A visible library's name, or null (unknown, inactive or private: the same 404 for all). */
@@ -93,6 +97,16 @@ export class OpdsCatalogue {
     }
     return { items, total, page, pageSize };
   }
+}
+
+/**
+ * A page of the texts a search finds (per search, author `creator:N`, library `library:N`): the same
+ * matches as the Atom feed of that query (feedItems, the feeds' one rule), those with files to download.
+ * The search's download filter narrows it first; `total` is that count, so a page may list fewer.
+ */
+export function searchPage(db: Db, search: SearchService, catalogue: CatalogueService, query: string, page: number, pageSize = OPDS_PAGE_SIZE): AcquisitionPage {
+  const found = feedItems(db, search, catalogue, { query, page, pageSize, filters: { download: ['text', 'raw'] } });
+  return { items: found.items.filter((i) => acquisitions(i.entry).length > 0), total: found.total, page, pageSize };
 }
 
 /** The downloadable files of an entry's visible records, as acquisition links. */
@@ -137,7 +151,7 @@ export function acquisitionFeed(o: { base: string; path: string; title: string; 
   const doc = xmlDocument();
   const feed = doc.ele(ATOM_NS, 'feed').att('xmlns:dc', DC_NS).att('xmlns:opds', OPDS_NS);
   const updated = page.items.reduce((max, i) => (i.updated > max ? i.updated : max), page.items[0]?.updated ?? new Date().toISOString());
-  const pageUrl = (n: number) => `${o.path}${n > 1 ? `?page=${n}` : ''}`;
+  const pageUrl = (n: number) => `${o.path}${n > 1 ? `${o.path.includes('?') ? '&' : '?'}page=${n}` : ''}`;
   feedHead(feed, { ...o, path: pageUrl(page.page), kind: OPDS_ACQ, updated });
   // Paging links (RFC 5005), which OPDS readers follow to load more.
   const last = Math.max(1, Math.ceil(page.total / page.pageSize));

@@ -14,7 +14,7 @@ import { notFound } from '../http/errors.ts';
 import { viewerOf } from '../http/context.ts';
 import { languageName } from '../search/indexer.ts';
 import { atomFeed, latestEntries, publicBase } from './feeds.ts';
-import { OPDS_ACQ, OPDS_NAV, OpdsCatalogue, acquisitionFeed, navigationFeed, type OpdsScope } from './opds.ts';
+import { OPDS_ACQ, OPDS_NAV, OpdsCatalogue, acquisitionFeed, navigationFeed, searchPage, type OpdsScope } from './opds.ts';
 import { Sitemaps } from './sitemap.ts';
 import { citation, citedCopy, citeQuerySchema } from './cite.ts';
 
@@ -29,6 +29,7 @@ export interface PublishDeps {
 const pageQuery = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) });
 /** A feed of a search: the search language's query (words, `creator:N`, `library:N`). */
 const feedQuerySchema = z.object({ query: z.string().max(1000).optional() });
+const opdsSearchQuery = pageQuery.extend({ query: z.string().max(1000).default('') });
 const libraryParams = z.object({ id: z.coerce.number().int().min(1).max(2 ** 31 - 1) });
 const languageParams = z.object({ code: z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/, 'expected a language code such as "it" or "pt-BR"') });
 
@@ -83,6 +84,15 @@ export const publishRoutes = (deps: PublishDeps, opts: { publicUrl: string; webD
 
   app.get('/opds/latest', { schema: { hide: true, querystring: pageQuery } }, async (req, reply) => {
     return reply.type(OPDS_ACQ).send(acquisition({ kind: 'latest' }, '/opds/latest', 'Latest', req.query.page, publicBase(opts.publicUrl, req)));
+  });
+
+  // The OPDS twin of /feed.atom?query=: a search's, an author's (creator:N) or a library's (library:N) texts.
+  app.get('/opds/search', { schema: { hide: true, querystring: opdsSearchQuery } }, async (req, reply) => {
+    const query = req.query.query.trim();
+    const page = searchPage(deps.db, deps.search, deps.catalogue, query, req.query.page);
+    const path = query ? `/opds/search?${new URLSearchParams({ query })}` : '/opds/search';
+    const xml = acquisitionFeed({ base: publicBase(opts.publicUrl, req), path, title: query ? `${siteName()}: “${query}”` : siteName(), siteName: siteName(), page });
+    return reply.type(OPDS_ACQ).header('Cache-Control', 'public, max-age=300').send(xml);
   });
 
   app.get('/opds/library/:id', { schema: { hide: true, params: libraryParams, querystring: pageQuery } }, async (req, reply) => {
