@@ -3,7 +3,8 @@
 // It is stopped and its folder removed by stop(), on SIGINT/SIGTERM, and by a watchdog when this
 // process dies without cleaning up (kill -9). initdb refuses to run as root: as root (CI) the
 // cluster runs as `nobody` through runuser, the folder chowned to it.
-//   npx tsx scripts/pg-cluster.ts          prints DATABASE_URL=..., runs until Ctrl-C
+//   npx tsx scripts/pg-cluster.ts [-c name=value ...]   prints DATABASE_URL=..., runs until Ctrl-C (-c: server settings,
+//     e.g. -c shared_buffers=2GB for a benchmark sized as docs/operations.md advises)
 //   import { startPgCluster } from './pg-cluster.ts'
 import fs from 'node:fs';
 import net from 'node:net';
@@ -60,7 +61,7 @@ function run(bin: string, argv: string[]): void {
   if (r.status !== 0) throw new Error(`${argv[0]} failed (${r.status}): ${(r.stderr || r.stdout || '').trim().slice(-2000)}`);
 }
 
-export async function startPgCluster(): Promise<PgCluster> {
+export async function startPgCluster(settings: Record<string, string> = {}): Promise<PgCluster> {
   const bin = findPgBin();
   if (!bin) throw new Error('PostgreSQL not found (no pg_ctl/initdb on PATH or under /usr/lib/postgresql/*/bin)');
   // As root the folder goes to /tmp, which `nobody` can reach (a TMPDIR under /root it could not).
@@ -90,7 +91,7 @@ export async function startPgCluster(): Promise<PgCluster> {
   process.on('exit', stop);
   try {
     run(bin, ['initdb', '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
-    const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+    const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200${settingOptions(settings)}`;
     run(bin, ['pg_ctl', '-D', data, '-l', path.join(dir, 'log'), '-o', opts, '-w', '-t', '60', 'start']);
   } catch (e) {
     stop();
@@ -158,12 +159,27 @@ export async function startPgStandby(primary: PgCluster): Promise<PgStandby> {
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dir, halt, resume, stop };
 }
 
+/** Further server settings as pg_ctl's -o options (names and values checked: they reach a shell). */
+function settingOptions(settings: Record<string, string>): string {
+  return Object.entries(settings).map(([k, v]) => {
+    if (!/^[a-z_.]+$/.test(k) || !/^[\w.]+$/.test(v)) throw new Error(`not a setting: ${k}=${v}`);
+    return ` -c ${k}=${v}`;
+  }).join('');
+}
+
 function shq(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const cluster = await startPgCluster();
+  const settings: Record<string, string> = {};
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    const m = argv[i] === '-c' ? /^([^=]+)=(.*)$/.exec(argv[++i] ?? '') : null;
+    if (!m) throw new Error(`usage: pg-cluster.ts [-c name=value ...] (got ${argv[i]})`);
+    settings[m[1]!] = m[2]!;
+  }
+  const cluster = await startPgCluster(settings);
   console.log(`DATABASE_URL=${cluster.url}`);
   const bye = () => {
     cluster.stop();
