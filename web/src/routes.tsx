@@ -6,10 +6,11 @@ import ContactPage from './features/pages/ContactPage';
 import StaticPage from './features/pages/StaticPage';
 import { NotFoundPage } from './features/pages/NotFoundPage';
 import { ErrorPage } from './features/pages/ErrorPage';
+import { holdingsHref } from './features/libraries/libraryText';
 
 function LibraryEntriesRedirect() {
   const { id = '' } = useParams();
-  return <Navigate replace to={`/search?${new URLSearchParams({ query: `library:${id}`, sort_by: 'title_asc' })}`} />;
+  return <Navigate replace to={holdingsHref(id)} />;
 }
 
 function AuthorEntriesRedirect() {

@@ -8,3 +8,4 @@ export * from './curation.ts';
 export * from './harvest.ts';
 export * from './cover.ts';
 export * from './latest.ts';
+export * from './geo.ts';

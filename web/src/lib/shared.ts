@@ -44,3 +44,5 @@ export type {
 } from '@uc/shared';
 // Text folding (pure functions, no zod): the library filter's accent- and case-insensitive match.
 export { foldText, foldedIncludes, shortEntryText } from '../../../packages/shared/src/text.ts';
+// Great-circle distances (the map's "Near me").
+export { byDistance, distanceKm, type LatLng } from '../../../packages/shared/src/geo.ts';

@@ -65,6 +65,12 @@ export function DataSourceBox({ ds, anchorId, highlight, citeEntryId }: { ds: Da
         <Link to={`/library/details/${ds.library_id}`} className="text-white underline underline-offset-2 hover:decoration-2">
           {ds.library_name}
         </Link>
+        {ds.library_type === 'closed' && (
+          // A closed library's copy cannot be visited or borrowed: said on the card, in words.
+          <span className="ml-2 inline-block rounded bg-white px-1.5 py-0.5 align-middle text-xs font-medium text-amber-950">
+            {t('Closed library')}
+          </span>
+        )}
       </h2>
       <div className="p-4">
         {ds.authors.length > 0 && (

@@ -31,11 +31,11 @@ export function LibrarySiteLink({ url }: { url: string | null }) {
 
 /** The short library card of the overview grid. */
 export function LibraryCard({ library: lib }: { library: LibraryPublic }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const headingId = useId();
   const logo = logoSrc(lib.logo_url);
   const year = establishedYear(lib);
-  const place = libraryPlace(lib);
+  const place = libraryPlace(lib, i18n.language);
   return (
     <article aria-labelledby={headingId} className="flex h-full flex-col rounded-lg border border-stone-300 bg-white p-4 shadow-sm">
       {logo && <img src={logo} alt={t('{{name}} logo', { name: lib.name })} className="mb-3 max-h-20 w-auto self-start" loading="lazy" />}

@@ -61,7 +61,7 @@ function CopyButton({ text, label, fallbackTarget }: { text: string; label: stri
 
 /** /library/details/{id} (spec §2 Library overview, detail page). */
 export default function LibraryDetailsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { id = '' } = useParams();
   const { data: lib, isPending, error } = useLibrary(id);
   const keyRef = useRef<HTMLPreElement>(null);
@@ -97,7 +97,7 @@ export default function LibraryDetailsPage() {
 
   const logo = logoSrc(lib.logo_url);
   const year = establishedYear(lib);
-  const address = addressLines(lib);
+  const address = addressLines(lib, i18n.language);
   const email = lib.email_public?.trim();
   const key = lib.pgp_public_key?.trim();
   const located = typeof lib.latitude === 'number' && typeof lib.longitude === 'number';

@@ -26,13 +26,18 @@ describe('library filter rule', () => {
   });
 
   it('formats addresses, years and links safely', () => {
-    expect(addressLines(LANTERNA)).toEqual([
+    expect(addressLines(LANTERNA, 'en')).toEqual([
       'Vicolo della Lanterna 7',
       'Primo piano',
       '40126 Bologna',
       'Emilia-Romagna',
       'Italy',
     ]);
+    // The country in the interface language (Intl.DisplayNames), from the English name or an ISO code.
+    expect(addressLines(LANTERNA, 'de').at(-1)).toBe('Italien');
+    expect(addressLines(LANTERNA, 'el').at(-1)).toBe('Ιταλία');
+    expect(addressLines(lib({ address_country: 'hr' }), 'it').at(-1)).toBe('Croazia');
+    expect(addressLines(lib({ address_country: 'Atlantis' }), 'de').at(-1)).toBe('Atlantis');
     expect(establishedYear(LANTERNA)).toBe('1978');
     expect(establishedYear(lib({ established: null, year_established: null }))).toBeUndefined();
     expect(displayUrl('https://lanterna.example.org/')).toBe('lanterna.example.org');

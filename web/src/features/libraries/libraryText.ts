@@ -1,5 +1,6 @@
 // Pure helpers of the library screens (overview filter, cards, detail page, map popups).
 import { foldedIncludes, OWN_LOGO_PATH, type LibraryPublic } from '../../lib/shared';
+import { countryName } from '../../lib/intl';
 import { LIBRARY_TYPE_LABELS } from '../search/labels';
 
 /** The English source label of a library type (translated with t()); unknown types show as they are. */
@@ -61,15 +62,35 @@ export function establishedYear(lib: Pick<LibraryPublic, 'established' | 'year_e
   return /^\d{3,4}$/.test(y) ? y : undefined;
 }
 
-/** 'City, Country' (either may be missing). */
-export function libraryPlace(lib: Pick<LibraryPublic, 'address_city' | 'address_country'>): string {
-  return [lib.address_city, lib.address_country].filter((s) => s && s.trim()).join(', ');
+/** 'City, Country' (either may be missing), the country named in the interface language `uiLanguage`. */
+export function libraryPlace(lib: Pick<LibraryPublic, 'address_city' | 'address_country'>, uiLanguage: string): string {
+  return [lib.address_city?.trim(), countryName(lib.address_country, uiLanguage)].filter((s) => s).join(', ');
 }
 
-/** The address lines: line 1, line 2, 'zip city', state, country (empty parts left out). */
-export function addressLines(lib: LibraryPublic): string[] {
+/** The address lines: line 1, line 2, 'zip city', state, country (in the interface language; empty parts left out). */
+export function addressLines(lib: LibraryPublic, uiLanguage: string): string[] {
   const cityLine = [lib.address_zip, lib.address_city].filter((s) => s && s.trim()).join(' ');
-  return [lib.address_line_1, lib.address_line_2, cityLine, lib.address_state, lib.address_country]
+  return [lib.address_line_1, lib.address_line_2, cityLine, lib.address_state, countryName(lib.address_country, uiLanguage)]
     .map((s) => (s ?? '').trim())
     .filter((s) => s !== '');
+}
+
+/**
+ * Does a library's place match a place search (the map's)? Its own place fields and name, accent- and
+ * case-insensitive, the country also in the interface language ("Kroatien" finds a library in "Croatia").
+ */
+export function placeMatches(lib: LibraryPublic, query: string, uiLanguage: string): boolean {
+  const words = query.trim().split(/[\s,]+/).filter(Boolean);
+  if (words.length === 0) return true;
+  const fields = [
+    lib.name, lib.address_line_1, lib.address_line_2, lib.address_zip, lib.address_city, lib.address_state,
+    lib.address_country, countryName(lib.address_country, uiLanguage), lib.region,
+  ].filter((s): s is string => typeof s === 'string' && s.trim() !== '');
+  // Every word somewhere: "Lyon France" and "Zagreb" both find the library in Zagreb, Croatia.
+  return words.every((w) => fields.some((f) => foldedIncludes(f, w)));
+}
+
+/** The library's holdings in the search: the spec's `library:<id>` query, by title (as /library/entries/<id>). */
+export function holdingsHref(libraryId: number | string): string {
+  return `/search?${new URLSearchParams({ query: `library:${libraryId}`, sort_by: 'title_asc' })}`;
 }

@@ -2,13 +2,13 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import L from 'leaflet';
-import { GeoJSON, MapContainer, Marker, Popup, TileLayer, ZoomControl, useMap, useMapEvents } from 'react-leaflet';
+import { CircleMarker, GeoJSON, MapContainer, Marker, Popup, TileLayer, Tooltip, ZoomControl, useMap, useMapEvents } from 'react-leaflet';
 import 'leaflet/dist/leaflet.css';
 import 'leaflet.markercluster/dist/MarkerCluster.css';
 import './map.css';
-import type { LibraryPublic } from '../../lib/shared';
+import type { LatLng, LibraryPublic } from '../../lib/shared';
 import { LibraryType } from '../libraries/LibraryCard';
-import { libraryPlace, libraryTypeLabel } from '../libraries/libraryText';
+import { holdingsHref, libraryPlace, libraryTypeLabel } from '../libraries/libraryText';
 import { BASEMAP_ATTRIBUTION, countriesGeoJson } from './basemap';
 import { boxAround, type Box, type Located } from './bounds';
 import { clusterIcon, libraryIcon } from './icons';
@@ -23,6 +23,12 @@ export interface FocusRequest {
   seq: number;
 }
 
+/** Fit the view around some points ("Near me": the reader and the nearest libraries). */
+export interface FitRequest {
+  seq: number;
+  points: LatLng[];
+}
+
 interface Props {
   libraries: MapLibrary[];
   /** Entries held by each library (search mode): shown on the markers and in the popups. */
@@ -33,6 +39,10 @@ interface Props {
   label: string;
   onBounds: (box: Box) => void;
   focus: FocusRequest | null;
+  /** Moves the view around these points (each new seq once). */
+  fitTo?: FitRequest | null;
+  /** The reader's position ("Near me"), marked on the map. */
+  here?: LatLng | null;
   /** Tailwind height classes of the map box (default: the full-size map). */
   sizeClass?: string;
   /** Zoom for a single library (default 6). */
@@ -65,6 +75,18 @@ function ViewSync({ libraries, onBounds, singleZoom }: { libraries: MapLibrary[]
     // The set of libraries (key) decides; the objects themselves may be new on each render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [map, key]);
+  return null;
+}
+
+/** Fits the view around the requested points (after the libraries' own fit, which it overrides). */
+function FitPoints({ fitTo }: { fitTo: FitRequest | null }) {
+  const map = useMap();
+  useEffect(() => {
+    if (!fitTo || fitTo.points.length === 0) return;
+    const box = boxAround(fitTo.points)!;
+    if (fitTo.points.length === 1) map.setView([box.south, box.west], 10, { animate: false });
+    else map.fitBounds([[box.south, box.west], [box.north, box.east]], { padding: [40, 40], maxZoom: 12, animate: false });
+  }, [map, fitTo]);
   return null;
 }
 
@@ -162,8 +184,8 @@ function FocusLibrary({
   return null;
 }
 
-function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, focus, sizeClass = MAP_SIZE, singleZoom = 6 }: Props) {
-  const { t } = useTranslation();
+function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, focus, fitTo = null, here = null, sizeClass = MAP_SIZE, singleZoom = 6 }: Props) {
+  const { t, i18n } = useTranslation();
   const markers = useRef(new Map<number, L.Marker>());
   const group = useRef<L.MarkerClusterGroup | null>(null);
   const [basemap] = useState(() => (tiles ? null : countriesGeoJson()));
@@ -224,7 +246,8 @@ function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, fo
       >
         {libraries.map((lib) => {
           const count = counts?.get(lib.id);
-          const place = libraryPlace(lib);
+          const place = libraryPlace(lib, i18n.language);
+          const holdings = lib.entries_count;
           return (
             <Marker
               key={lib.id}
@@ -251,6 +274,13 @@ function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, fo
                       </Link>
                     </p>
                   )}
+                  {typeof holdings === 'number' && (
+                    <p>
+                      <Link to={holdingsHref(lib.id)} className="link">
+                        {t('library_holdings', { count: holdings })}
+                      </Link>
+                    </p>
+                  )}
                   <p>
                     <Link to={`/library/details/${lib.id}`} className="link">
                       {t('Library details')}
@@ -262,7 +292,18 @@ function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, fo
           );
         })}
       </MarkerClusterGroup>
+      {here && (
+        <CircleMarker
+          center={[here.latitude, here.longitude]}
+          radius={8}
+          pathOptions={{ color: '#1d4ed8', weight: 3, fillColor: '#60a5fa', fillOpacity: 0.9 }}
+          interactive
+        >
+          <Tooltip>{t('You are here')}</Tooltip>
+        </CircleMarker>
+      )}
       <ViewSync libraries={libraries} onBounds={onBounds} singleZoom={singleZoom} />
+      <FitPoints fitTo={fitTo} />
       <FocusLibrary focus={focus} markers={markers} group={group} />
     </MapContainer>
   );

@@ -4,14 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { queryKeys, useGeneral, useLibraries } from '../../api/hooks';
-import type { LibraryPublic } from '../../lib/shared';
+import { byDistance, type LibraryPublic } from '../../lib/shared';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { LibraryType } from '../libraries/LibraryCard';
-import { libraryPlace } from '../libraries/libraryText';
+import { libraryPlace, placeMatches } from '../libraries/libraryText';
 import { SearchForm } from '../search/SearchForm';
 import { parseSearch, searchHref, toApiParams, toggleFilter, withQuery, type SearchState } from '../search/searchState';
 import { hasCoordinates, librariesInView, type Box } from './bounds';
-import type { FocusRequest, MapLibrary } from './LibraryMap';
+import type { FitRequest, FocusRequest, MapLibrary } from './LibraryMap';
+import { locate, NEAREST_FITTED, PlaceFinder, type NearState } from './PlaceFinder';
 import { tileSetting } from './settings';
 import { CatalogueCounts, LatestAdditions } from './HomeOverview';
 import { MapLegend } from './MapLegend';
@@ -51,7 +52,7 @@ const SEARCH_MAP_SIZE = 'h-[60vh] max-h-[40rem] min-h-80';
  * map (the ones in view listed below it). With a search in the URL: the libraries holding its results.
  */
 export default function MapPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const state = useMemo(() => parseSearch(params), [params]);
@@ -79,16 +80,43 @@ export default function MapPage() {
     () => (searchMode && results.data ? heldCounts(results.data.facets.library?.values, state.filters.library) : undefined),
     [searchMode, results.data, state.filters.library],
   );
-  const shown: LibraryPublic[] = useMemo(() => {
+  // The place search narrows the libraries shown (markers and lists); "Near me" orders them by distance.
+  const [place, setPlace] = useState('');
+  const [near, setNear] = useState<NearState>({ status: 'idle' });
+  const [fitSeq, setFitSeq] = useState(0);
+  const held: LibraryPublic[] = useMemo(() => {
     if (!libraries) return [];
     if (!searchMode) return libraries;
     if (!counts) return [];
     return libraries.filter((l) => counts.has(l.id));
   }, [libraries, searchMode, counts]);
+  const shown = useMemo(
+    () => (place.trim() ? held.filter((l) => placeMatches(l, place, i18n.language)) : held),
+    [held, place, i18n.language],
+  );
   const located = useMemo(() => shown.filter(hasCoordinates) as MapLibrary[], [shown]);
   const inView = useMemo(() => librariesInView(located, box), [located, box]);
   const elsewhere = useMemo(() => shown.filter((l) => !hasCoordinates(l)).sort((a, b) => a.name.localeCompare(b.name)), [shown]);
   const tiles = useMemo(() => tileSetting(general), [general]);
+  const position = near.status === 'found' ? near.position : null;
+  const nearest = useMemo(
+    () => (position ? byDistance(position, located).map(({ point, km }) => ({ library: point, km })) : []),
+    [position, located],
+  );
+  const onNearMe = useCallback(() => {
+    setNear({ status: 'locating' });
+    locate((state) => {
+      setNear(state);
+      if (state.status === 'found') setFitSeq((n) => n + 1);
+    });
+  }, []);
+  // The view around the reader: their position and the nearest few libraries (of those shown).
+  const fitTo: FitRequest | null = useMemo(
+    () => (fitSeq && position ? { seq: fitSeq, points: [position, ...nearest.slice(0, NEAREST_FITTED).map((n) => n.library)] } : null),
+    // Only a new "Near me" answer moves the map, not every change of the list.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [fitSeq],
+  );
 
   const title = searchMode ? t('Libraries holding these results') : t('Map of the libraries');
   // The home page is titled by the site itself.
@@ -105,7 +133,7 @@ export default function MapPage() {
 
   const listItem = (lib: LibraryPublic, onMap: boolean) => {
     const count = counts?.get(lib.id);
-    const place = libraryPlace(lib);
+    const where = libraryPlace(lib, i18n.language);
     return (
       <li key={lib.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
         <span>
@@ -115,7 +143,7 @@ export default function MapPage() {
           <span className="text-sm text-stone-700">
             {' · '}
             <LibraryType type={lib.library_type} />
-            {place && ` · ${place}`}
+            {where && ` · ${where}`}
           </span>
         </span>
         <span className="flex flex-wrap items-center gap-2">
@@ -154,6 +182,15 @@ export default function MapPage() {
       )}
       {!loading && !failed && (
         <>
+          <PlaceFinder
+            place={place}
+            onPlace={setPlace}
+            matches={shown}
+            near={near}
+            onNearMe={onNearMe}
+            nearest={nearest}
+            onShow={(id) => setFocus((f) => ({ id, seq: (f?.seq ?? 0) + 1 }))}
+          />
           <div className="mt-2">
             <Suspense fallback={<div className={`${mapSize} w-full rounded-lg border border-stone-300 bg-[#c9dde9]`} />}>
               <LibraryMap
@@ -164,6 +201,8 @@ export default function MapPage() {
                 label={title}
                 onBounds={onBounds}
                 focus={focus}
+                fitTo={fitTo}
+                here={position}
                 sizeClass={mapSize}
               />
             </Suspense>

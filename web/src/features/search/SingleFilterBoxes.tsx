@@ -2,15 +2,16 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useAgent, useLibrary } from '../../api/hooks';
 import { LIBRARY_TYPE_LABELS } from './labels';
+import { libraryPlace } from '../libraries/libraryText';
 import { MergeHandles } from '../curation/AddToBox';
 import { AgentEdit } from '../curation/AgentEdit';
 
 /** Library card for a `library:N` query. */
 export function LibraryFilterBox({ id }: { id: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { data: lib } = useLibrary(id);
   if (!lib) return null;
-  const place = [lib.address_city, lib.address_country].filter(Boolean).join(', ');
+  const place = libraryPlace(lib, i18n.language);
   return (
     <section className="rounded border border-stone-300 bg-white p-4" aria-label={t('Library')}>
       <h2 className="text-lg font-semibold">{lib.name}</h2>

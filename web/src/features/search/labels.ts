@@ -6,6 +6,7 @@ import {
   type FacetName,
   type FilterName,
 } from '../../lib/shared';
+import { languageName } from '../../lib/intl';
 
 // English source strings; the t() calls below translate them.
 export const FACET_TITLES: Record<FilterName, string> = {
@@ -25,31 +26,8 @@ function lookup(table: Record<string, string>, id: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(table, id) ? table[id] : undefined;
 }
 
-const languageNames = new Map<string, Intl.DisplayNames | null>();
-
-/**
- * The name of a language (ISO 639 code) in the interface language, or undefined when the browser does
- * not know the code (then the server's term is shown).
- */
-export function languageName(code: string, uiLanguage: string): string | undefined {
-  if (!/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/i.test(code)) return undefined;
-  let names = languageNames.get(uiLanguage);
-  if (names === undefined) {
-    try {
-      names = new Intl.DisplayNames([uiLanguage], { type: 'language', fallback: 'none' });
-    } catch {
-      names = null;
-    }
-    languageNames.set(uiLanguage, names);
-  }
-  try {
-    const name = names?.of(code);
-    // French, Italian… name languages in lower case: a list label starts with a capital.
-    return name && name !== code ? name.charAt(0).toLocaleUpperCase(uiLanguage) + name.slice(1) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+// One helper for language names (Intl.DisplayNames in the interface language), shared by every screen.
+export { languageName };
 
 /**
  * The label of a facet value: download, aggregate and translate specials are translated, languages are
