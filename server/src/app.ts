@@ -45,6 +45,7 @@ import { BookBuilderService, BOOK_BUILD_JOB } from './bookbuilder/service.ts';
 import { FontCatalog } from './bookbuilder/fonts.ts';
 import { BuildRunner } from './bookbuilder/runner.ts';
 import { textPdfDeriver } from './bookbuilder/text-pdf.ts';
+import { textEpubDeriver } from './catalogue/text-epub.ts';
 import { bookbuilderRoutes } from './bookbuilder/routes.ts';
 import { BuilderSessions } from './bookbuilder/sessions.ts';
 import { CoverService, COVER_BUILD_JOB } from './covers/service.ts';
@@ -164,6 +165,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   }, () => fonts.names(), undefined, (family, letters) => fonts.knownMissing(family, letters));
   const buildRunner = new BuildRunner();
   derived.register(textPdfDeriver(buildRunner));
+  derived.register(textEpubDeriver(db, (input) => buildRunner.runTextEpub(input), config.publicUrl));
   const covers = new CoverService(builderSessions, jobs, buildRunner, () => fonts.names(), {
     templatePath: config.coverTemplate || undefined,
     maxSessionBytes: BOOKBUILDER_MAX_SESSION_BYTES,

@@ -5,19 +5,16 @@ import { existsSync, readdirSync, readFileSync, mkdtempSync, writeFileSync, rmSy
 import { join, dirname, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { spawnSync } from 'node:child_process';
 import { unzipSync, strFromU8 } from 'fflate';
-import { museToEpub, collectionToEpub, readMuseZip } from './index.ts';
+import { museToEpub, collectionToEpub, readMuseZip, selectSections } from './index.ts';
+import { EPUBCHECK_MISSING, HAVE_EPUBCHECK, epubCheck } from './testing/epubcheck.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../..');
 const corpus = join(repoRoot, '../shared/fixtures/muse');
 const zips = join(repoRoot, '../shared/fixtures/amusewiki-texts');
 const demo = join(repoRoot, 'demo/texts');
-const JAR = '/usr/share/java/epubcheck.jar';
-const haveJava = spawnSync('java', ['-version']).status === 0;
-const haveCheck = existsSync(JAR) && haveJava;
-if (!haveCheck) console.log(`EPUBCheck tests skipped: install the Debian package epubcheck (${JAR} and a Java runtime)`);
+if (!HAVE_EPUBCHECK) console.log(EPUBCHECK_MISSING);
 
 function imagesNextTo(dir: string): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
@@ -27,7 +24,7 @@ function imagesNextTo(dir: string): Map<string, Uint8Array> {
 
 const FIXED = { modified: new Date('2026-01-01T00:00:00Z') };
 
-describe.skipIf(!haveCheck)('EPUBCheck', () => {
+describe.skipIf(!HAVE_EPUBCHECK)('EPUBCheck', () => {
   const out = mkdtempSync(join(tmpdir(), 'epub-check-'));
   const made: string[] = [];
   beforeAll(() => {
@@ -57,20 +54,21 @@ describe.skipIf(!haveCheck)('EPUBCheck', () => {
         { title: 'A collection', author: 'Somebody', ...FIXED },
       ),
     );
+    // a Book Builder collection with partial selections (some sections of each text) and the virtual header
+    add(
+      'collection-partial',
+      collectionToEpub(
+        demoTexts.slice(0, 3).map((f, i) => ({ muse: selectSections(readFileSync(join(demo, f), 'utf8'), i === 1 ? [0, 2] : [1]), files: demoFiles, credits: 'Demo library' })),
+        { title: 'Parts of *three* texts', subtitle: 'A reader', date: '2026', notes: 'Chosen for the test', source: 'The demo library', ...FIXED },
+      ),
+    );
     return () => rmSync(out, { recursive: true, force: true });
   });
 
   it('reports no error and no warning on any file', () => {
-    const r = spawnSync('java', ['-cp', JAR, join(here, '../scripts/EpubCheckMany.java'), ...made], { encoding: 'utf8', maxBuffer: 64 << 20 });
-    const text = r.stdout + r.stderr;
-    const problems: string[] = [];
-    for (const part of text.split(/^== (?=\/)/m).slice(1)) {
-      const file = part.slice(0, part.indexOf('\n'));
-      const m = /Messages: (\d+) fatals? \/ (\d+) errors? \/ (\d+) warnings?/.exec(part);
-      if (!m || m[1] !== '0' || m[2] !== '0' || m[3] !== '0') problems.push(part.split('\n').filter((l) => /^(ERROR|WARNING|FATAL)/.test(l) || l === file).join('\n'));
-    }
+    const { reports, problems } = epubCheck(made);
     expect(made.length).toBeGreaterThan(3);
-    expect(text.split(/^== (?=\/)/m).length - 1).toBe(made.length);
+    expect(reports).toBe(made.length);
     expect(problems).toEqual([]);
   }, 180_000);
 });
@@ -166,5 +164,36 @@ describe('EPUB contents', () => {
     const rtl = unpack(museToEpub('#title عنوان\n#lang ar\n\n* فصل\n\nنص.\n', FIXED));
     expect(rtl['OEBPS/content.opf']).toContain('page-progression-direction="rtl"');
     expect(rtl['OEBPS/text/001.xhtml']).toMatch(/<html [^>]*xml:lang="ar" lang="ar" dir="rtl"/);
+  });
+});
+
+describe('partial selections', () => {
+  const muse = '#title Parts\n#lang en\n\nBefore.[1]\n\n* One\n\nFirst.\n\n** Two\n\nSecond.[2]\n\n* Three\n\nThird.\n\n[1] Note one.\n\n[2] Note two.\n';
+
+  it('keeps only the chosen sections, in the text\'s order, with their notes', () => {
+    const files = unpack(collectionToEpub([{ muse: selectSections(muse, [3, 2]) }, { muse }], { title: 'Two', ...FIXED }));
+    const first = Object.entries(files).filter(([n]) => n.startsWith('OEBPS/text/t001-')).map(([, v]) => v).join('\n');
+    expect(first).toContain('Second.');
+    expect(first).toContain('Third.');
+    expect(first).toContain('Note two.');
+    expect(first).not.toContain('First.');
+    expect(first).not.toContain('Before.');
+    expect(first).not.toContain('Note one.');
+    expect(first.indexOf('Second.')).toBeLessThan(first.indexOf('Third.'));
+    // one table of contents: each text's title, then its chosen headings one level below
+    const nav = files['OEBPS/nav.xhtml'].split('</nav>')[0];
+    expect(nav.match(/<a [^>]*>[^<]*<\/a>/g)!.map((a) => a.replace(/<[^>]+>/g, ''))).toEqual(['Parts', 'Two', 'Three', 'Parts', 'One', 'Two', 'Three']);
+    expect(files['OEBPS/text/t001-000.xhtml']).toContain('<h1 class="title">Parts</h1>');
+  });
+
+  it('puts the collection\'s header on its title page and in the metadata', () => {
+    const files = unpack(collectionToEpub([{ muse }], { title: 'My *own* book', subtitle: 'Sub', author: 'Editor', date: '2025', source: 'Somewhere', ...FIXED }));
+    expect(files['OEBPS/text/title.xhtml']).toContain('<h1 class="title">My own book</h1>');
+    expect(files['OEBPS/text/title.xhtml']).toContain('<p class="source">Somewhere</p>');
+    const opf = files['OEBPS/content.opf'];
+    expect(opf).toContain('<dc:title>My own book</dc:title>');
+    expect(opf).toContain('<dc:creator>Editor</dc:creator>');
+    expect(opf).toContain('<dc:date>2025</dc:date>');
+    expect(opf).toContain('<dc:source>Somewhere</dc:source>');
   });
 });

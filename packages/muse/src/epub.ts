@@ -29,10 +29,14 @@ export interface EpubText extends EpubOptions {
   muse: string | MuseDocument;
 }
 
+/** The collection's own header (the Book Builder's virtual fields: inline Muse, shown as plain text). */
 export interface EpubCollectionOptions {
   title: string;
   subtitle?: string;
   author?: string;
+  date?: string;
+  notes?: string;
+  source?: string;
   lang?: string;
   identifier?: string;
   modified?: Date;
@@ -673,17 +677,24 @@ export function collectionToEpub(texts: EpubText[], options: EpubCollectionOptio
   });
   const lang = options.lang && LANG_OK.test(options.lang) ? options.lang : mostCommon(langs) || 'en';
   const dir = RTL_LANGS.has(lang.split('-')[0].toLowerCase()) ? 'rtl' : 'ltr';
-  let titlePage = `<section epub:type="titlepage" class="titlepage">\n<h1 class="title">${escapeXml(options.title)}</h1>\n`;
-  if (options.subtitle) titlePage += `<p class="subtitle">${escapeXml(options.subtitle)}</p>\n`;
-  if (options.author) titlePage += `<p class="author">${escapeXml(options.author)}</p>\n`;
+  const title = plain(options.title) || 'Untitled';
+  const author = plain(options.author);
+  let titlePage = `<section epub:type="titlepage" class="titlepage">\n<h1 class="title">${escapeXml(title)}</h1>\n`;
+  for (const k of ['subtitle', 'author', 'date', 'notes', 'source'] as const) {
+    const v = plain(options[k]);
+    if (v) titlePage += `<p class="${k}">${escapeXml(v)}</p>\n`;
+  }
   if (options.credits) titlePage += `<p class="credits">${escapeXml(options.credits)}</p>\n`;
   titlePage += '</section>\n';
   return pack({
-    title: options.title,
-    creators: options.author ? [options.author] : [...creators],
+    title,
+    date: plain(options.date) || undefined,
+    source: plain(options.source) || undefined,
+    description: plain(options.subtitle) || undefined,
+    creators: author ? [author] : [...creators],
     lang,
     dir,
-    identifier: options.identifier || uuidFrom(options.title + texts.map((t) => (typeof t.muse === 'string' ? t.muse : t.identifier ?? '')).join('\u0000')),
+    identifier: options.identifier || uuidFrom(options.title + texts.map((t) => (typeof t.muse === 'string' ? t.muse : t.identifier ?? JSON.stringify(t.muse.header) + t.muse.body.length)).join('\u0000')),
     modified: options.modified ?? new Date(),
     subjects: [],
     titlePage,

@@ -16,3 +16,4 @@ export { museToTypstBook, joinTypstBook, type TypstBook, type TypstSegment } fro
 export { collectionToTypstBook } from './collection.ts';
 export * from './chunks.ts';
 export { museToEpub, collectionToEpub, type EpubOptions, type EpubText, type EpubCollectionOptions } from './epub.ts';
+export { museSections, sectionTitles, selectSections } from './sections.ts';

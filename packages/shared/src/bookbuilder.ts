@@ -440,8 +440,22 @@ export const bookSessionIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'I
 const sessionId = bookSessionIdSchema.nullish();
 const rowId = z.coerce.number().int().positive().max(2 ** 31);
 
+/** What a build produces (our addition): the spec's PDF, or an EPUB 3 (paper, imposition and crop marks mean nothing there). */
+export const BOOK_FORMATS = ['pdf', 'epub'] as const;
+export const bookFormatSchema = z.enum(BOOK_FORMATS, { message: 'format: use pdf or epub' });
+export type BookFormat = z.infer<typeof bookFormatSchema>;
+
+/**
+ * A partial selection of a text (the reference's `name:0,3`): section numbers separated by commas, 0 being
+ * what precedes the first heading of levels 1–4 and n the n-th such heading with what follows it.
+ */
+export const bookPartialSchema = z.string().max(2000)
+  .regex(/^\s*\d{1,5}(\s*,\s*\d{1,5})*\s*$/, 'partial: section numbers separated by commas, e.g. 0,3')
+  .transform((s) => [...new Set(s.split(',').map(Number))].sort((a, b) => a - b));
+
 export const bookbuilderRequestSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('add'), session_id: sessionId, add: rowId }),
+  /** partial (our addition): only these sections of the text, e.g. "0,3" (see bookPartialSchema). */
+  z.object({ action: z.literal('add'), session_id: sessionId, add: rowId, partial: bookPartialSchema.optional() }),
   z.object({ action: z.literal('list'), session_id: sessionId }),
   z.object({ action: z.literal('remove'), session_id: sessionId, remove_id: rowId }),
   /** Places move_id just before to_id; to_id null moves it to the end. */
@@ -449,7 +463,8 @@ export const bookbuilderRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('get_fonts'), session_id: sessionId }),
   z.object({ action: z.literal('get_headings'), session_id: sessionId }),
   /** collection_data here is the build payload of spec §7 (units, 1/absent flags), not the form's collection_data. */
-  z.object({ action: z.literal('build'), session_id: sessionId, collection_data: buildPayloadSchema }),
+  /** format (our addition): what to build; absent is the spec's PDF. */
+  z.object({ action: z.literal('build'), session_id: sessionId, collection_data: buildPayloadSchema, format: bookFormatSchema.optional() }),
   z.object({ action: z.literal('check_job'), session_id: sessionId, check_job_id: rowId }),
 ], { message: 'Unknown action: use add, list, remove, reorder, get_fonts, get_headings, build or check_job' });
 export type BookbuilderRequest = z.input<typeof bookbuilderRequestSchema>;
@@ -465,6 +480,8 @@ export const bookTextSchema = z.object({
     authors: z.array(z.string()),
     /** Bytes of the copied sources. */
     size: z.number().int(),
+    /** Our addition: the selected sections when only part of the text is wanted (absent: all of it). */
+    partial: z.array(z.number().int()).optional(),
   }),
 });
 export type BookText = z.infer<typeof bookTextSchema>;
@@ -511,6 +528,8 @@ export const bookbuilderResponseSchema = z.object({
   /** check_job of a finished build: the book's pages before imposition, and the printed sheets when imposed. */
   book_pages: z.number().int().nullable().optional(),
   sheets: z.number().int().nullable().optional(),
+  /** check_job of a finished build (our addition): what it produced, pdf or epub. */
+  format: bookFormatSchema.nullable().optional(),
   /** Limits, so the UI can say how full the session is. */
   limits: z.object({ max_texts: z.number().int(), max_bytes: z.number().int(), used_bytes: z.number().int() }).optional(),
 });

@@ -6,9 +6,11 @@ import { buildBook, type BuildInput, type BuildProgress, type BuildResult } from
 import { renderCover, type CoverRenderInput, type CoverRenderResult } from '../covers/render.ts';
 import { makePreviewImage, type PreviewImageInput } from '../covers/preview-image.ts';
 import { yieldToRequests } from '../jobs/thread-priority.ts';
+import { writeTextEpub, type TextEpubInput } from '../catalogue/text-epub.ts';
 
-export type ThreadTask = { kind: 'book'; input: BuildInput } | { kind: 'cover'; input: CoverRenderInput } | { kind: 'preview-image'; input: PreviewImageInput };
-export type ThreadResult = BuildResult | CoverRenderResult | { width: number; height: number };
+export type ThreadTask = { kind: 'book'; input: BuildInput } | { kind: 'cover'; input: CoverRenderInput } | { kind: 'preview-image'; input: PreviewImageInput }
+  | { kind: 'text-epub'; input: TextEpubInput };
+export type ThreadResult = BuildResult | CoverRenderResult | { width: number; height: number } | { bytes: number };
 export interface BuildRequest { id: number; task: ThreadTask }
 export type BuildReply = { id: number; ok: true; result: ThreadResult } | { id: number; ok: false; error: string } | { id: number; progress: BuildProgress };
 
@@ -20,6 +22,8 @@ async function runTask(task: ThreadTask, onProgress: (p: BuildProgress) => void)
       return renderCover(task.input);
     case 'preview-image':
       return makePreviewImage(task.input);
+    case 'text-epub':
+      return writeTextEpub(task.input);
   }
 }
 

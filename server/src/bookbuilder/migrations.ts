@@ -39,4 +39,10 @@ export const bookbuilderMigrations: Record<string, Migration> = {
       await db.schema.alterTable('book_sessions').addColumn('kind', 'text', (c) => c.notNull().defaultTo('book')).execute();
     },
   },
+  /** A partial selection of a text (our addition to `add`): its section numbers as a JSON list; null is the whole text. */
+  '2026-11-29-0300-book-text-partial': {
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('book_session_texts').addColumn('partial', 'text').execute();
+    },
+  },
 };

@@ -1,4 +1,4 @@
-// POST /bookbuilder (actions of spec §7), GET /bookbuilder/:session_id (the built PDF of a book or cover session) and the font
+// POST /bookbuilder (actions of spec §7), GET /bookbuilder/:session_id (the built PDF or EPUB of a book, a cover's PDF) and the font
 // specimens. Thin: validation by the shared schemas, work in BookBuilderService / FontCatalog.
 import fs from 'node:fs';
 import { z } from 'zod';
@@ -18,7 +18,7 @@ export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog)
     const b = req.body;
     switch (b.action) {
       case 'add':
-        return books.add(b.session_id, b.add, viewerOf(req));
+        return books.add(b.session_id, b.add, viewerOf(req), b.partial);
       case 'list':
         return books.list(b.session_id);
       case 'remove':
@@ -30,7 +30,7 @@ export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog)
       case 'get_headings':
         return { headings: HEADINGS.map((h) => ({ name: h.name, desc: h.desc })) };
       case 'build':
-        return books.build(b.session_id, b.collection_data);
+        return books.build(b.session_id, b.collection_data, b.format);
       case 'check_job':
         return books.checkJob(b.session_id, b.check_job_id);
     }
@@ -59,11 +59,13 @@ export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog)
     const out = books.sessions.output(req.params.session_id);
     if (!out) throw notFound('No PDF has been built in this session yet');
     const stamp = new Date().toISOString().slice(0, 19).replace('T', '--').replace(/:/g, '-');
+    // the last build's format: a PDF, or an EPUB (our addition), which no browser shows inline
+    const epub = out.absPath.endsWith('.epub');
     return reply
-      .type('application/pdf')
+      .type(epub ? 'application/epub+zip' : 'application/pdf')
       .header('Content-Length', out.size)
       .header('Cache-Control', 'private, no-cache')
-      .header('Content-Disposition', `${req.query.inline ? 'inline' : 'attachment'}; filename="${out.kind === 'cover' ? 'bookcover' : 'bookbuilder'}-${stamp}.pdf"`)
+      .header('Content-Disposition', `${req.query.inline && !epub ? 'inline' : 'attachment'}; filename="${out.kind === 'cover' ? 'bookcover' : 'bookbuilder'}-${stamp}.${epub ? 'epub' : 'pdf'}"`)
       .send(fs.createReadStream(out.absPath));
   });
 };

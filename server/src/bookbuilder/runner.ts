@@ -7,6 +7,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { BuildInput, BuildProgress, BuildResult } from './build.ts';
 import type { CoverRenderInput, CoverRenderResult } from '../covers/render.ts';
 import type { PreviewImageInput } from '../covers/preview-image.ts';
+import type { TextEpubInput } from '../catalogue/text-epub.ts';
 import type { BuildReply, ThreadResult, ThreadTask } from './build-thread-main.ts';
 
 type Pool = 'build' | 'image';
@@ -62,6 +63,11 @@ export class BuildRunner {
 
   runCover(input: CoverRenderInput, signal?: AbortSignal): Promise<CoverRenderResult> {
     return this.exec({ kind: 'cover', input }, signal) as Promise<CoverRenderResult>;
+  }
+
+  /** A Muse text's EPUB for the downloads (catalogue/text-epub.ts). */
+  runTextEpub(input: TextEpubInput, signal?: AbortSignal): Promise<{ bytes: number }> {
+    return this.exec({ kind: 'text-epub', input }, signal) as Promise<{ bytes: number }>;
   }
 
   runPreviewImage(input: PreviewImageInput, signal?: AbortSignal): Promise<{ width: number; height: number }> {

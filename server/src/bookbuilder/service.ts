@@ -6,11 +6,12 @@ import {
   JOB_NOT_FOUND,
   makeCollectionDataSchema,
   payloadField,
+  type BookFormat,
   type BookText,
   type BookbuilderResponse,
   type CollectionData,
 } from '@uc/shared';
-import { availableFonts, lettersMissing, textLetters } from '@uc/muse';
+import { availableFonts, lettersMissing, parseMuse, museSections, textLetters } from '@uc/muse';
 import { isBundledFont } from './fonts.ts';
 import type { Db } from '../db/index.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
@@ -32,8 +33,8 @@ export interface BookBuilderSettings {
 }
 
 /** The queued job's payload: the session's texts and the parsed options. */
-interface BuildJobPayload { session_id: string; text_ids: number[]; data: CollectionData }
-interface TextRow { id: number; session_id: string; position: number; data_source_id: number; entry_id: number | null; title: string; authors: string; size: number }
+interface BuildJobPayload { session_id: string; text_ids: number[]; data: CollectionData; format?: BookFormat }
+interface TextRow { id: number; session_id: string; position: number; data_source_id: number; entry_id: number | null; title: string; authors: string; size: number; partial: string | null }
 
 /** The `add` status when the session already has the same entry from another data source (an addition to spec §7). */
 export const ALREADY_FROM_OTHER_LIBRARY = 'This text is already in the Book Builder from another library';
@@ -67,11 +68,13 @@ export class BookBuilderService {
       usage: s.prepare('SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes FROM book_session_texts WHERE session_id = ?'),
       byDataSource: s.prepare('SELECT id FROM book_session_texts WHERE session_id = ? AND data_source_id = ?').pluck(),
       byEntry: s.prepare('SELECT id FROM book_session_texts WHERE session_id = ? AND entry_id = ? AND data_source_id <> ? LIMIT 1').pluck(),
-      insertText: s.prepare(`INSERT INTO book_session_texts (session_id, position, data_source_id, entry_id, title, authors, size, created)
-        VALUES (?, (SELECT coalesce(max(position), 0) + 1 FROM book_session_texts WHERE session_id = ?), ?, ?, ?, ?, ?, ?) RETURNING id`).pluck(),
+      insertText: s.prepare(`INSERT INTO book_session_texts (session_id, position, data_source_id, entry_id, title, authors, size, partial, created)
+        VALUES (?, (SELECT coalesce(max(position), 0) + 1 FROM book_session_texts WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?) RETURNING id`).pluck(),
       deleteText: s.prepare('DELETE FROM book_session_texts WHERE id = ? AND session_id = ?'),
       setPosition: s.prepare('UPDATE book_session_texts SET position = ? WHERE id = ?'),
       dsAuthors: s.prepare('SELECT authors FROM data_sources WHERE id = ?').pluck(),
+      // what an EPUB's title page of the text credits: the library and the text's address (null when the record is gone)
+      dsCredits: s.prepare(`SELECT d.uri, l.name FROM data_sources d JOIN sites si ON si.id = d.site_id JOIN libraries l ON l.id = si.library_id WHERE d.id = ?`),
     };
   }
 
@@ -119,7 +122,10 @@ export class BookBuilderService {
     return (this.q.texts.all(sessionId) as TextRow[]).map((r) => ({
       id: r.id,
       sid: r.session_id,
-      attributes: { entry_id: r.entry_id, data_source_id: r.data_source_id, title: r.title, authors: JSON.parse(r.authors) as string[], size: r.size },
+      attributes: {
+        entry_id: r.entry_id, data_source_id: r.data_source_id, title: r.title, authors: JSON.parse(r.authors) as string[], size: r.size,
+        ...(r.partial ? { partial: JSON.parse(r.partial) as number[] } : {}),
+      },
     }));
   }
 
@@ -133,12 +139,20 @@ export class BookBuilderService {
     };
   }
 
-  /** Copies a data source's Muse source (and its zip with the images) into the session; creates the session if needed. */
-  add(sessionId: string | null | undefined, dataSourceId: number, viewer: Viewer): BookbuilderResponse {
+  /**
+   * Copies a data source's Muse source (and its zip with the images) into the session; creates the session if needed.
+   * `partial` (our addition): only these sections of the text go into the book (museSections' numbers).
+   */
+  add(sessionId: string | null | undefined, dataSourceId: number, viewer: Viewer, partial?: number[]): BookbuilderResponse {
     const ds = this.catalogue.visibleDataSource(dataSourceId, viewer);
     if (!ds) throw notFound('No such data source');
     const muse = this.files.get(ds.id, '.muse');
     if (!muse) throw new HttpError(422, 'This text has no Muse source: it cannot go into the Book Builder');
+    if (partial) {
+      const count = museSections(parseMuse(fs.readFileSync(muse.absPath, 'utf8'))).length;
+      const past = partial.find((n) => n >= count);
+      if (past !== undefined) throw new HttpError(400, 'partial: this text has sections 0 to {{last}}, not {{n}}', { values: { last: count - 1, n: past } });
+    }
     const zip = this.files.get(ds.id, '.zip');
     const size = muse.size + (zip?.size ?? 0);
 
@@ -156,7 +170,7 @@ export class BookBuilderService {
     // answer says so, so the user can remove one of them.
     const sameEntry = ds.entry_id !== null && this.q.byEntry.get(sid, ds.entry_id, ds.id) !== undefined;
     const authors = (this.q.dsAuthors.get(ds.id) as string | undefined) ?? '[]';
-    const textId = this.q.insertText.get(sid, sid, ds.id, ds.entry_id, ds.title, authors, size, iso()) as number;
+    const textId = this.q.insertText.get(sid, sid, ds.id, ds.entry_id, ds.title, authors, size, partial ? JSON.stringify(partial) : null, iso()) as number;
     const dest = this.textPaths(sid, textId);
     try {
       fs.mkdirSync(path.dirname(dest.muse), { recursive: true });
@@ -214,7 +228,7 @@ export class BookBuilderService {
   }
 
   /** Validates the options (parsed from the build payload) against the session (texts, virtual header, fonts) and queues a build. */
-  build(sessionId: string | null | undefined, data: CollectionData): BookbuilderResponse {
+  build(sessionId: string | null | undefined, data: CollectionData, format: BookFormat = 'pdf'): BookbuilderResponse {
     const s = this.requireSession(sessionId);
     const texts = this.texts(s.id);
     if (texts.length === 0) throw new HttpError(409, 'Add at least one text before building the book');
@@ -223,6 +237,15 @@ export class BookBuilderService {
       const i = checked.error.issues[0];
       throw new HttpError(400, 'Invalid request ({{detail}})', { issue: { path: `collection_data.${payloadField(String(i.path[0]))}`, issue: i } });
     }
+    // an EPUB names no font (the reader's choice stays in force): only a PDF's fonts are checked
+    if (format === 'pdf') this.checkFonts(s.id, data);
+    const payload: BuildJobPayload = { session_id: s.id, text_ids: texts.map((t) => t.id), data: checked.data, format };
+    const jobId = this.queue.enqueue(BOOK_BUILD_JOB, payload, { maxAttempts: 2 });
+    this.sessions.setJob(s.id, jobId);
+    return { session_id: s.id, job_id: jobId, status: 'inactive' };
+  }
+
+  private checkFonts(sessionId: string, data: CollectionData): void {
     const fonts = new Set(this.fontNames());
     const keys: ('mainfont' | 'monofont' | 'sansfont')[] = data.sansfontsections ? ['mainfont', 'monofont', 'sansfont'] : ['mainfont', 'monofont'];
     for (const key of keys) {
@@ -230,7 +253,7 @@ export class BookBuilderService {
     }
     // the families get_fonts offers for these texts: DejaVu (bundled) or one with every letter
     for (const key of keys) {
-      const letters = this.textLetters(s.id);
+      const letters = this.textLetters(sessionId);
       const missing = isBundledFont(data[key]) ? [] : (this.knownMissing(data[key], letters) ?? lettersMissing(data[key], letters));
       if (missing.length) {
         throw new HttpError(400, 'the font "{{font}}" lacks letters of these texts ({{letters}}): choose one the Fonts tab offers', {
@@ -243,10 +266,6 @@ export class BookBuilderService {
     if (this.fontType(data.monofont) !== 'mono') {
       throw new HttpError(400, 'the font "{{font}}" is not a monospaced font', { field: 'collection_data.monofont', values: { font: data.monofont } });
     }
-    const payload: BuildJobPayload = { session_id: s.id, text_ids: texts.map((t) => t.id), data: checked.data };
-    const jobId = this.queue.enqueue(BOOK_BUILD_JOB, payload, { maxAttempts: 2 });
-    this.sessions.setJob(s.id, jobId);
-    return { session_id: s.id, job_id: jobId, status: 'inactive' };
   }
 
   /**
@@ -266,9 +285,11 @@ export class BookBuilderService {
       error: job.status === 'failed' ? job.error : null,
       queue_position: job.status === 'inactive' ? this.queue.position(jobId) : null,
       progress: job.status === 'active' ? this.progress.get(jobId) ?? null : null,
-      pages: job.status === 'finished' ? job.result?.pages ?? null : null,
-      book_pages: job.status === 'finished' ? job.result?.bookPages ?? null : null,
+      // an EPUB has no pages
+      pages: job.status === 'finished' && job.result?.format !== 'epub' ? job.result?.pages ?? null : null,
+      book_pages: job.status === 'finished' && job.result?.format !== 'epub' ? job.result?.bookPages ?? null : null,
       sheets: job.status === 'finished' ? job.result?.sheets ?? null : null,
+      format: job.status === 'finished' ? job.result?.format ?? 'pdf' : null,
     };
   }
 
@@ -297,16 +318,25 @@ export class BookBuilderService {
     const wanted = new Set(p.text_ids);
     const texts = this.texts(s.id).filter((t) => wanted.has(t.id));
     if (texts.length === 0) throw new Error('The session has no texts to build');
-    const file = `book-${ctx.jobId}.pdf`;
+    const format = p.format ?? 'pdf';
+    const file = `book-${ctx.jobId}.${format}`;
     let result: BuildResult;
     try {
       result = await runner.run(
         {
           texts: texts.map((t) => {
             const tp = this.textPaths(s.id, t.id);
-            return { musePath: tp.muse, zipPath: fs.existsSync(tp.zip) ? tp.zip : null };
+            const credits = this.q.dsCredits.get(t.attributes.data_source_id) as { uri: string | null; name: string } | undefined;
+            return {
+              musePath: tp.muse,
+              zipPath: fs.existsSync(tp.zip) ? tp.zip : null,
+              sections: t.attributes.partial,
+              credits: credits?.name,
+              sourceUrl: credits?.uri ?? undefined,
+            };
           }),
           data: p.data,
+          format,
           outPath: path.join(this.sessions.dir(s.id), file),
         },
         ctx.signal,
