@@ -442,7 +442,7 @@ const rowId = z.coerce.number().int().positive().max(2 ** 31);
 
 /** What a build produces (our addition): the spec's PDF, or an EPUB 3 (paper, imposition and crop marks mean nothing there). */
 export const BOOK_FORMATS = ['pdf', 'epub'] as const;
-export const bookFormatSchema = z.enum(BOOK_FORMATS, { message: 'format: use pdf or epub' });
+export const bookFormatSchema = z.enum(BOOK_FORMATS, { message: 'use pdf or epub' });
 export type BookFormat = z.infer<typeof bookFormatSchema>;
 
 /**
@@ -450,7 +450,7 @@ export type BookFormat = z.infer<typeof bookFormatSchema>;
  * what precedes the first heading of levels 1–4 and n the n-th such heading with what follows it.
  */
 export const bookPartialSchema = z.string().max(2000)
-  .regex(/^\s*\d{1,5}(\s*,\s*\d{1,5})*\s*$/, 'partial: section numbers separated by commas, e.g. 0,3')
+  .regex(/^\s*\d{1,5}(\s*,\s*\d{1,5})*\s*$/, 'section numbers separated by commas, e.g. 0,3')
   .transform((s) => [...new Set(s.split(',').map(Number))].sort((a, b) => a - b));
 
 export const bookbuilderRequestSchema = z.discriminatedUnion('action', [

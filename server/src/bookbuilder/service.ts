@@ -151,7 +151,7 @@ export class BookBuilderService {
     if (partial) {
       const count = museSections(parseMuse(fs.readFileSync(muse.absPath, 'utf8'))).length;
       const past = partial.find((n) => n >= count);
-      if (past !== undefined) throw new HttpError(400, 'partial: this text has sections 0 to {{last}}, not {{n}}', { values: { last: count - 1, n: past } });
+      if (past !== undefined) throw new HttpError(400, 'this text has sections 0 to {{last}}, not {{n}}', { field: 'partial', values: { last: count - 1, n: past } });
     }
     const zip = this.files.get(ds.id, '.zip');
     const size = muse.size + (zip?.size ?? 0);
