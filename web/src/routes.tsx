@@ -2,6 +2,7 @@ import { Navigate, useParams, type RouteObject } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { RootLayout, SearchRoute } from './features/layout/RootLayout';
 import EntryPage from './features/entry/EntryPage';
+import EntryTextPage from './features/entry/EntryTextPage';
 import ContactPage from './features/pages/ContactPage';
 import StaticPage from './features/pages/StaticPage';
 import { NotFoundPage } from './features/pages/NotFoundPage';
@@ -52,6 +53,7 @@ export const routes: RouteObject[] = [
       },
       { id: 'search', path: 'search', element: <SearchRoute /> },
       { id: 'entry', path: 'entry/:id', element: <EntryPage /> },
+      { id: 'entry_text', path: 'entry/:id/text', element: <EntryTextPage /> },
       {
         id: 'library',
         path: 'library',

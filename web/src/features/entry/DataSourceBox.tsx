@@ -32,9 +32,14 @@ export function downloadLabel(t: TFunction, d: Download): string {
   return source ? t(source) : d.desc || d.ext.replace(/^\./, '').toUpperCase();
 }
 
+/** The address of an entry's text page (/entry/{id}/text); `dataSourceId` names the copy (default: the first with a text). */
+export function entryTextHref(entryId: number | string, dataSourceId?: number): string {
+  return `/entry/${entryId}/text${dataSourceId === undefined ? '' : `?data_source=${dataSourceId}`}`;
+}
+
 /** One holding of the entry: library header, metadata table, downloads, full text and PDF reader. */
-/** `citeEntryId`: offer "Cite this copy" (an entry with several copies: editions differ). */
-export function DataSourceBox({ ds, anchorId, highlight, citeEntryId }: { ds: DataSource; anchorId?: string; highlight?: Set<string>; citeEntryId?: number }) {
+/** `citeEntryId`: offer "Cite this copy" (an entry with several copies: editions differ); `entryId`: link the text's own page. */
+export function DataSourceBox({ ds, anchorId, highlight, citeEntryId, entryId }: { ds: DataSource; anchorId?: string; highlight?: Set<string>; citeEntryId?: number; entryId?: number }) {
   const { t } = useTranslation();
   // Opened from a search snippet: the full text shows at once, the matched words marked.
   const [view, setView] = useState<View>(highlight && ds.has_full_text ? 'text' : 'none');
@@ -152,6 +157,11 @@ export function DataSourceBox({ ds, anchorId, highlight, citeEntryId }: { ds: Da
               >
                 {t('Full text')}
               </button>
+            )}
+            {ds.has_full_text && entryId !== undefined && (
+              <Link to={entryTextHref(entryId, ds.data_source_id)} className="btn">
+                {t('Open the text on its own page')}
+              </Link>
             )}
             {ds.has_pdf && pdf && (
               <button

@@ -126,8 +126,10 @@ export default function EntryPage() {
   const seen = new Set<number>();
   return (
     <article className="mx-auto max-w-5xl px-4 py-6">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0 flex-1">
+      {/* Phones: the buttons get a row of their own below the title, which keeps the full width
+          (issue 32 point 7); from sm on they sit beside it. */}
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
+        <div className="min-w-0 sm:flex-1">
           <h1 className="font-serif text-3xl font-semibold">
             <span lang={contentLang(entry.languages)}>{entry.title}</span>{' '}
             <LanguageTags
@@ -156,7 +158,7 @@ export default function EntryPage() {
             </ul>
           )}
         </div>
-        <div className="flex items-start gap-2">
+        <div className="flex flex-wrap items-start gap-2">
           <CiteMenu entryId={entry.id} dataSourceId={copyInView(entry, location.hash, highlightIn)} />
           <BackButton />
         </div>
@@ -188,6 +190,7 @@ export default function EntryPage() {
               key={ds.data_source_id}
               ds={ds}
               citeEntryId={entry.data_sources.length > 1 ? entry.id : undefined}
+              entryId={entry.id}
               anchorId={first ? `library-${ds.library_id}` : undefined}
               highlight={highlight && ds.data_source_id === highlightIn ? highlight : undefined}
             />

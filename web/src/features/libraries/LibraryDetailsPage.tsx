@@ -8,6 +8,7 @@ import { LibrarySiteLink, LibraryType } from './LibraryCard';
 import { addressLines, establishedYear, logoSrc, safeHttpUrl } from './libraryText';
 import { hasCoordinates } from '../map/bounds';
 import { tileSetting } from '../map/settings';
+import { SubscribeLinks } from '../feeds/SubscribeLinks';
 
 // The map's own chunk (Leaflet and the basemap), loaded only for a library with a place.
 const LibraryMap = lazy(() => import('../map/LibraryMap'));
@@ -141,6 +142,7 @@ export default function LibraryDetailsPage() {
           )}
         </p>
       )}
+      {lib.catalog_is_accessible && <SubscribeLinks query={`library:${lib.id}`} title={lib.name} className="mt-3" />}
 
       <dl className="mt-4 divide-y divide-stone-200 rounded-lg border border-stone-300 bg-white px-4">
         {safeHttpUrl(lib.url) && (

@@ -16,6 +16,7 @@ import { AgentFilterBox, LibraryFilterBox } from './SingleFilterBoxes';
 import { MergeColumn } from '../curation/MergeBox';
 import { Notice } from '../curation/Notice';
 import { SEARCH_BOXES } from '../curation/boxes';
+import { SubscribeLinks, feedQuery } from '../feeds/SubscribeLinks';
 import {
   isFilterActive,
   parseSearch,
@@ -162,6 +163,10 @@ export default function SearchPage({ search, active = true }: Props) {
             {t('Show these libraries on the map')}
           </Link>
         </p>
+      )}
+      {data && !error && !stale && (
+        // The feeds of this search (an author's: creator:N, a library's: library:N), filters included.
+        <SubscribeLinks query={feedQuery(state.query, state.filters)} title={heading} className="mt-1 justify-center" />
       )}
       <div className="my-3">
         <FilterChips filters={state.filters} facets={facets} onRemove={onToggle} />
