@@ -25,6 +25,42 @@ describe.each(APP_BACKENDS)('JSONL import on %s', (dialect) => {
     return { services: await createServices({ ...loadConfig({}), dataDir: path.join(dir, 'data'), databaseUrl }), dir };
   }
 
+  it('indexes the entries it made from what it stored, as the Indexer would from the tables', { timeout: 120_000 }, async () => {
+    const { services, dir } = await fresh();
+    const lines: object[] = fixtureLines().filter((l) => (l as { type: string }).type === 'library');
+    // Line `id` is work `w` (title, authors, languages), held in ways that vary with the line.
+    const entry = (id: number, w = id) => ({
+      type: 'entry', id, title: `Tract ${w}`, subtitle: id % 7 ? null : `Part ${id}`, authors: [`Writer ${w % 300}`, ...(w % 11 ? [] : [`Editor ${w % 13}`, `Writer ${w % 300}`])],
+      languages: w % 9 ? ['en'] : ['en', 'it'], year: 1900 + (id % 80),
+      data_sources: [{ library_id: 1 + (id % 3), identifier: `t-${id}`, description: id % 5 ? `About ${id}` : null, downloads: id % 4 ? ['pdf'] : ['epub', 'pdf'],
+        datestamp: `20${10 + (id % 15)}-01-01T00:00:00Z`, isbn: id % 6 ? null : `978-${id}` }],
+    });
+    // More entries than one indexed chunk (10,000): those are indexed during the reading, from memory.
+    // Every 97th line is the work of 50 lines before (it joins that entry), two lines give again the
+    // identifier of an earlier record (it moves to this line's entry, leaving its entry empty, or
+    // holding an older record under the later date), and one title is in Cyrillic.
+    const works = new Set<number>();
+    for (let id = 1; id <= 12_000; id++) {
+      const w = id % 97 === 0 ? id - 50 : id;
+      works.add(w);
+      lines.push(entry(id, w));
+    }
+    Object.assign((lines.at(-3000) as { data_sources: object[] }).data_sources[0]!, { library_id: 1, identifier: 't-120' });
+    Object.assign((lines.at(-3001) as { data_sources: object[] }).data_sources[0]!, { library_id: 2, identifier: 't-970' });
+    lines.push({ ...entry(20_002), title: 'Хлеб и воля', authors: ['Пётр Кропоткин'], languages: ['ru'] });
+    await importJsonl(writeFixture(dir, lines), services);
+    const s = services.db.sqlite;
+    const docs = () => s.prepare('SELECT entry_id, doc, libraries FROM search_docs ORDER BY entry_id').raw().all();
+    const imported = docs();
+    expect(s.prepare('SELECT count(*) FROM entries').pluck().get()).toBe(works.size + 1);
+    expect(s.prepare('SELECT count(*) FROM search_docs WHERE doc IS NOT NULL').pluck().get()).toBe(works.size);
+    const datestampOf = (title: string) => JSON.parse(s.prepare('SELECT doc FROM search_docs d JOIN entries e ON e.id = d.entry_id WHERE e.title = ?').pluck().get(title) as string).datestamp;
+    expect(datestampOf('Tract 920')).toBe('2020-01-01T00:00:00Z');
+    services.indexer.reindex(s.prepare('SELECT id FROM entries').pluck().all() as number[]);
+    expect(docs()).toEqual(imported);
+    await services.db.close();
+  });
+
   it('imports libraries, entries, data sources and files, and is idempotent', async () => {
     const { services, dir } = await fresh();
     const file = writeFixture(dir);
@@ -274,42 +310,6 @@ describe('JSONL import into an empty SQLite catalogue', () => {
     // 2,500 entries through the thread: 20 s alone on an idle 2-core machine since the word forms (issue 30),
     // past the 30 s default when the suite runs two files at once.
   }, 90_000);
-
-  it('indexes the entries it made from what it stored, as the Indexer would from the tables', async () => {
-    const { services, dir } = await fresh();
-    const lines: object[] = fixtureLines().filter((l) => (l as { type: string }).type === 'library');
-    // Line `id` is work `w` (title, authors, languages), held in ways that vary with the line.
-    const entry = (id: number, w = id) => ({
-      type: 'entry', id, title: `Tract ${w}`, subtitle: id % 7 ? null : `Part ${id}`, authors: [`Writer ${w % 300}`, ...(w % 11 ? [] : [`Editor ${w % 13}`, `Writer ${w % 300}`])],
-      languages: w % 9 ? ['en'] : ['en', 'it'], year: 1900 + (id % 80),
-      data_sources: [{ library_id: 1 + (id % 3), identifier: `t-${id}`, description: id % 5 ? `About ${id}` : null, downloads: id % 4 ? ['pdf'] : ['epub', 'pdf'],
-        datestamp: `20${10 + (id % 15)}-01-01T00:00:00Z`, isbn: id % 6 ? null : `978-${id}` }],
-    });
-    // More entries than one indexed chunk (10,000): those are indexed during the reading, from memory.
-    // Every 97th line is the work of 50 lines before (it joins that entry), two lines give again the
-    // identifier of an earlier record (it moves to this line's entry, leaving its entry empty, or
-    // holding an older record under the later date), and one title is in Cyrillic.
-    const works = new Set<number>();
-    for (let id = 1; id <= 12_000; id++) {
-      const w = id % 97 === 0 ? id - 50 : id;
-      works.add(w);
-      lines.push(entry(id, w));
-    }
-    Object.assign((lines.at(-3000) as { data_sources: object[] }).data_sources[0]!, { library_id: 1, identifier: 't-120' });
-    Object.assign((lines.at(-3001) as { data_sources: object[] }).data_sources[0]!, { library_id: 2, identifier: 't-970' });
-    lines.push({ ...entry(20_002), title: 'Хлеб и воля', authors: ['Пётр Кропоткин'], languages: ['ru'] });
-    await importJsonl(writeFixture(dir, lines), services);
-    const s = services.db.sqlite;
-    const docs = () => s.prepare('SELECT entry_id, doc, libraries FROM search_docs ORDER BY entry_id').raw().all();
-    const imported = docs();
-    expect(s.prepare('SELECT count(*) FROM entries').pluck().get()).toBe(works.size + 1);
-    expect(s.prepare('SELECT count(*) FROM search_docs WHERE doc IS NOT NULL').pluck().get()).toBe(works.size);
-    const datestampOf = (title: string) => JSON.parse(s.prepare('SELECT doc FROM search_docs d JOIN entries e ON e.id = d.entry_id WHERE e.title = ?').pluck().get(title) as string).datestamp;
-    expect(datestampOf('Tract 920')).toBe('2020-01-01T00:00:00Z');
-    services.indexer.reindex(s.prepare('SELECT id FROM entries').pluck().all() as number[]);
-    expect(docs()).toEqual(imported);
-    await services.db.close();
-  });
 
   it('a failed import into the empty catalogue leaves it empty, in WAL, with no journal left', async () => {
     const { services, dir, dbFile } = await fresh();

@@ -49,7 +49,7 @@ const ANALYZE_AFTER_ROWS = 4000;
  */
 export interface BulkOptions {
   inTransaction?: boolean;
-  /** SQLite: what is written of new entries is also kept here, for their indexing (search/entry-image.ts). */
+  /** What is written of new entries is also kept here, for their indexing (search/entry-image.ts). */
   image?: EntryImage | null;
 }
 
@@ -197,7 +197,7 @@ export class IngestService {
       // Cached agent ids and languages hold for one transaction: an agent may be deleted between two
       // (a curator undoing it). A bulk load holding its transaction forgets them once, at its start.
       if (!opts?.inTransaction) this.forgetCaches();
-      if (this.db.sqlite.dialect === 'postgres') return this.storeBatch(records, now, { entryIds, touched, dataSourceIds, outcomes });
+      if (this.db.sqlite.dialect === 'postgres') return this.storeBatch(records, now, { entryIds, touched, dataSourceIds, outcomes }, opts);
       const target = opts?.image ? this.imaged(opts.image) : this.direct;
       for (const r of records) {
         const { entryId, dataSourceId, outcome } = this.storeOne(r, target, now, touched);
@@ -214,7 +214,7 @@ export class IngestService {
    * sources, then the entries of their grouping keys: one statement each) and written set-wise at the
    * end, new rows with ids taken in order, so a batch is about a dozen round trips instead of thousands.
    */
-  private storeBatch(records: IngestRecord[], now: string, out: { entryIds: number[]; touched: Set<number>; dataSourceIds: number[]; outcomes: StoreOutcome[] }): void {
+  private storeBatch(records: IngestRecord[], now: string, out: { entryIds: number[]; touched: Set<number>; dataSourceIds: number[]; outcomes: StoreOutcome[] }, opts?: BulkOptions): void {
     this.pgq ??= pgStatements(this.db, this.q.entryByKey);
     const newBefore = out.outcomes.filter((o) => o === 'new').length;
     const batch = new PgBatch(this.pgq, this.agentIds, this.languages);
@@ -234,7 +234,7 @@ export class IngestService {
       out.dataSourceIds.push(dataSourceId);
       out.outcomes.push(outcome);
     }
-    const { entryId, dataSourceId } = batch.write();
+    const { entryId, dataSourceId } = batch.write(opts?.image ?? null);
     this.analyzeWhenGrown(out.outcomes.filter((o) => o === 'new').length - newBefore);
     for (let i = 0; i < out.entryIds.length; i++) {
       out.entryIds[i] = entryId(out.entryIds[i]!);
@@ -639,8 +639,11 @@ class PgBatch implements StoreTarget {
     });
   }
 
-  /** Writes the batch; answers the real ids of the stand-in ones. */
-  write(): { entryId: (id: number) => number; dataSourceId: (id: number) => number } {
+  /**
+   * Writes the batch; answers the real ids of the stand-in ones. With `image`, keeps in it what was
+   * written of the entries made (as SQLite's imaged target does record by record), under their real ids.
+   */
+  write(image: EntryImage | null): { entryId: (id: number) => number; dataSourceId: (id: number) => number } {
     const q = this.q;
     const entryIds = this.take('entries', this.newEntries.length);
     const entryId = (id: number) => (id < 0 ? entryIds[-id - 1]! : id);
@@ -678,7 +681,18 @@ class PgBatch implements StoreTarget {
         dsIds[i], d.site_id, d.identifier, entryId(d.entry_id), ...q.dsColumns.slice(1).map((c) => d[c as keyof StoredDataSource]),
       ]));
     }
-    if (this.dsUpdates.size) q.updateDs.run(jsonbRows([...this.dsUpdates.values()].map((d) => ({ ...d, entry_id: entryId(d.entry_id) }))));
+    const updatedDs = [...this.dsUpdates.values()].map((d) => ({ ...d, entry_id: entryId(d.entry_id) }));
+    if (updatedDs.length) q.updateDs.run(jsonbRows(updatedDs));
+    if (image) {
+      this.newEntries.forEach((e, i) => image.made(entryIds[i]!, e.title, e.subtitle, e.dates.reduce((a, b) => (b > a ? b : a))));
+      for (const u of this.entryUpdates.values()) {
+        const latest = u.dates.reduce((a, b) => (b > a ? b : a), '');
+        image.changed(u.id, latest, u.w ? { title: u.title!, subtitle: u.subtitle ?? null } : undefined);
+      }
+      for (const p of this.people) image.people(entryId(p.entryId), p.authors.map((n) => ({ id: this.agentIds.get(n)!, value: n })), p.languages);
+      this.newDs.forEach((d, i) => image.stored({ ...d, id: dsIds[i]!, entry_id: entryId(d.entry_id) }));
+      for (const d of updatedDs) image.stored(d);
+    }
     return { entryId, dataSourceId: (id) => (id < 0 ? dsIds[-id - 1]! : id) };
   }
 

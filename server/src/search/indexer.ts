@@ -227,12 +227,11 @@ export class Indexer {
 
   /**
    * An image of the entries a bulk load makes (entry-image.ts), for `reindex` with `image`; null where
-   * it would not hold: PostgreSQL (its store writes a batch at its end), or agents merged or split (an
-   * entry's authors are then not the agents as named).
+   * it would not hold: agents merged or split (an entry's authors are then not the agents as named).
+   * (On PostgreSQL the store fills it as it writes a batch, under the real ids.)
    */
   entryImage(): EntryImage | null {
     const s = this.db.sqlite;
-    if (this.pg) return null;
     if (s.prepare('SELECT EXISTS (SELECT 1 FROM agents WHERE canonical_agent_id IS NOT NULL) OR EXISTS (SELECT 1 FROM agent_children)').pluck().get()) return null;
     const libraryOf = s.prepare('SELECT library_id FROM sites WHERE id = ?').pluck();
     const libraries = new Map<number, number>();
