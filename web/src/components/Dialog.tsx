@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 
 const FOCUSABLE =
@@ -12,13 +12,11 @@ interface DialogProps {
 }
 
 /**
- * A modal dialog: role="dialog" + aria-modal, focus moved inside and trapped, Escape and the
- * backdrop close it, and focus returns to the element that opened it.
+ * A modal's keyboard rules (Dialog's, and the search's filter drawer's): while `open`, focus moves to
+ * the first focusable element inside `ref` (else the panel itself) and Tab cycles inside it, Escape
+ * calls onClose, and on closing focus returns to the element that had it before.
  */
-export function Dialog({ open, title, onClose, children }: DialogProps) {
-  const { t } = useTranslation();
-  const ref = useRef<HTMLDivElement>(null);
-  const titleId = useId();
+export function useModalFocus(ref: RefObject<HTMLElement | null>, open: boolean, onClose: () => void): void {
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
@@ -56,7 +54,18 @@ export function Dialog({ open, title, onClose, children }: DialogProps) {
       document.removeEventListener('keydown', onKey);
       if (opener && document.contains(opener)) opener.focus();
     };
-  }, [open]);
+  }, [open, ref]);
+}
+
+/**
+ * A modal dialog: role="dialog" + aria-modal, focus moved inside and trapped, Escape and the
+ * backdrop close it, and focus returns to the element that opened it.
+ */
+export function Dialog({ open, title, onClose, children }: DialogProps) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  useModalFocus(ref, open, onClose);
 
   if (!open) return null;
   return (

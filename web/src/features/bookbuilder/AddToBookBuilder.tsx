@@ -1,6 +1,6 @@
 // "Add to the Book Builder" on the entry page (spec §2): copies the text into the session, then links
 // to the tool. Small on purpose: it ships with the entry page, the builder itself is a lazy chunk.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api, isApiError } from '../../api/client';
@@ -19,12 +19,21 @@ export function AddToBookBuilder({ dataSourceId }: { dataSourceId: number }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
+  // The button the reader pressed is replaced by the link: the focus follows it (issue 32 point 8).
+  const linkRef = useRef<HTMLAnchorElement>(null);
+  const focusLink = useRef(false);
+  useEffect(() => {
+    if (!added || !focusLink.current) return;
+    focusLink.current = false;
+    // Only when the focus went down with the button (not when the reader moved on meanwhile).
+    if (!document.activeElement || document.activeElement === document.body) linkRef.current?.focus();
+  }, [added]);
 
   if (added) {
     const note = status === ALREADY_FROM_OTHER_LIBRARY || twice;
     return (
       <span role="status" className={note ? 'flex w-full flex-wrap items-center gap-2' : undefined}>
-        <Link to="/bookbuilder" className="btn btn-primary">
+        <Link ref={linkRef} to="/bookbuilder" className="btn btn-primary">
           {t('Added to the Book Builder!')}
         </Link>
         {note && (
@@ -36,6 +45,8 @@ export function AddToBookBuilder({ dataSourceId }: { dataSourceId: number }) {
     );
   }
   const add = async () => {
+    if (busy) return;
+    focusLink.current = true;
     setBusy(true);
     setError(null);
     try {
@@ -43,6 +54,7 @@ export function AddToBookBuilder({ dataSourceId }: { dataSourceId: number }) {
       setStatus(r.status ?? null);
       setTexts(r);
     } catch (e) {
+      focusLink.current = false;
       setError(isApiError(e) ? e.message : t('Failed!'));
     } finally {
       setBusy(false);
@@ -50,7 +62,8 @@ export function AddToBookBuilder({ dataSourceId }: { dataSourceId: number }) {
   };
   return (
     <>
-      <button type="button" className="btn btn-primary" onClick={add} disabled={busy} aria-busy={busy}>
+      {/* aria-disabled, not disabled, while busy: a disabled button drops the focus to <body>. */}
+      <button type="button" className="btn btn-primary aria-busy:cursor-progress aria-busy:opacity-80" onClick={add} aria-disabled={busy} aria-busy={busy}>
         {t('Add to the Book Builder')}
       </button>
       {error && (

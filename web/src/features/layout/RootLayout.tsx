@@ -3,7 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Header } from './Header';
 import { Footer } from './Footer';
-import SearchPage from '../search/SearchPage';
+import SearchPage, { RESULTS_HEADING_ID } from '../search/SearchPage';
 
 const SEARCH_PATH = '/search';
 
@@ -47,6 +47,8 @@ export function RootLayout() {
     if (from.path === location.pathname) return;
     if (onSearch) {
       window.scrollTo(0, location.search === leftSearch.current ? searchScroll.current : 0);
+      // A search sent from another page (the map's box) lands on its results heading, not on <body>.
+      document.getElementById(RESULTS_HEADING_ID)?.focus({ preventScroll: true });
     } else {
       if (from.path === SEARCH_PATH) leftSearch.current = from.search;
       if (!location.hash) window.scrollTo(0, 0);

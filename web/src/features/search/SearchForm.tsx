@@ -15,13 +15,15 @@ interface Props {
   onTranslations?: (on: boolean) => void;
   /** Titles and authors suggested as the reader types (GET /suggest). */
   suggest?: boolean;
+  /** Called after a submit (Enter or the Search button), not after a new sort: where the focus goes next. */
+  onSubmitted?: () => void;
 }
 
 /** Waits this long after the last key before asking for suggestions. */
 const SUGGEST_DELAY_MS = 150;
 
 /** Text box with clear and help buttons, the sort selector and the Search button. */
-export function SearchForm({ query, sort, onSearch, translations, onTranslations, suggest }: Props) {
+export function SearchForm({ query, sort, onSearch, translations, onTranslations, suggest, onSubmitted }: Props) {
   const { t } = useTranslation();
   const [text, setText] = useState(query);
   const [helpOpen, setHelpOpen] = useState(false);
@@ -101,6 +103,7 @@ export function SearchForm({ query, sort, onSearch, translations, onTranslations
     setOpen(false);
     setTyped(false);
     onSearch(text);
+    onSubmitted?.();
   };
 
   return (

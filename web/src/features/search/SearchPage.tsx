@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FACET_NAMES, type FacetName, type FilterName, type SearchResponse, type SortBy } from '../../lib/shared';
@@ -13,6 +13,7 @@ import { FilterChips } from './FilterChips';
 import { Pager } from './Pager';
 import { ResultCard } from './ResultCard';
 import { AgentFilterBox, LibraryFilterBox } from './SingleFilterBoxes';
+import { FilterDrawer } from './FilterDrawer';
 import { MergeColumn } from '../curation/MergeBox';
 import { Notice } from '../curation/Notice';
 import { SEARCH_BOXES } from '../curation/boxes';
@@ -38,6 +39,9 @@ interface Props {
   active?: boolean;
 }
 
+/** The results heading's id: RootLayout focuses it when the search view is opened from another page. */
+export const RESULTS_HEADING_ID = 'search-results-heading';
+
 type Layout = 'both' | 'facets' | 'right' | 'none';
 // Whole class names (Tailwind finds them in the source): facets column, results, curators' column.
 const GRID: Record<Layout, string> = {
@@ -61,11 +65,31 @@ export default function SearchPage({ search, active = true }: Props) {
   const stale = result.isPlaceholderData && !error;
   const [filtersOpen, setFiltersOpen] = useState(false);
   const resultsRef = useRef<HTMLElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const filtersHeadingRef = useRef<HTMLHeadingElement>(null);
+  /** Set by the drawer's "Show N results": the heading takes the focus once the drawer gave it back. */
+  const toResults = useRef(false);
   const filtersId = useId();
+  const closeFilters = useCallback(() => setFiltersOpen(false), []);
+  const showResults = useCallback(() => {
+    toResults.current = true;
+    setFiltersOpen(false);
+  }, []);
+  // Runs after the drawer's own clean-up returned the focus to the Filters button (child effects first).
+  useEffect(() => {
+    if (filtersOpen || !toResults.current) return;
+    toResults.current = false;
+    const h = headingRef.current;
+    h?.focus({ preventScroll: true });
+    h?.scrollIntoView({ block: 'start' });
+  }, [filtersOpen]);
 
   const go = useCallback((s: SearchState) => navigate(searchHref(s)), [navigate]);
   // A new sort of the same query keeps a refused correction refused.
   const onSearch = (query: string, sort?: SortBy) => go(withQuery(state, query, sort, query.trim() === state.query && !!state.exact));
+  // After a submitted search the reader is at its results (issue 32 point 8): the heading, which the
+  // live region then fills with the count, rather than the box the form leaves behind.
+  const onSubmitted = () => headingRef.current?.focus({ preventScroll: true });
   const onToggle = (name: FilterName, value: string) => go(toggleFilter(state, name, value));
   const onPage = () => {
     const node = resultsRef.current;
@@ -114,6 +138,19 @@ export default function SearchPage({ search, active = true }: Props) {
   // The right column holds curators' boxes: reserved only when there is one to show (UX review).
   const hasRight = hasSingles || rights.canMerge;
   const layout: Layout = hasFacets ? (hasRight ? 'both' : 'facets') : hasRight ? 'right' : 'none';
+  const facetBoxes =
+    facets &&
+    facetNames.map((name: FacetName) => (
+      <FacetBox
+        key={name}
+        name={name}
+        facet={facets[name]}
+        isActive={(v) => isFilterActive(state, name, v)}
+        onToggle={(v) => onToggle(name, v)}
+        rights={rights}
+      />
+    ));
+  const activeFilters = Object.values(state.filters).reduce((n, values) => n + (values?.length ?? 0), 0);
   const afterAuthorMerge = () => {
     if (!state.filters.creator?.length) return;
     navigate(searchHref({ ...state, page: 1, filters: { ...state.filters, creator: undefined } }), { replace: true });
@@ -127,6 +164,7 @@ export default function SearchPage({ search, active = true }: Props) {
         onSearch={onSearch}
         translations={!!state.translations}
         onTranslations={(on) => go(withTranslations(state, on))}
+        onSubmitted={onSubmitted}
         suggest
       />
       <div className="relative">
@@ -145,7 +183,14 @@ export default function SearchPage({ search, active = true }: Props) {
       </div>
 
       <div aria-live="polite" aria-atomic="true" className="mt-4 text-center">
-        <h1 className={`text-2xl font-semibold ${headingError ? 'text-red-800' : ''}`}>{heading}</h1>
+        <h1
+          ref={headingRef}
+          id={RESULTS_HEADING_ID}
+          tabIndex={-1}
+          className={`scroll-mt-2 text-2xl font-semibold outline-none ${headingError ? 'text-red-800' : ''}`}
+        >
+          {heading}
+        </h1>
         {errorDetail && <p className="text-red-800">{errorDetail}</p>}
         {data && !error && !stale && <Correction data={data} state={state} />}
         {isFetching && data && !error && !stale && (
@@ -171,6 +216,34 @@ export default function SearchPage({ search, active = true }: Props) {
       <div className="my-3">
         <FilterChips filters={state.filters} facets={facets} onRemove={onToggle} />
       </div>
+      {(hasFacets || activeFilters > 0) && (
+        <>
+          {/* Phones: the facets open in a drawer; wider: a skip link past the results to the side column. */}
+          <button
+            type="button"
+            className="btn mb-3 w-full md:hidden"
+            aria-haspopup="dialog"
+            onClick={() => setFiltersOpen(true)}
+          >
+            {t('Filters')}
+            {activeFilters > 0 && ` (${activeFilters})`}
+          </button>
+          {hasFacets && (
+          <div className="relative max-md:hidden">
+            <a
+              href={`#${filtersId}-h`}
+              className="skip-link"
+              onClick={(e) => {
+                e.preventDefault();
+                filtersHeadingRef.current?.focus();
+              }}
+            >
+              {t('Skip to filters')}
+            </a>
+          </div>
+          )}
+        </>
+      )}
 
       <div className={`grid gap-4 lg:grid-rows-[auto_1fr] ${GRID[layout]}`}>
         {hasSingles && (
@@ -182,40 +255,6 @@ export default function SearchPage({ search, active = true }: Props) {
               <AgentFilterBox key={`c${id}`} id={id} canMerge={rights.canMerge} />
             ))}
           </div>
-        )}
-
-        {hasFacets && (
-          <aside aria-labelledby={`${filtersId}-h`} className="md:col-start-1 md:row-span-2 md:row-start-1">
-            <h2 id={`${filtersId}-h`} className="sr-only md:not-sr-only md:mb-2 md:text-lg md:font-semibold">
-              {t('Filters')}
-            </h2>
-            <button
-              type="button"
-              className="btn w-full md:hidden"
-              aria-expanded={filtersOpen}
-              aria-controls={filtersId}
-              onClick={() => setFiltersOpen((o) => !o)}
-            >
-              {t('Filters')} <span aria-hidden="true">{filtersOpen ? '▲' : '▼'}</span>
-            </button>
-            <div
-              id={filtersId}
-              aria-busy={stale}
-              className={`${filtersOpen ? 'block' : 'hidden'} mt-2 space-y-3 transition-opacity md:mt-0 md:block ${stale ? 'opacity-85 grayscale' : ''}`}
-            >
-              {facets &&
-                facetNames.map((name: FacetName) => (
-                  <FacetBox
-                    key={name}
-                    name={name}
-                    facet={facets[name]}
-                    isActive={(v) => isFilterActive(state, name, v)}
-                    onToggle={(v) => onToggle(name, v)}
-                    rights={rights}
-                  />
-                ))}
-            </div>
-          </aside>
         )}
 
         <section
@@ -245,6 +284,18 @@ export default function SearchPage({ search, active = true }: Props) {
           )}
         </section>
 
+        {hasFacets && (
+          // After the results in the DOM (and the Tab order); beside them from md on, by grid placement.
+          <aside aria-labelledby={`${filtersId}-h`} className="hidden md:col-start-1 md:row-span-2 md:row-start-1 md:block">
+            <h2 ref={filtersHeadingRef} id={`${filtersId}-h`} tabIndex={-1} className="mb-2 text-lg font-semibold outline-none">
+              {t('Filters')}
+            </h2>
+            <div aria-busy={stale} className={`space-y-3 transition-opacity ${stale ? 'opacity-85 grayscale' : ''}`}>
+              {facetBoxes}
+            </div>
+          </aside>
+        )}
+
         {rights.canMerge && (
           <div
             className={`${RIGHT_COL[layout]} ${hasSingles ? 'lg:row-start-2' : 'lg:row-start-1'} lg:sticky lg:top-2 lg:max-h-[calc(100vh-1rem)] lg:self-start lg:overflow-y-auto`}
@@ -253,6 +304,15 @@ export default function SearchPage({ search, active = true }: Props) {
           </div>
         )}
       </div>
+      <FilterDrawer
+        open={filtersOpen}
+        onClose={closeFilters}
+        onShowResults={showResults}
+        count={data && !error && !stale ? data.total_entries : undefined}
+        busy={stale}
+      >
+        {facetBoxes}
+      </FilterDrawer>
       <Notice />
     </div>
   );
