@@ -11,8 +11,8 @@ export function textPdfDeriver(runner: Pick<BuildRunner, 'run'>): Deriver {
     contentType: CONTENT_TYPES['.pdf'],
     from: '.muse',
     alsoReads: ['.zip'],
-    async build({ sources, outPath }) {
-      await runner.run({ texts: [{ musePath: sources['.muse']!, zipPath: sources['.zip'] ?? null }], data: defaultCollectionData(), outPath });
+    async build({ sources, outPath, signal }) {
+      await runner.run({ texts: [{ musePath: sources['.muse']!, zipPath: sources['.zip'] ?? null }], data: defaultCollectionData(), outPath }, signal);
     },
   };
 }

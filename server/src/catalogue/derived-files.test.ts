@@ -1,11 +1,14 @@
 // A Muse text's PDF among its downloads: made on the first request (once, however many ask at once),
 // served from the cache after that, made again after the source changed, never for a hidden text.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { entrySchema } from '@uc/shared';
 import { MUSE_TEXT, entryId, fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
+import { DerivedFiles, DerivedFilesBusy } from './derived-files.ts';
+import type { FileStore } from './files.ts';
 
 describe('a Muse text\'s PDF download', () => {
   let t: TestApp;
@@ -89,5 +92,42 @@ describe('a Muse text\'s PDF download', () => {
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: 'File not found' });
     expect(builds).not.toHaveBeenCalled();
+  });
+});
+
+describe('DerivedFiles builds', () => {
+  it('run at most two at once, and tell a request to come back when too many wait', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-derived-'));
+    const source = path.join(dir, 'source.muse');
+    fs.writeFileSync(source, '#title T\n\nText.\n');
+    const files = { get: () => ({ absPath: source, contentType: 'text/plain', size: 1 }) } as unknown as FileStore;
+    const derived = new DerivedFiles(files, dir);
+    let running = 0;
+    let most = 0;
+    const release: (() => void)[] = [];
+    derived.register({
+      ext: '.out', contentType: 'text/plain', from: '.muse',
+      async build({ outPath }) {
+        running++;
+        most = Math.max(most, running);
+        await new Promise<void>((resolve) => release.push(resolve));
+        fs.writeFileSync(outPath, 'made');
+        running--;
+      },
+    });
+    // 34 texts at once: two build, 32 wait, the 35th is told to come back.
+    const asked = Array.from({ length: 34 }, (_, i) => derived.get(i + 1, '.out'));
+    await expect(derived.get(99, '.out')).rejects.toBeInstanceOf(DerivedFilesBusy);
+    const all = Promise.all(asked);
+    let settled = false;
+    void all.finally(() => (settled = true));
+    while (!settled) {
+      await new Promise((r) => setTimeout(r, 1));
+      for (const go of release.splice(0)) go();
+    }
+    const done = await all;
+    expect(done.every((f) => f && fs.readFileSync(f.absPath, 'utf8') === 'made')).toBe(true);
+    expect(most).toBe(2);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

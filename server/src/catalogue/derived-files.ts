@@ -18,12 +18,23 @@ export interface Deriver {
   /** Further stored files it reads when present (".zip": the text's images). */
   alsoReads?: string[];
   /** Writes the file at outPath (off the event loop: a worker thread or a child process). */
-  build(input: { sources: Record<string, string | null>; outPath: string; dataSourceId: number }): Promise<void>;
+  build(input: { sources: Record<string, string | null>; outPath: string; dataSourceId: number; signal: AbortSignal }): Promise<void>;
 }
 
 export interface DerivedFile { absPath: string; contentType: string; size: number }
 
 const DIR = 'derived';
+/** Builds at once in a process (each holds a text and its output in a thread of its own); more wait. */
+const AT_ONCE = 2;
+/** Builds waiting their turn; past it a request is told to come back (503) instead of queueing for ever. */
+const MAX_WAITING = 32;
+/** A build still running after this is stopped (its thread ended) and answered as failed. */
+const BUILD_TIME_LIMIT_MS = 10 * 60_000;
+/** A failed build is answered from memory this long, then tried again (a font installed since, a passing fault). */
+const FAILURE_KEPT_MS = 10 * 60_000;
+
+/** Too many builds waiting: the request may come back later. */
+export class DerivedFilesBusy extends Error {}
 
 /** The folder of a data source's derived files. */
 export function derivedFilesDir(dataDir: string, dataSourceId: number): string {
@@ -39,8 +50,10 @@ export class DerivedFiles {
   private derivers = new Map<string, Deriver>();
   /** Builds under way in this process, by file: concurrent first requests wait for the same one. */
   private building = new Map<string, Promise<DerivedFile>>();
-  /** Builds that failed, by file (until the source changes): the next request answers at once. */
-  private failed = new Map<string, string>();
+  /** Builds that failed, by file: the next requests answer at once for a while. */
+  private failed = new Map<string, { message: string; at: number }>();
+  private running = 0;
+  private waiting: (() => void)[] = [];
 
   constructor(private files: FileStore, private dataDir: string) {}
 
@@ -86,22 +99,28 @@ export class DerivedFiles {
     const done = fs.statSync(absPath, { throwIfNoEntry: false });
     if (done) return { absPath, contentType: d.contentType, size: done.size };
     const failure = this.failed.get(absPath);
-    if (failure) throw new Error(failure);
+    if (failure && Date.now() - failure.at < FAILURE_KEPT_MS) throw new Error(failure.message);
     let pending = this.building.get(absPath);
     if (!pending) {
+      if (this.waiting.length >= MAX_WAITING) throw new DerivedFilesBusy('Too many files are being made');
       fs.mkdirSync(dir, { recursive: true });
       pending = (async () => {
         // Older versions of this file go first (a source changed without FileStore.put, e.g. restored).
         for (const name of fs.readdirSync(dir, { withFileTypes: true }).map((e) => e.name).filter((n) => n.endsWith(ext))) fs.rmSync(path.join(dir, name), { force: true });
         const tmp = `${absPath}.tmp-${process.pid}`;
+        while (this.running >= AT_ONCE) await new Promise<void>((resolve) => this.waiting.push(resolve));
+        this.running++;
         try {
-          await d.build({ sources: fp.sources, outPath: tmp, dataSourceId });
+          await d.build({ sources: fp.sources, outPath: tmp, dataSourceId, signal: AbortSignal.timeout(BUILD_TIME_LIMIT_MS) });
           fs.renameSync(tmp, absPath);
         } catch (e) {
           fs.rmSync(tmp, { force: true });
           if (this.failed.size > 1000) this.failed.clear();
-          this.failed.set(absPath, e instanceof Error ? e.message : String(e));
+          this.failed.set(absPath, { message: e instanceof Error ? e.message : String(e), at: Date.now() });
           throw e;
+        } finally {
+          this.running--;
+          this.waiting.shift()?.();
         }
         return { absPath, contentType: d.contentType, size: fs.statSync(absPath).size };
       })();

@@ -5,7 +5,7 @@ import { dataSourceIdParamSchema, entrySchema, errorSchema, fullTextSchema, idPa
 import type { CatalogueService } from './service.ts';
 import type { FullTextService } from './fulltext.ts';
 import type { FileStore } from './files.ts';
-import type { DerivedFiles } from './derived-files.ts';
+import { DerivedFilesBusy, type DerivedFiles } from './derived-files.ts';
 import { viewerOf } from '../http/context.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 
@@ -43,6 +43,7 @@ export const catalogueRoutes = (catalogue: CatalogueService, fullText: FullTextS
     try {
       return (await derived?.get(id, ext)) ?? null;
     } catch (e) {
+      if (e instanceof DerivedFilesBusy) throw new HttpError(503, 'Many files are being made at the moment: please try again in a minute', { headers: { 'Retry-After': '60' } });
       // The text cannot be typeset (a script no installed font has, a Typst error): said, not a 500.
       throw new HttpError(422, 'This text could not be made into {{format}}: {{reason}}', { values: { format: ext.slice(1).toUpperCase(), reason: e instanceof Error ? e.message : String(e) } });
     }
