@@ -55,6 +55,28 @@ describe('migrations', () => {
     }
   });
 
+  it.skipIf(!PG_URL)("strftime answers on PostgreSQL as SQLite's does: the columns' default (inlined) and the other formats", async () => {
+    const [lite, pg] = [await migrated('sqlite'), await migrated('postgres')];
+    try {
+      const cases: [string, string, string | null][] = [
+        ['%Y-%m-%dT%H:%M:%fZ', '2020-02-29T23:59:58.125Z', null],
+        ['%Y-%m-%dT%H:%M:%fZ', '2020-02-29T23:59:58.125Z', '+1 day'],
+        ['%Y-%m-%dT%H:%M:%SZ', '2021-12-31T00:00:01.999Z', null],
+        ['%Y-%m-%d %%s=%s', '2001-09-09T01:46:40Z', null],
+      ];
+      const on = (db: Db, [fmt, t, m]: (typeof cases)[number]) =>
+        db.sqlite.prepare(m === null ? 'SELECT strftime(?, ?)' : 'SELECT strftime(?, ?, ?)').pluck().get(...[fmt, t, ...(m === null ? [] : [m])]);
+      for (const c of cases) expect(on(pg, c), c.join(' ')).toBe(on(lite, c));
+      const now = (db: Db) => db.sqlite.prepare("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')").pluck().get() as string;
+      const [a, b] = [now(lite), now(pg)];
+      expect(b).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(Math.abs(Date.parse(a) - Date.parse(b))).toBeLessThan(5_000);
+    } finally {
+      await lite.close();
+      await pg.close();
+    }
+  });
+
   it.each(BACKENDS)('on %s: defaults give SQLite timestamps and the OAI-PMH triggers keep records and sets', async (dialect) => {
     const db = await migrated(dialect);
     try {
