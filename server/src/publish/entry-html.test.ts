@@ -157,6 +157,20 @@ describe.each(BACKENDS)('entry pages for crawlers on %s', (dialect) => {
       }
     });
 
+    it('gives a text\'s own page (/entry/{id}/text) the entry\'s head with its own canonical address, and hides what is hidden', async () => {
+      const id = entryId(t.services, 'A Small Guide');
+      const res = await t.app.inject(`/entry/${id}/text?data_source=1`);
+      expect(res.statusCode).toBe(200);
+      expect(titleOf(res.body)).toBe('A Small Guide — Test Writer');
+      expect(head(res.body)).toContain(`<link rel="canonical" href="${BASE}/entry/${id}/text" />`);
+      expect(meta(res.body, 'og:url')).toBe(`${BASE}/entry/${id}/text`);
+      expect(jsonLd(res.body)['@id']).toBe(`${BASE}/entry/${id}`); // the work is the entry
+      const hidden = await t.app.inject(`/entry/${entryId(t.services, 'Secret Private Work')}/text`);
+      expect(hidden.statusCode).toBe(404);
+      expect(hidden.body).not.toContain('Secret Private');
+      expect((await t.app.inject(`/entry/${id}/elsewhere`)).body).toBe(TEMPLATE);
+    });
+
     it('leaves other app routes as they were', async () => {
       const res = await t.app.inject('/search?query=x');
       expect(res.statusCode).toBe(200);

@@ -9,7 +9,8 @@ import { ANONYMOUS } from '../http/viewer.ts';
 import { entrySummary, fullTitle } from './feeds.ts';
 import { ACQUISITION_TYPES } from './opds.ts';
 
-const ENTRY_PATH = /^\/entry\/([^/]+)\/?$/;
+// An entry's page, and its text's page (/entry/<id>/text: linked and shared on its own).
+const ENTRY_PATH = /^\/entry\/([^/]+)(\/text)?\/?$/;
 const DESCRIPTION_MAX = 300;
 
 /** Text for HTML text and double- or single-quoted attributes. */
@@ -92,12 +93,12 @@ export function entryJsonLd(entry: Entry, base: string): Record<string, unknown>
   return doc;
 }
 
-/** The head elements of an entry page. */
-export function entryHead(entry: Entry, base: string, siteName: string): string {
+/** The head elements of an entry page (`page` 'text': the page of its full text, which is its own canonical address). */
+export function entryHead(entry: Entry, base: string, siteName: string, page: 'entry' | 'text' = 'entry'): string {
   const authors = entry.authors.map((a) => a.value).join(', ');
   const title = authors ? `${fullTitle(entry)} — ${authors}` : fullTitle(entry);
   const description = clip(entrySummary(entry) || fullTitle(entry), DESCRIPTION_MAX);
-  const canonical = `${base}/entry/${entry.id}`;
+  const canonical = `${base}/entry/${entry.id}${page === 'text' ? '/text' : ''}`;
   const year = earliestYear(entry);
   const meta = (attr: 'name' | 'property', key: string, value: string) => `<meta ${attr}="${key}" content="${escapeHtml(value)}" />`;
   const lines = [
@@ -140,6 +141,6 @@ export class EntryPages {
     const entry = this.catalogue.getEntry(Number(m[1]), ANONYMOUS);
     // The API's rule for an empty entry page (EntryPage shows "not found" when no record is visible).
     if (!entry || entry.data_sources.length === 0) return missing;
-    return { status: 200, html: injectHead(template, entryHead(entry, base, this.pages.general().site_name)) };
+    return { status: 200, html: injectHead(template, entryHead(entry, base, this.pages.general().site_name, m[2] ? 'text' : 'entry')) };
   }
 }
