@@ -215,6 +215,16 @@ describe.each(BACKENDS)('feeds and OPDS on %s', (dialect) => {
       expect(titles(second.root)).toEqual(['Pamphlet 1', 'Pamphlet 0']);
       for (const title of [...titles(first.root), ...titles(second.root)]) expect(title).toMatch(/^Pamphlet \d+$/);
 
+      // Readers find the search from the root: an OpenSearch description whose template is this feed.
+      const { root: nav } = await xml('/opds');
+      const searchLink = links(nav).find((l) => l.rel === 'search');
+      expect(searchLink).toEqual({ rel: 'search', type: 'application/opensearchdescription+xml', href: `${BASE}/opds/opensearch.xml` });
+      const osd = await xml('/opds/opensearch.xml');
+      expect(osd.type).toMatch(/^application\/opensearchdescription\+xml/);
+      const template = child(osd.root, 'Url')!.attrs.template;
+      expect(template).toBe(`${BASE}/opds/search?query={searchTerms}`);
+      expect(titles((await xml(template.replace('{searchTerms}', 'vieux').slice(BASE.length))).root)).toEqual(['Vieux Texte']);
+
       for (const url of [`/opds/search?query=${'x'.repeat(1001)}`, '/opds/search?query=a&page=0']) {
         const res = await t.app.inject(url);
         expect(res.statusCode, url).toBe(400);

@@ -128,13 +128,29 @@ function feedHead(feed: XMLBuilder, o: { base: string; path: string; title: stri
   if (o.path !== '/opds') feed.ele('link', { rel: 'up', type: OPDS_NAV, href: `${o.base}/opds` });
 }
 
+export const OPENSEARCH = 'application/opensearchdescription+xml';
+
+/** The OpenSearch description of the OPDS search: its results are /opds/search's acquisition feed. */
+export function openSearchDescription(base: string, siteName: string): string {
+  const doc = xmlDocument();
+  const root = doc.ele('http://a9.com/-/spec/opensearch/1.1/', 'OpenSearchDescription');
+  // ShortName: at most 16 characters (OpenSearch 1.1).
+  root.ele('ShortName').txt(siteName.slice(0, 16));
+  root.ele('Description').txt(`Search the downloadable texts of ${siteName}`);
+  root.ele('InputEncoding').txt('UTF-8');
+  root.ele('Url', { type: OPDS_ACQ, template: `${base}/opds/search?query={searchTerms}` });
+  return doc.end({ prettyPrint: true });
+}
+
 export interface NavItem { id: string; title: string; content: string; href: string; type: string; rel?: string }
 
-export function navigationFeed(o: { base: string; path: string; title: string; siteName: string; items: NavItem[] }): string {
+export function navigationFeed(o: { base: string; path: string; title: string; siteName: string; items: NavItem[]; search?: boolean }): string {
   const doc = xmlDocument();
   const feed = doc.ele(ATOM_NS, 'feed');
   const updated = new Date().toISOString();
   feedHead(feed, { ...o, kind: OPDS_NAV, updated });
+  // Readers offer a search box from an OpenSearch description (OPDS 1.2 §3.3).
+  if (o.search) feed.ele('link', { rel: 'search', type: OPENSEARCH, href: `${o.base}/opds/opensearch.xml` });
   for (const item of o.items) {
     const el = feed.ele('entry');
     el.ele('id').txt(`${o.base}${item.id}`);

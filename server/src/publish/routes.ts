@@ -14,7 +14,7 @@ import { notFound } from '../http/errors.ts';
 import { viewerOf } from '../http/context.ts';
 import { languageName } from '../search/indexer.ts';
 import { atomFeed, latestEntries, publicBase } from './feeds.ts';
-import { OPDS_ACQ, OPDS_NAV, OpdsCatalogue, acquisitionFeed, navigationFeed, searchPage, type OpdsScope } from './opds.ts';
+import { OPDS_ACQ, OPDS_NAV, OPENSEARCH, OpdsCatalogue, acquisitionFeed, navigationFeed, openSearchDescription, searchPage, type OpdsScope } from './opds.ts';
 import { Sitemaps } from './sitemap.ts';
 import { citation, citedCopy, citeQuerySchema } from './cite.ts';
 
@@ -49,7 +49,7 @@ export const publishRoutes = (deps: PublishDeps, opts: { publicUrl: string; webD
 
   app.get('/opds', { schema: { hide: true } }, async (req, reply) => {
     const xml = navigationFeed({
-      base: publicBase(opts.publicUrl, req), path: '/opds', title: siteName(), siteName: siteName(),
+      base: publicBase(opts.publicUrl, req), path: '/opds', title: siteName(), siteName: siteName(), search: true,
       items: [
         { id: '/opds/latest', title: 'Latest', content: 'Downloadable texts, newest first', href: '/opds/latest', type: OPDS_ACQ, rel: 'http://opds-spec.org/sort/new' },
         { id: '/opds/libraries', title: 'By library', content: 'Downloadable texts of each library', href: '/opds/libraries', type: OPDS_NAV },
@@ -84,6 +84,10 @@ export const publishRoutes = (deps: PublishDeps, opts: { publicUrl: string; webD
 
   app.get('/opds/latest', { schema: { hide: true, querystring: pageQuery } }, async (req, reply) => {
     return reply.type(OPDS_ACQ).send(acquisition({ kind: 'latest' }, '/opds/latest', 'Latest', req.query.page, publicBase(opts.publicUrl, req)));
+  });
+
+  app.get('/opds/opensearch.xml', { schema: { hide: true } }, async (req, reply) => {
+    return reply.type(`${OPENSEARCH}; charset=utf-8`).header('Cache-Control', 'public, max-age=3600').send(openSearchDescription(publicBase(opts.publicUrl, req), siteName()));
   });
 
   // The OPDS twin of /feed.atom?query=: a search's, an author's (creator:N) or a library's (library:N) texts.
