@@ -4,7 +4,7 @@
 import type { Entry, SearchResponse } from '@uc/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hasChromium, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+import { formatViolations, hasChromium, seriousAxeViolations, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
 import { api, pickQueryWord, resultsHeading, search } from './lib/demo.ts';
 import { openSearch, resultsRegion, searchBox, waitForTitles, waitForUrl } from './lib/search-page.ts';
 
@@ -82,6 +82,8 @@ describe.skipIf(!hasChromium)('reaching the results on a phone and by keyboard',
     // The drawer stays open for more values, and its button counts the results after the ticked one.
     const show = drawer.getByRole('button', { name: filtered.total_entries === 1 ? 'Show 1 result' : `Show ${filtered.total_entries} results` });
     await show.waitFor();
+    const vs = await seriousAxeViolations(page);
+    expect(vs.length, formatViolations('the filter drawer', vs)).toBe(0);
     await show.click();
     await drawer.waitFor({ state: 'detached' });
     await waitForH1(page, `All entries (${filtered.total_entries})`);
