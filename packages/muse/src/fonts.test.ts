@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { availableFonts, fontFor, fontSpecimenPdf, lettersMissing, missingGlyphs, readFontFile, textLetters, typstHasFont, typstToSvg, fontSpecimenTypst } from './index.ts';
+import { SPECIMEN_TEXTS } from './fonts.ts';
 
 const dejavu = '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf';
 
@@ -60,6 +61,31 @@ describe('fonts', () => {
     const pdf = fontSpecimenPdf('DejaVu Sans Mono');
     expect(new TextDecoder().decode(pdf.slice(0, 5))).toBe('%PDF-');
     expect(typstToSvg(fontSpecimenTypst('DejaVu Sans Mono'))).toMatch(/^<svg[^>]+viewBox/);
+  });
+
+  it('writes the specimen in the interface language: a pangram of its alphabet, in roman and italics', () => {
+    const alphabets: Record<string, string> = {
+      en: 'abcdefghijklmnopqrstuvwxyz',
+      de: 'abcdefghijklmnopqrstuvwxyzäöüß',
+      el: 'αβγδεζηθικλμνξοπρστυφχψω',
+      fr: 'abcdefghijklmnopqrstuvwxyz',
+      hr: 'abcčćdđefghijklmnoprsštuvzž',
+      it: 'abcdefghilmnopqrstuvz',
+    };
+    // Accents folded (Greek tonos, French é…), except the letters the alphabet itself counts.
+    const letters = (s: string, alphabet: string) =>
+      new Set([...s.toLowerCase()].map((c) => (alphabet.includes(c) ? c : c.normalize('NFD')[0])).map((c) => (c === 'ς' ? 'σ' : c)));
+    for (const [lang, alphabet] of Object.entries(alphabets)) {
+      const text = SPECIMEN_TEXTS[lang];
+      const missing = [...alphabet].filter((c) => !letters(text.pangram, alphabet).has(c));
+      expect(missing, `letters of ${lang} absent from its pangram "${text.pangram}"`).toEqual([]);
+      const src = fontSpecimenTypst('DejaVu Serif', lang);
+      expect(src).toContain(text.pangram);
+      expect(src).toContain(`#emph[${text.italicLabel}: ${text.italic}]`);
+    }
+    expect(fontSpecimenTypst('DejaVu Serif', 'el')).not.toContain('quick brown fox');
+    expect(fontSpecimenTypst('DejaVu Serif', 'xx')).toContain('quick brown fox');
+    expect(typstToSvg(fontSpecimenTypst('DejaVu Serif', 'el'))).toMatch(/^<svg[^>]+viewBox/);
   });
 
   it('finds no missing glyph in text the bundled DejaVu covers, nor in invisible characters', () => {

@@ -261,23 +261,40 @@ export function availableFonts(options: { refresh?: boolean } = {}): FontFamily[
   return cache;
 }
 
-/** A one-page specimen of a family in Typst (name, alphabet, styles, a sample paragraph). */
-export function fontSpecimenTypst(family: string): string {
+/**
+ * The specimen's sentences per interface language: a pangram of that language (every letter of its
+ * alphabet), a second one set in italics, and the words "Italic" and "Bold". Others get English.
+ */
+export const SPECIMEN_TEXTS: Record<string, { pangram: string; italic: string; italicLabel: string; boldLabel: string }> = {
+  en: { pangram: 'The quick brown fox jumps over the lazy dog.', italic: 'Sphinx of black quartz, judge my vow.', italicLabel: 'Italic', boldLabel: 'Bold' },
+  de: { pangram: 'Victor jagt zwölf Boxkämpfer quer über den großen Sylter Deich.', italic: 'Zwölf Boxkämpfer jagen Viktor quer über den großen Sylter Deich.', italicLabel: 'Kursiv', boldLabel: 'Fett' },
+  el: { pangram: 'Ξεσκεπάζω την ψυχοφθόρα βδελυγμία.', italic: 'Γαζέες καὶ μυρτιὲς δὲν θὰ βρῶ πιὰ στὸ χρυσαφὶ ξέφωτο.', italicLabel: 'Πλάγια', boldLabel: 'Έντονα' },
+  fr: { pangram: 'Portez ce vieux whisky au juge blond qui fume.', italic: 'Voix ambiguë d’un cœur qui au zéphyr préfère les jattes de kiwis.', italicLabel: 'Italique', boldLabel: 'Gras' },
+  hr: { pangram: 'Gojazni đačić s biciklom drži hmelj i finu vatu u džepu nošnje.', italic: 'Gojazni đačić s biciklom drži hmelj i finu vatu u džepu nošnje.', italicLabel: 'Kurziv', boldLabel: 'Podebljano' },
+  it: { pangram: 'Quel vituperabile xenofobo zelante assaggia il whisky ed esclama: alleluja!', italic: 'Pranzo d’acqua fa volti sghembi.', italicLabel: 'Corsivo', boldLabel: 'Grassetto' },
+};
+
+/** Text for Typst markup: its markup characters escaped. */
+const typstText = (s: string) => s.replace(/[\\#*_`$<>@\[\]]/g, (c) => `\\${c}`);
+
+/** A one-page specimen of a family in Typst (name, a pangram of the interface language `lang`, styles). */
+export function fontSpecimenTypst(family: string, lang = 'en'): string {
   const f = typstString(family);
+  const text = SPECIMEN_TEXTS[lang] ?? SPECIMEN_TEXTS.en;
   return [
     `#set page(width: 150mm, height: auto, margin: 6mm)`,
-    `#set text(font: (${f}, "DejaVu Serif"), size: 12pt)`,
+    `#set text(font: (${f}, "DejaVu Serif"), size: 12pt, lang: ${typstString(SPECIMEN_TEXTS[lang] ? lang : 'en')})`,
     `#text(size: 20pt)[${family.replace(/[^A-Za-z0-9 ]/g, '')}]`,
     '',
-    'The quick brown fox jumps over the lazy dog. 0123456789',
+    `${typstText(text.pangram)} 0123456789`,
     '',
-    '#emph[Italic: Sphinx of black quartz, judge my vow.] #strong[Bold: àéîõü ßçñ ΑΒΓ Жж]',
+    `#emph[${typstText(text.italicLabel)}: ${typstText(text.italic)}] #strong[${typstText(text.boldLabel)}: àéîõü ßçñ ΑΒΓ Жж]`,
   ].join('\n');
 }
 
 /** PDF bytes of the specimen. */
-export function fontSpecimenPdf(family: string): Uint8Array {
-  return compileTypst(fontSpecimenTypst(family));
+export function fontSpecimenPdf(family: string, lang = 'en'): Uint8Array {
+  return compileTypst(fontSpecimenTypst(family, lang));
 }
 
 // ---- Which characters no font covers (Typst would print empty boxes and say nothing) ----

@@ -19,6 +19,11 @@ export const generalSchema = z.object({
   tile_attribution: z.string().optional(),
   /** Our addition: the shortest password accepted (PASSWORD_MIN_LENGTH), shown beside every new-password field. */
   password_min_length: z.number().int().optional(),
+  /**
+   * Our addition: the description (the home page's introduction) in other interface languages, by code;
+   * `description` is the default, shown for a language without its own.
+   */
+  descriptions: z.record(z.string(), z.string()).optional(),
 });
 export type General = z.infer<typeof generalSchema>;
 

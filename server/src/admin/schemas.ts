@@ -107,9 +107,16 @@ export const adminSettingsBody = z.object({
   site_logo: text(2000).optional(),
   description: text(20000).optional(),
   contact_email: email.optional(),
+  // The description in the other interface languages (empty: the default description is shown).
+  description_de: text(20000).optional(),
+  description_el: text(20000).optional(),
+  description_fr: text(20000).optional(),
+  description_hr: text(20000).optional(),
+  description_it: text(20000).optional(),
 });
 export const adminSettingsSchema = z.object({
   site_name: z.string(), site_logo: z.string(), description: z.string(), contact_email: z.string(),
+  description_de: z.string(), description_el: z.string(), description_fr: z.string(), description_hr: z.string(), description_it: z.string(),
 });
 
 export const outboxQuery = z.object({

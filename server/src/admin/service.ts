@@ -185,12 +185,12 @@ export class AdminService {
 
   // ---------- settings ----------
   settings() {
-    return this.pages.general();
+    return this.pages.settings();
   }
 
   setSettings(b: z.infer<typeof adminSettingsBody>) {
     this.pages.setSettings(b);
-    return this.pages.general();
+    return this.pages.settings();
   }
 
   // ---------- outbox ----------

@@ -310,6 +310,20 @@ describe('fonts and headings', () => {
     expect((await t.app.inject('/collector/api/bookbuilder/fonts/No-Such-Font.svg')).statusCode).toBe(404);
   });
 
+  it("writes the previews in the reader's language (a pangram of it), cached apart from the English ones", async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/collector/api/bookbuilder', payload: { action: 'get_fonts' }, headers: { ...csrf, 'accept-language': 'el' } });
+    const serif = (res.json() as BookbuilderResponse).fonts!.find((f) => f.name === 'DejaVu Serif')!;
+    expect(serif.preview_svg).toBe('/collector/api/bookbuilder/fonts/DejaVu-Serif.svg?lang=el');
+    expect(serif.preview_png).toBe('/collector/api/bookbuilder/fonts/DejaVu-Serif.png?lang=el');
+    const greek = await t.app.inject(serif.preview_svg);
+    const english = await t.app.inject('/collector/api/bookbuilder/fonts/DejaVu-Serif.svg');
+    expect(greek.statusCode).toBe(200);
+    expect(greek.body).toMatch(/^<svg/);
+    // Other sentences, other glyphs: the Greek specimen is not the English one.
+    expect(greek.body).not.toBe(english.body);
+    expect((await t.app.inject('/collector/api/bookbuilder/fonts/DejaVu-Serif.svg?lang=xx')).statusCode).toBe(400);
+  });
+
   it('offers, for a session, DejaVu and the families that have every letter of its texts', async () => {
     const offered = (fonts: BookbuilderResponse['fonts']) => fonts!.filter((f) => f.offered).map((f) => f.name);
     const latin = (await ok({ action: 'add', add: ids['Keeping Paper Alive'] })).session_id!;

@@ -6,7 +6,7 @@ import { renderPreview, type PreviewKind } from './fonts.ts';
 
 export type FontTask =
   | { kind: 'index' }
-  | { kind: 'preview'; family: string; ext: PreviewKind; file: string }
+  | { kind: 'preview'; family: string; ext: PreviewKind; file: string; lang?: string }
   /** Which of `letters` each family lacks (the compiler's embedded families are asked by compiling). */
   | { kind: 'missing'; index: FontIndex; letters: string[] };
 export type FontTaskAnswer = { index: FontIndex } | { done: true } | { missing: [string, string[]][] } | { error: string };
@@ -19,7 +19,7 @@ export async function run(task: FontTask): Promise<FontTaskAnswer> {
       useFontIndex(task.index);
       return { missing: task.index.families.map((f) => [f.name, lettersMissing(f.name, task.letters)]) };
     }
-    renderPreview(task.family, task.ext, task.file);
+    renderPreview(task.family, task.ext, task.file, task.lang);
     return { done: true };
   } catch (e) {
     return { error: (e as Error).message };

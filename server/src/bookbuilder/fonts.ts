@@ -104,20 +104,22 @@ export class FontCatalog {
    * Every family, marked against `letters` (those of the session's texts; none without a session):
    * `offered` when bundled or when it has every letter, `missing` naming the first letters it lacks.
    */
-  async list(letters: Set<string> = new Set()): Promise<BookFont[]> {
+  async list(letters: Set<string> = new Set(), lang = 'en'): Promise<BookFont[]> {
     await this.ready();
     const lacking = await this.missing(letters);
     return this.all().map((f) => {
       const slug = encodeURIComponent(fontSlug(f.name));
       const styles = f.styles.length ? ` (${f.styles.slice(0, 6).join(', ')}${f.styles.length > 6 ? '…' : ''})` : '';
       const missing = lacking.get(f.name) ?? [];
+      // The specimen's sentences are a pangram of the reader's language (English without a ?lang).
+      const q = lang === 'en' ? '' : `?lang=${lang}`;
       return {
         name: f.name,
         desc: `${f.name}${styles}`,
         type: f.type,
-        preview_pdf: `${API}/bookbuilder/fonts/${slug}.pdf`,
-        preview_png: `${API}/bookbuilder/fonts/${slug}.png`,
-        preview_svg: `${API}/bookbuilder/fonts/${slug}.svg`,
+        preview_pdf: `${API}/bookbuilder/fonts/${slug}.pdf${q}`,
+        preview_png: `${API}/bookbuilder/fonts/${slug}.png${q}`,
+        preview_svg: `${API}/bookbuilder/fonts/${slug}.svg${q}`,
         bundled: isBundledFont(f.name),
         covers_texts: missing.length === 0,
         missing: missing.slice(0, MISSING_SHOWN).join(''),
@@ -126,16 +128,16 @@ export class FontCatalog {
     });
   }
 
-  /** The cached specimen of a listed family, rendered in a thread on first use; null for unknown names. */
-  async preview(slug: string, ext: PreviewKind): Promise<string | null> {
+  /** The cached specimen of a listed family in a language, rendered in a thread on first use; null for unknown names. */
+  async preview(slug: string, ext: PreviewKind, lang = 'en'): Promise<string | null> {
     const family = (await this.ready()).families.find((f) => fontSlug(f.name) === slug);
     if (!family) return null;
-    const file = path.join(this.cacheDir, `${fontSlug(family.name)}.${ext}`);
+    const file = path.join(this.cacheDir, lang === 'en' ? `${fontSlug(family.name)}.${ext}` : `${fontSlug(family.name)}.${lang}.${ext}`);
     if (fs.existsSync(file)) return file;
     // One rendering per file at a time: two requests for the same specimen wait for the same one.
     let pending = this.rendering.get(file);
     if (!pending) {
-      pending = this.thread.run({ kind: 'preview', family: family.name, ext, file }).then((answer) => {
+      pending = this.thread.run({ kind: 'preview', family: family.name, ext, file, lang }).then((answer) => {
         if ('error' in answer) throw new Error(answer.error);
       }).finally(() => this.rendering.delete(file));
       this.rendering.set(file, pending);
@@ -146,14 +148,14 @@ export class FontCatalog {
 }
 
 /** Renders one specimen into `file` (the PNG from the SVG, rendered first when missing). */
-export function renderPreview(family: string, ext: PreviewKind, file: string): void {
+export function renderPreview(family: string, ext: PreviewKind, file: string, lang = 'en'): void {
   if (fs.existsSync(file)) return;
   let bytes: Uint8Array;
-  if (ext === 'pdf') bytes = fontSpecimenPdf(family);
-  else if (ext === 'svg') bytes = Buffer.from(typstToSvg(fontSpecimenTypst(family)));
+  if (ext === 'pdf') bytes = fontSpecimenPdf(family, lang);
+  else if (ext === 'svg') bytes = Buffer.from(typstToSvg(fontSpecimenTypst(family, lang)));
   else {
     const svg = file.replace(/\.png$/, '.svg');
-    renderPreview(family, 'svg', svg);
+    renderPreview(family, 'svg', svg, lang);
     bytes = svgToPng(fs.readFileSync(svg, 'utf8'));
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });

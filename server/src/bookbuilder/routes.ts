@@ -3,9 +3,10 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { HEADINGS, bookSessionIdSchema, bookbuilderRequestSchema, bookbuilderResponseSchema, errorSchema } from '@uc/shared';
+import { HEADINGS, UI_LANGUAGES, bookSessionIdSchema, bookbuilderRequestSchema, bookbuilderResponseSchema, errorSchema } from '@uc/shared';
 import { viewerOf } from '../http/context.ts';
 import { notFound } from '../http/errors.ts';
+import { messageLanguage } from '../http/messages.ts';
 import type { BookBuilderService } from './service.ts';
 import type { FontCatalog, PreviewKind } from './fonts.ts';
 
@@ -26,7 +27,8 @@ export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog)
       case 'reorder':
         return books.reorder(b.session_id, b.move_id, b.to_id);
       case 'get_fonts':
-        return { fonts: await fonts.list(books.textLetters(b.session_id)) };
+        // Previews in the reader's language (the web app sends its interface language as Accept-Language).
+        return { fonts: await fonts.list(books.textLetters(b.session_id), messageLanguage(req.headers['accept-language'])) };
       case 'get_headings':
         return { headings: HEADINGS.map((h) => ({ name: h.name, desc: h.desc })) };
       case 'build':
@@ -38,10 +40,13 @@ export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog)
 
   const previewType: Record<PreviewKind, string> = { pdf: 'application/pdf', png: 'image/png', svg: 'image/svg+xml' };
   app.get('/bookbuilder/fonts/:file', {
-    schema: { params: z.object({ file: z.string().regex(/^[A-Za-z0-9-]{1,80}\.(pdf|png|svg)$/, 'expected <font>.pdf, <font>.png or <font>.svg') }) },
+    schema: {
+      params: z.object({ file: z.string().regex(/^[A-Za-z0-9-]{1,80}\.(pdf|png|svg)$/, 'expected <font>.pdf, <font>.png or <font>.svg') }),
+      querystring: z.object({ lang: z.enum(UI_LANGUAGES).optional() }),
+    },
   }, async (req, reply) => {
     const [, slug, ext] = /^(.+)\.(pdf|png|svg)$/.exec(req.params.file)! as unknown as [string, string, PreviewKind];
-    const file = await fonts.preview(slug, ext);
+    const file = await fonts.preview(slug, ext, req.query.lang);
     if (!file) throw notFound('No such font');
     return reply
       .type(previewType[ext])

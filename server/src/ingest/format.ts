@@ -15,6 +15,8 @@ const year = z.number().int().min(-3000).max(3000).nullable().optional();
 const settingsLine = z.object({
   type: z.literal('settings'),
   site_name: optStr(200), site_logo: optStr(500), description: optStr(5000), contact_email: optStr(200),
+  /** The description in other interface languages, by code. */
+  descriptions: z.object({ de: optStr(5000), el: optStr(5000), fr: optStr(5000), hr: optStr(5000), it: optStr(5000) }).strict().optional(),
 });
 
 const libraryLine = z.object({

@@ -232,6 +232,9 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
           pages.setSettings({
             site_name: rec.site_name ?? undefined, site_logo: rec.site_logo ?? undefined,
             description: rec.description ?? undefined, contact_email: rec.contact_email ?? undefined,
+            description_de: rec.descriptions?.de ?? undefined, description_el: rec.descriptions?.el ?? undefined,
+            description_fr: rec.descriptions?.fr ?? undefined, description_hr: rec.descriptions?.hr ?? undefined,
+            description_it: rec.descriptions?.it ?? undefined,
           });
           break;
         case 'library': {

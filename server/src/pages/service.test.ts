@@ -24,6 +24,16 @@ describe.each(BACKENDS)('PagesService on %s', (dialect) => {
     expect(pages.general()).toEqual({ site_name: 'Reading Rooms United', site_logo: '', description: '', contact_email: 'desk@example.org' });
   });
 
+  it('keeps the description in other languages: only those set reach /general, every one the admin form', () => {
+    pages.setSettings({ description: 'A catalogue of reading rooms.', description_de: 'Ein Katalog von Leseräumen.', description_el: '  ' });
+    expect(pages.general()).toMatchObject({ description: 'A catalogue of reading rooms.', descriptions: { de: 'Ein Katalog von Leseräumen.' } });
+    expect(pages.settings()).toMatchObject({
+      description: 'A catalogue of reading rooms.', description_de: 'Ein Katalog von Leseräumen.', description_el: '', description_fr: '', description_hr: '', description_it: '',
+    });
+    pages.setSettings({ description: '', description_de: '' });
+    expect(pages.general().descriptions).toBeUndefined();
+  });
+
   it('stores pages sanitized, with given or new ids, and lists a menu by language and login', () => {
     const about = pages.upsertPage({ id: 10, title: 'About', content: '<p onclick="x()">Hi</p>', language: 'en', location: 'footer', sorting: 2, published: true });
     const privacy = pages.upsertPage({ title: 'Privacy', content: '<p>All</p>', language: 'ALL', location: 'footer', sorting: 1, published: true });

@@ -1,9 +1,11 @@
 // Site settings (general) and static pages.
-import type { General, Page, PageSummary } from '@uc/shared';
+import { UI_LANGUAGES, type General, type Page, type PageSummary } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import { sanitizeHtml } from '../http/sanitize.ts';
 
-const SETTING_NAMES = ['site_name', 'site_logo', 'description', 'contact_email'] as const;
+/** The description in the other interface languages (`description` is the default, in any language). */
+export const DESCRIPTION_SETTINGS = ['description_de', 'description_el', 'description_fr', 'description_hr', 'description_it'] as const;
+const SETTING_NAMES = ['site_name', 'site_logo', 'description', 'contact_email', ...DESCRIPTION_SETTINGS] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
 export interface PageInput {
@@ -23,12 +25,26 @@ export class PagesService {
   general(): General {
     const rows = this.db.sqlite.prepare('SELECT name, value FROM settings').all() as { name: string; value: string }[];
     const map = new Map(rows.map((r) => [r.name, r.value]));
+    const descriptions: Record<string, string> = {};
+    for (const lang of UI_LANGUAGES) {
+      const text = map.get(`description_${lang}`)?.trim();
+      if (text) descriptions[lang] = text;
+    }
     return {
       site_name: map.get('site_name') ?? 'Union Catalogue',
       site_logo: map.get('site_logo') ?? '',
       description: map.get('description') ?? '',
       contact_email: map.get('contact_email') ?? '',
+      ...(Object.keys(descriptions).length ? { descriptions } : {}),
     };
+  }
+
+  /** The settings as the admin form edits them: every description field, empty when not set. */
+  settings(): Record<SettingName, string> {
+    const g = this.general();
+    const out = { site_name: g.site_name, site_logo: g.site_logo, description: g.description, contact_email: g.contact_email } as Record<SettingName, string>;
+    for (const name of DESCRIPTION_SETTINGS) out[name] = g.descriptions?.[name.slice('description_'.length)] ?? '';
+    return out;
   }
 
   setSettings(values: Partial<Record<SettingName, string>>) {

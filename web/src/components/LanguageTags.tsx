@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { languageLabel } from '../lib/intl';
 
 interface Props {
   languages: { id: string; value: string }[];
@@ -7,7 +8,7 @@ interface Props {
 }
 
 export function LanguageTags({ languages, marker }: Props) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (languages.length === 0) return null;
   const note =
     marker === 'translation'
@@ -25,7 +26,7 @@ export function LanguageTags({ languages, marker }: Props) {
     <span className="inline-flex flex-wrap gap-1 align-middle font-sans text-xs font-normal">
       {languages.map((l) => (
         <span key={l.id} title={note} className={`rounded border px-1.5 py-0.5 ${style}`}>
-          <abbr title={note ? `${l.value || l.id} – ${note}` : l.value || l.id} className="no-underline">
+          <abbr title={note ? `${languageLabel(l, i18n.language)} – ${note}` : languageLabel(l, i18n.language)} className="no-underline">
             {l.id}
           </abbr>
           {marker === 'translation' && <span aria-hidden="true"> ⇠</span>}

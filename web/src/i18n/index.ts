@@ -2,6 +2,7 @@ import i18n, { type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { UI_LANGUAGES, type UiLanguage } from '../lib/shared';
 import { browser } from '../lib/reload';
+import { localQuotes } from '../lib/intl';
 
 export const LANGUAGE_STORAGE_KEY = 'language';
 
@@ -49,7 +50,10 @@ export function bundlePaths(lang: string): string[] {
 
 export async function loadBundle(lang: UiLanguage): Promise<Record<string, string>> {
   const parts = await Promise.all(bundlePaths(lang).map(async (p) => (await bundles[p]()).default));
-  return Object.assign({}, ...parts);
+  const merged: Record<string, string> = Object.assign({}, ...parts);
+  // Translations keep the English “…” where the language has its own marks: one rule, applied here.
+  for (const [k, v] of Object.entries(merged)) merged[k] = localQuotes(v, lang);
+  return merged;
 }
 
 export async function initI18n(lang: UiLanguage, translation?: Record<string, string>): Promise<typeof i18n> {

@@ -110,3 +110,8 @@ export function localQuotes(s: string, uiLanguage: string): string {
   if (open === '“' && close === '”') return s;
   return s.replace(/“([^“”]*)”/g, `${open}$1${close}`);
 }
+
+/** A language of an entry ({id: code, value: the server's name}) named in the interface language. */
+export function languageLabel(l: { id: string; value?: string | null }, uiLanguage: string): string {
+  return languageName(l.id, uiLanguage) ?? (l.value || l.id);
+}

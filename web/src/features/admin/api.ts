@@ -20,7 +20,11 @@ export interface AdminPage {
   id: number; title: string; summary: string; content: string; language: string; location: string; sorting: number; published: boolean; last_modified: string;
 }
 export type AdminPageInput = Omit<AdminPage, 'id' | 'last_modified'>;
-export interface AdminSettings { site_name: string; site_logo: string; description: string; contact_email: string }
+export interface AdminSettings {
+  site_name: string; site_logo: string; description: string; contact_email: string;
+  /** The description in the other interface languages (empty: the default one is shown). */
+  description_de: string; description_el: string; description_fr: string; description_hr: string; description_it: string;
+}
 export interface OutboxMessage {
   id: number; kind: string; to_address: string; cc_address: string | null; reply_to: string | null; subject: string; body: string;
   status: string; error: string | null; attempts: number; created: string; sent_at: string | null;

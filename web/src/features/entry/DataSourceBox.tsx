@@ -6,6 +6,7 @@ import { DOWNLOAD_FORMAT_LABELS, type DataSource, type Download } from '../../li
 import { downloadUrl } from '../../api/client';
 import { FullText } from './FullText';
 import { CiteMenu } from './CiteMenu';
+import { linkLabel } from './linkLabels';
 import { AddToBookBuilder } from '../bookbuilder/AddToBookBuilder';
 import { ReportError, useCanReportError } from '../account/ReportError';
 
@@ -116,7 +117,7 @@ export function DataSourceBox({ ds, anchorId, highlight, citeEntryId, entryId }:
             {ds.edition_statement && <Row label={t('Edition')}>{ds.edition_statement}</Row>}
             {placeDate && placeDate !== year && <Row label={t('Edition Place and Date')}>{placeDate}</Row>}
             {uri && (
-              <Row label={ds.uri_label?.trim() || t('Link')}>
+              <Row label={linkLabel(t, ds.uri_label)}>
                 <a href={uri} className="link break-all" rel="noopener noreferrer">
                   {uri}
                 </a>

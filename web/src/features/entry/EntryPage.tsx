@@ -12,6 +12,7 @@ import { highlightWords } from './highlight';
 import { ShortEntryBox } from './ShortEntryBox';
 import { CiteMenu } from './CiteMenu';
 import { contentLang } from '../../lib/lang';
+import { languageLabel } from '../../lib/intl';
 
 function hasHistory(locationKey: string): boolean {
   const idx = (window.history.state as { idx?: unknown } | null)?.idx;
@@ -40,7 +41,7 @@ export function EntryNotFound() {
 }
 
 function OtherLanguages({ entry }: { entry: Entry }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const items = [
     ...(entry.original_entry ? [{ ...entry.original_entry, kind: 'Original' as const }] : []),
     ...entry.translations.map((tr) => ({ ...tr, kind: 'Translation' as const })),
@@ -54,7 +55,7 @@ function OtherLanguages({ entry }: { entry: Entry }) {
       <ul className="flex flex-wrap gap-2">
         {items.map((i) => {
           const label = t(i.kind);
-          const langs = i.languages.map((l) => l.value || l.id).join(', ') || '?';
+          const langs = i.languages.map((l) => languageLabel(l, i18n.language)).join(', ') || '?';
           return (
             <li key={`${i.kind}${i.id}`}>
               <Link

@@ -5,10 +5,11 @@ import { useLibraries } from '../../api/hooks';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { LibraryCard } from './LibraryCard';
 import { filterLibraries, libraryTypeLabel } from './libraryText';
+import { countryName } from '../../lib/intl';
 
 /** /library: the filterable grid of library cards (spec §2 Library overview). */
 export default function LibrariesPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const inputId = useId();
   const [params, setParams] = useSearchParams();
   const filter = params.get('filter') ?? '';
@@ -17,8 +18,9 @@ export default function LibrariesPage() {
   useDocumentTitle(t('Libraries'));
 
   const shown = useMemo(
-    () => filterLibraries(libraries ?? [], deferred, (lib) => [t(libraryTypeLabel(lib.library_type))]),
-    [libraries, deferred, t],
+    // The displayed texts match too: the type's label and the country's name in the interface language.
+    () => filterLibraries(libraries ?? [], deferred, (lib) => [t(libraryTypeLabel(lib.library_type)), countryName(lib.address_country, i18n.language)]),
+    [libraries, deferred, t, i18n.language],
   );
 
   const setFilter = (value: string) => {

@@ -98,6 +98,8 @@ export default function MapPage() {
   const inView = useMemo(() => librariesInView(located, box), [located, box]);
   const elsewhere = useMemo(() => shown.filter((l) => !hasCoordinates(l)).sort((a, b) => a.name.localeCompare(b.name)), [shown]);
   const tiles = useMemo(() => tileSetting(general), [general]);
+  // The introduction in the interface language when the site has one for it (the default otherwise).
+  const intro = general?.descriptions?.[i18n.language] || general?.description;
   const position = near.status === 'found' ? near.position : null;
   const nearest = useMemo(
     () => (position ? byDistance(position, located).map(({ point, km }) => ({ library: point, km })) : []),
@@ -237,7 +239,7 @@ export default function MapPage() {
       ) : (
         <>
           <h1 className="text-3xl font-semibold">{general?.site_name || t('Union catalogue')}</h1>
-          {general?.description && <p className="mt-1 max-w-3xl text-stone-700">{general.description}</p>}
+          {intro && <p className="mt-1 max-w-3xl text-stone-700">{intro}</p>}
           <div className="mt-4">
             <SearchForm query="" onSearch={(q, sort) => navigate(searchHref(withQuery(parseSearch(''), q, sort)))} suggest />
           </div>
