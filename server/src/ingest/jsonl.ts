@@ -18,6 +18,8 @@ import type { EntryLine, Line } from './format.ts';
 import { readCheckedLines } from './reader.ts';
 import { deferOaiRecords } from '../publish/oai-bulk.ts';
 import { PgFtsStage } from '../search/pg-fts-stage.ts';
+import { PgSuspendedKeys } from './pg-foreign-keys.ts';
+import type { PgConnection } from '../db/postgres.ts';
 
 /** The import holds one transaction over everything (see below): no savepoint per batch. */
 const BULK = { inTransaction: true } as const;
@@ -121,6 +123,8 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   // Full-text rows written by this import: an entry indexed again for its doc alone keeps its row.
   // Into an empty catalogue they are written by a thread of their own (set once the transaction is open).
   // On PostgreSQL they are staged and written at the end (pgFts).
+  // PostgreSQL, into an empty catalogue: foreign keys checked once at the end (pg-foreign-keys.ts).
+  let suspendedKeys: PgSuspendedKeys | null = null;
   const bulkIndex: { inTransaction: true; ftsWritten: FtsFingerprints; ftsBuilder: FtsBuilder | null; image: EntryImage | null; pgFts: PgFtsStage | null } = {
     ...BULK, ftsWritten: new FtsFingerprints(), ftsBuilder: null, image: null, pgFts: null,
   };
@@ -288,6 +292,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
     deps.indexer.reindex([...last].sort((a, b) => a - b), bulkIndex);
     await bulkIndex.ftsBuilder?.finishInto();
     bulkIndex.pgFts?.finish();
+    suspendedKeys?.restore();
   };
 
   // One transaction around everything: a failure half-way leaves the catalogue as it was. Statement
@@ -309,6 +314,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       bulkIndex.ftsBuilder = ftsBuilder?.start() ? ftsBuilder : null;
       bulkIndex.image = deps.indexer.entryImage();
       bulkIndex.pgFts = db.sqlite.dialect === 'postgres' ? new PgFtsStage(db) : null;
+      suspendedKeys = db.sqlite.dialect === 'postgres' ? PgSuspendedKeys.suspendIfEmpty(db.sqlite as unknown as PgConnection) : null;
       const restoreIndexSettings = bulkIndex.ftsBuilder ? () => {} : deps.indexer.bulkSettings();
       // The OAI-PMH record state of everything indexed is written once at the end, not per index row.
       const oaiRecords = deferOaiRecords(db);

@@ -125,6 +125,32 @@ describe.skipIf(!PG_URL)('the PostgreSQL bulk import', () => {
     }
   });
 
+  it('into an empty catalogue the foreign keys among the tables it fills are checked once at the end: gone during the import, the same after it and after a rollback', async () => {
+    const { services, dir } = await fresh('postgres');
+    const s = services.db.sqlite;
+    const keys = () => s.prepare(`SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid) FROM pg_constraint
+      WHERE contype = 'f' AND connamespace = current_schema()::regnamespace ORDER BY 1, 2`).raw().all() as string[][];
+    try {
+      const before = keys();
+      expect(before.map((k) => k[1])).toContain('data_sources_entry_id_fkey');
+      const during: string[][][] = [];
+      await importJsonl(writeFixture(dir, firstFile()), services, () => { during.push(keys()); });
+      const suspended = during.at(-1)!;
+      // Those among entries, agents, data sources and the entries' authors and languages; the others stay.
+      expect(suspended.map((k) => k[1])).not.toContain('data_sources_entry_id_fkey');
+      expect(suspended.map((k) => k[1])).not.toContain('entry_agents_agent_id_fkey');
+      expect(suspended.map((k) => k[1])).toContain('data_sources_site_id_fkey');
+      expect(suspended.map((k) => k[1])).toContain('aggregation_links_aggregated_entry_id_fkey');
+      expect(keys()).toEqual(before);
+      // A second import (the catalogue has rows) keeps them throughout.
+      const again: string[][][] = [];
+      await importJsonl(writeFixture(fs.mkdtempSync(path.join(dir, 'again-')), secondFile()), services, () => { again.push(keys()); });
+      for (const k of again) expect(k).toEqual(before);
+    } finally {
+      await services.db.close();
+    }
+  });
+
   it('a failure at the end rolls it all back: the empty catalogue keeps its GIN index and no staged row', async () => {
     const { services, dir } = await fresh('postgres');
     const s = services.db.sqlite;
@@ -137,6 +163,8 @@ describe.skipIf(!PG_URL)('the PostgreSQL bulk import', () => {
       }
       expect(s.prepare("SELECT count(*) FROM pg_indexes WHERE tablename = 'entry_fts' AND indexname = 'entry_fts_doc'").pluck().get()).toBe(1);
       expect(s.prepare("SELECT to_regclass('pg_temp.import_fts') IS NULL").pluck().get()).toBe(1);
+      // The foreign keys dropped for the import are back with the rollback.
+      expect(s.prepare("SELECT count(*) FROM pg_constraint WHERE conname IN ('data_sources_entry_id_fkey', 'entry_agents_entry_id_fkey', 'entry_languages_entry_id_fkey')").pluck().get()).toBe(3);
       // The next import is whole.
       await importJsonl(writeFixture(fs.mkdtempSync(path.join(dir, 'again-')), firstFile()), services);
       expect(s.prepare('SELECT count(*) FROM data_sources').pluck().get()).toBe(15);
