@@ -9,3 +9,4 @@ export * from './harvest.ts';
 export * from './cover.ts';
 export * from './latest.ts';
 export * from './geo.ts';
+export * from './quotes.ts';

@@ -37,6 +37,19 @@ describe('the language of server messages', () => {
   });
 });
 
+describe('quotation marks of server messages', () => {
+  it("are the language's, also where a translation kept the English ones", () => {
+    const key = '“{{translation}}” is a translation of “{{original}}”: remove the translation before merging';
+    const values = { translation: 'A', original: 'B' };
+    expect(translateMessage('de', key, values)).toMatch(/„A“ .* „B“/);
+    expect(translateMessage('el', key, values)).toMatch(/«A» .* «B»/);
+    expect(translateMessage('en', key, values)).toMatch(/^“A” .* “B”/);
+    for (const lang of ['de', 'el', 'fr', 'it'] as const) {
+      expect(Object.values(messageCatalogue(lang)).filter((m) => /“[^“”]*”/.test(m)), `${lang}: English quotation marks`).toEqual([]);
+    }
+  });
+});
+
 describe('refusals and messages through HTTP', () => {
   let t: TestApp;
   beforeAll(async () => {

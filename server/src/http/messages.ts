@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import Negotiator from 'negotiator';
 import { z } from 'zod';
-import { UI_LANGUAGES } from '@uc/shared';
+import { UI_LANGUAGES, localQuotes } from '@uc/shared';
 
 export type MessageLanguage = (typeof UI_LANGUAGES)[number];
 export type MessageValues = Record<string, string | number>;
@@ -13,7 +13,10 @@ const catalogues = new Map<MessageLanguage, Record<string, string>>();
 for (const lang of UI_LANGUAGES) {
   if (lang === 'en') continue;
   const file = new URL(`./messages/${lang}.json`, import.meta.url);
-  catalogues.set(lang, JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>);
+  const catalogue = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+  // Translations keep the English “…” where the language has its own marks: the web app's rule too.
+  for (const [k, v] of Object.entries(catalogue)) catalogue[k] = localQuotes(v, lang);
+  catalogues.set(lang, catalogue);
 }
 
 /** The translations of one language (the English keys map to themselves: none are stored). */

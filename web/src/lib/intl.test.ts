@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countryCode, countryName, languageLabel, languageName, localQuotes, quote } from './intl';
+import { countryCode, countryName, languageLabel, languageName } from './intl';
 
 describe('country and language names in the interface language', () => {
   it('names a country written in English, in another interface language or as a code', () => {
@@ -23,21 +23,14 @@ describe('country and language names in the interface language', () => {
   });
 });
 
-describe('quotation marks', () => {
-  it('quotes in each language’s marks', () => {
-    expect(quote('Zagreb', 'en')).toBe('“Zagreb”');
-    expect(quote('Zagreb', 'de')).toBe('„Zagreb“');
-    expect(quote('Zagreb', 'el')).toBe('«Zagreb»');
-    expect(quote('Zagreb', 'fr')).toBe('«\u202fZagreb\u202f»');
-    expect(quote('Zagreb', 'hr')).toBe('„Zagreb”');
-    expect(quote('Zagreb', 'it')).toBe('«Zagreb»');
-  });
-
-  it('turns a translation’s English marks into the language’s, leaving marks the translator chose', () => {
-    expect(localQuotes('Suchergebnisse für “{{query}}”', 'de')).toBe('Suchergebnisse für „{{query}}“');
-    expect(localQuotes('„A“ und “B”', 'de')).toBe('„A“ und „B“');
-    expect(localQuotes('Αναζήτηση “{{q}}”', 'el')).toBe('Αναζήτηση «{{q}}»');
-    expect(localQuotes('Search “{{q}}”', 'en')).toBe('Search “{{q}}”');
-    expect(localQuotes('Pretraga „x” i “y”', 'hr')).toBe('Pretraga „x” i „y”');
+describe('the interface strings', () => {
+  it('use each language’s quotation marks, not the English ones', async () => {
+    const { loadBundle } = await import('../i18n');
+    for (const lang of ['de', 'el', 'fr', 'hr', 'it'] as const) {
+      const english = Object.entries(await loadBundle(lang)).filter(([, v]) => /“[^“”]*”/.test(v)).map(([k]) => k);
+      expect(english, `${lang}: strings with English quotation marks`).toEqual([]);
+    }
+    expect((await loadBundle('de'))['search_results_other']).toContain('„{{query}}“');
+    expect((await loadBundle('el'))['search_results_other']).toContain('«{{query}}»');
   });
 });

@@ -81,35 +81,8 @@ export function countryName(value: string | null | undefined, uiLanguage: string
   return (code && nameOf(namesFor(uiLanguage, 'region'), code)) || v;
 }
 
-/** Opening and closing quotation marks per interface language (French with its narrow no-break spaces). */
-const QUOTES: Record<string, [string, string]> = {
-  en: ['“', '”'],
-  de: ['„', '“'],
-  el: ['«', '»'],
-  fr: ['«\u202f', '\u202f»'],
-  hr: ['„', '”'],
-  it: ['«', '»'],
-};
-
-export function quoteMarks(uiLanguage: string): [string, string] {
-  return QUOTES[uiLanguage.split('-')[0]] ?? QUOTES.en;
-}
-
-/** `text` in the interface language's quotation marks. */
-export function quote(text: string, uiLanguage: string): string {
-  const [open, close] = quoteMarks(uiLanguage);
-  return `${open}${text}${close}`;
-}
-
-/**
- * A translated string with its English quotation marks (“…”, as most translations were written) in the
- * interface language's marks instead. Other marks the translator chose („…“, «…») are kept as they are.
- */
-export function localQuotes(s: string, uiLanguage: string): string {
-  const [open, close] = quoteMarks(uiLanguage);
-  if (open === '“' && close === '”') return s;
-  return s.replace(/“([^“”]*)”/g, `${open}$1${close}`);
-}
+// Quotation marks: the one rule shared with the server's messages.
+export { localQuotes, quote, quoteMarks } from '../../../packages/shared/src/quotes.ts';
 
 /** A language of an entry ({id: code, value: the server's name}) named in the interface language. */
 export function languageLabel(l: { id: string; value?: string | null }, uiLanguage: string): string {
