@@ -56,7 +56,7 @@ export interface FeedItem { entry: Entry; updated: string }
 export function feedItems(
   db: Db, search: SearchService, catalogue: CatalogueService,
   o: { query: string; page?: number; pageSize?: number; filters?: SearchParams['filters'] },
-): { items: FeedItem[]; total: number } {
+): { items: FeedItem[]; total: number; pretty: string } {
   const res = search.search({ query: o.query, sortBy: 'datestamp', page: o.page ?? 1, pageSize: o.pageSize ?? FEED_SIZE, filters: o.filters ?? {}, exact: true }, ANONYMOUS);
   const ids = res.matches.map((m) => m.entry_id);
   const dates = indexDatestamps(db, ids);
@@ -65,7 +65,8 @@ export function feedItems(
     const entry = catalogue.getEntry(id, ANONYMOUS);
     if (entry) items.push({ entry, updated: dates.get(id) ?? new Date(0).toISOString() });
   }
-  return { items, total: res.total_entries };
+  // pretty: the query as the results page heads it (`creator:12` as the author's name), for the feed's title
+  return { items, total: res.total_entries, pretty: res.pretty_query || o.query };
 }
 
 /** The `n` latest entries an anonymous visitor sees; with `query` (the search language), only its matches. */
@@ -102,14 +103,15 @@ export function atomEntry(parent: XMLBuilder, base: string, item: FeedItem): XML
   return el;
 }
 
-export function atomFeed(opts: { base: string; siteName: string; items: FeedItem[]; query?: string }): string {
+export function atomFeed(opts: { base: string; siteName: string; items: FeedItem[]; query?: string; pretty?: string }): string {
   const { base, siteName, items } = opts;
   const query = opts.query?.trim() ?? '';
+  const named = opts.pretty?.trim() || query;
   const q = query ? `?${new URLSearchParams({ query })}` : '';
   const doc = xmlDocument();
   const feed = doc.ele(ATOM_NS, 'feed');
   feed.ele('id').txt(`${base}/feed.atom${q}`);
-  feed.ele('title').txt(query ? `${siteName}: latest entries for “${query}”` : `${siteName}: latest entries`);
+  feed.ele('title').txt(query ? `${siteName}: latest entries for “${named}”` : `${siteName}: latest entries`);
   feed.ele('subtitle').txt('Latest entries sorted by acquisition date');
   feed.ele('updated').txt(items.reduce((max, i) => (i.updated > max ? i.updated : max), items.length ? items[0].updated : new Date().toISOString()));
   // Atom wants an author on the feed when an entry may have none (anonymous works).

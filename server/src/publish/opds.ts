@@ -104,9 +104,9 @@ export class OpdsCatalogue {
  * matches as the Atom feed of that query (feedItems, the feeds' one rule), those with files to download.
  * The search's download filter narrows it first; `total` is that count, so a page may list fewer.
  */
-export function searchPage(db: Db, search: SearchService, catalogue: CatalogueService, query: string, page: number, pageSize = OPDS_PAGE_SIZE): AcquisitionPage {
+export function searchPage(db: Db, search: SearchService, catalogue: CatalogueService, query: string, page: number, pageSize = OPDS_PAGE_SIZE): AcquisitionPage & { pretty: string } {
   const found = feedItems(db, search, catalogue, { query, page, pageSize, filters: { download: ['text', 'raw'] } });
-  return { items: found.items.filter((i) => acquisitions(i.entry).length > 0), total: found.total, page, pageSize };
+  return { items: found.items.filter((i) => acquisitions(i.entry).length > 0), total: found.total, page, pageSize, pretty: found.pretty };
 }
 
 /** The downloadable files of an entry's visible records, as acquisition links. */

@@ -13,7 +13,7 @@ import { idParamSchema } from '@uc/shared';
 import { notFound } from '../http/errors.ts';
 import { viewerOf } from '../http/context.ts';
 import { languageName } from '../search/indexer.ts';
-import { atomFeed, latestEntries, publicBase } from './feeds.ts';
+import { atomFeed, feedItems, publicBase } from './feeds.ts';
 import { OPDS_ACQ, OPDS_NAV, OPENSEARCH, OpdsCatalogue, acquisitionFeed, navigationFeed, openSearchDescription, searchPage, type OpdsScope } from './opds.ts';
 import { Sitemaps } from './sitemap.ts';
 import { citation, citedCopy, citeQuerySchema } from './cite.ts';
@@ -40,8 +40,8 @@ export const publishRoutes = (deps: PublishDeps, opts: { publicUrl: string; webD
 
   app.get('/feed.atom', { schema: { hide: true, querystring: feedQuerySchema } }, async (req, reply) => {
     const query = req.query.query?.trim() ?? '';
-    const items = latestEntries(deps.db, deps.search, deps.catalogue, undefined, query);
-    const xml = atomFeed({ base: publicBase(opts.publicUrl, req), siteName: siteName(), items, query });
+    const { items, pretty } = feedItems(deps.db, deps.search, deps.catalogue, { query });
+    const xml = atomFeed({ base: publicBase(opts.publicUrl, req), siteName: siteName(), items, query, pretty });
     return reply.type('application/atom+xml; charset=utf-8').header('Cache-Control', 'public, max-age=300').send(xml);
   });
   // The system this one replaces served its (RSS) feed at /feed: subscriptions move over by themselves.
@@ -95,7 +95,7 @@ export const publishRoutes = (deps: PublishDeps, opts: { publicUrl: string; webD
     const query = req.query.query.trim();
     const page = searchPage(deps.db, deps.search, deps.catalogue, query, req.query.page);
     const path = query ? `/opds/search?${new URLSearchParams({ query })}` : '/opds/search';
-    const xml = acquisitionFeed({ base: publicBase(opts.publicUrl, req), path, title: query ? `${siteName()}: “${query}”` : siteName(), siteName: siteName(), page });
+    const xml = acquisitionFeed({ base: publicBase(opts.publicUrl, req), path, title: query ? `${siteName()}: “${page.pretty}”` : siteName(), siteName: siteName(), page });
     return reply.type(OPDS_ACQ).header('Cache-Control', 'public, max-age=300').send(xml);
   });
 
