@@ -11,6 +11,7 @@ import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { CoverBuilder } from '../covers/CoverBuilder';
 import { ProblemsContext, type Problems } from './fields';
 import { JobStatus } from './JobStatus';
+import { FormatChoice, useBookFormat } from './FormatChoice';
 import { AdvancedTab, FIELD_TAB, FontsTab, ImpositionTab, LayoutTab, OverviewTab, TAB_IDS, TAB_LABELS, type TabId } from './tabs';
 import { canBeCompiled, canReset, isPolling, useBookBuilder } from './store';
 
@@ -189,7 +190,12 @@ export default function BookBuilderPage() {
   const heading = useRef<HTMLHeadingElement>(null);
   const resetDone = useRef(false);
   const d = state.collection_data;
-  const problems: Problems = useMemo(() => ({ ...collectionProblems(d, state.text_list.length), ...fontProblems(fonts, d) }), [d, state.text_list.length, fonts]);
+  const format = useBookFormat((s) => s.format);
+  // an EPUB names no font: the reader's own stays in force
+  const problems: Problems = useMemo(
+    () => ({ ...collectionProblems(d, state.text_list.length), ...(format === 'pdf' ? fontProblems(fonts, d) : {}) }),
+    [d, state.text_list.length, fonts, format],
+  );
   const problemList = Object.entries(problems) as [string, string][];
   const polling = isPolling(state);
 
@@ -204,7 +210,7 @@ export default function BookBuilderPage() {
     setShowProblems(false);
     setBuilding(true);
     try {
-      const r = await api.bookbuilder({ action: 'build', session_id: state.session_id, collection_data: toBuildPayload(d) });
+      const r = await api.bookbuilder({ action: 'build', session_id: state.session_id, collection_data: toBuildPayload(d), format });
       if (r.job_id) state.startJob(r.job_id);
     } catch (e) {
       setBuildError(isApiError(e) ? e.message : t('Failed!'));
@@ -258,6 +264,7 @@ export default function BookBuilderPage() {
           </div>
         </ProblemsContext.Provider>
 
+        {canBeCompiled(state) && <FormatChoice className="mt-6 border-t border-stone-200 pt-4" />}
         <div className="mt-6 flex flex-wrap items-center gap-3 border-t border-stone-200 pt-4">
           {canBeCompiled(state) && (
             <button type="button" className="btn btn-primary" onClick={build} disabled={building || polling} aria-busy={building}>

@@ -1,12 +1,13 @@
 // The build's status (spec §4): polled once a second while queued or running (stops when the page is
-// left or the job ends), then the PDF embedded with a download link.
+// left or the job ends), then the PDF embedded with a download link (an EPUB: the link alone).
 import { useEffect, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { JOB_POLL_INTERVAL_MS } from '../../../../packages/shared/src/bookbuilder-constants.ts';
-import type { BookbuilderResponse } from '@uc/shared';
+import type { BookFormat, BookbuilderResponse } from '@uc/shared';
 import { api, bookPdfUrl } from '../../api/client';
 import { isPolling, useBookBuilder, type JobStatusValue } from './store';
+import { useBookFormat } from './FormatChoice';
 
 export const JOB_FAILED = 'Job failed';
 export const JOB_NOT_FOUND_MESSAGE = 'Job not found. Stale session?';
@@ -78,6 +79,7 @@ const bookJobTarget: JobTarget = {
   finish: (data) => {
     const s = useBookBuilder.getState();
     s.setProduced({ pages: data.pages ?? null, book_pages: data.book_pages ?? null, sheets: data.sheets ?? null });
+    useBookFormat.getState().setProduced(data.format ?? 'pdf');
     s.finishJob();
   },
   fail: (error) => useBookBuilder.getState().failJob(error),
@@ -113,9 +115,11 @@ export interface JobStatusViewProps {
   frameTitle: string;
   /** Shown next to the download link (figures of the PDF). */
   details?: ReactNode;
+  /** What the finished build is (default pdf): an EPUB is offered for download, not shown. */
+  format?: BookFormat;
 }
 
-export function JobStatusView({ headingId, status, error, queuePosition, progress, pdf, frameTitle, details }: JobStatusViewProps) {
+export function JobStatusView({ headingId, status, error, queuePosition, progress, pdf, frameTitle, details, format = 'pdf' }: JobStatusViewProps) {
   const { t } = useTranslation();
   return (
     <section aria-labelledby={headingId} className="mt-4">
@@ -147,11 +151,13 @@ export function JobStatusView({ headingId, status, error, queuePosition, progres
         <div className="mt-3">
           <div className="mb-2 flex flex-wrap items-center gap-3">
             <a className="btn btn-primary" href={bookPdfUrl(pdf.sessionId, { job: pdf.job })} download>
-              {t('Download the PDF')}
+              {format === 'epub' ? t('Download the EPUB') : t('Download the PDF')}
             </a>
             {details}
           </div>
-          <iframe title={frameTitle} src={bookPdfUrl(pdf.sessionId, { job: pdf.job, inline: true })} className="h-[85vh] w-full rounded border border-stone-300" />
+          {format === 'pdf' && (
+            <iframe title={frameTitle} src={bookPdfUrl(pdf.sessionId, { job: pdf.job, inline: true })} className="h-[85vh] w-full rounded border border-stone-300" />
+          )}
         </div>
       )}
     </section>
@@ -165,9 +171,11 @@ export function JobStatus() {
   const produced = useBookBuilder((s) => s.job_produced);
   const info = useBookBuilder((s) => s.produced);
   const sessionId = useBookBuilder((s) => s.session_id);
+  const format = useBookFormat((s) => s.produced);
   const { position, progress } = useJobPolling();
   return (
     <JobStatusView
+      format={format}
       headingId="bb-status"
       status={status}
       error={error}
