@@ -7,6 +7,7 @@ import { foldText } from '../packages/shared/src/text.ts';
 import { byDistance } from '../packages/shared/src/geo.ts';
 import { hasChromium, useBrowserSessions, waitUntil } from './lib/browser.ts';
 import { api, search } from './lib/demo.ts';
+import { expectAxeClean } from './lib/session.ts';
 import { waitForUrl } from './lib/search-page.ts';
 
 async function libraries(): Promise<LibraryPublic[]> {
@@ -57,6 +58,8 @@ describe.skipIf(!hasChromium)('the map: place search, near me, cards, closed lib
     // The map zooms to the matches: the list in view names them, and only them.
     await waitUntil(async () => (await namesInView(page)).join('|') === zagreb.map((l) => l.name).sort((a, b) => a.localeCompare(b)).join('|'), 'the list in view to be the matches');
 
+    await expectAxeClean(page, '/map with a place search');
+
     // Keyboard: ArrowDown moves from the field into the matches; Enter opens the library's card.
     await field.focus();
     await page.keyboard.press('ArrowDown');
@@ -103,6 +106,7 @@ describe.skipIf(!hasChromium)('the map: place search, near me, cards, closed lib
       return names.includes(expected[0].point.name) && names.length < all.length;
     }, 'the view around the position');
     expect(await page.locator('.leaflet-overlay-pane path.leaflet-interactive').count(), 'the reader marked on the map').toBeGreaterThan(0);
+    await expectAxeClean(page, '/map with the nearest libraries');
   });
 
   it('"Near me" refused says so politely', async () => {

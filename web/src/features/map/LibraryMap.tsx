@@ -274,6 +274,12 @@ function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, fo
                       </Link>
                     </p>
                   )}
+                  <p>
+                    <Link to={`/library/details/${lib.id}`} className="link">
+                      {t('Library details')}
+                    </Link>
+                  </p>
+                  {/* After the details link, which keeps the focus a card opened from the keyboard gets. */}
                   {typeof holdings === 'number' && (
                     <p>
                       <Link to={holdingsHref(lib.id)} className="link">
@@ -281,11 +287,6 @@ function LibraryMap({ libraries, counts, resultsHref, tiles, label, onBounds, fo
                       </Link>
                     </p>
                   )}
-                  <p>
-                    <Link to={`/library/details/${lib.id}`} className="link">
-                      {t('Library details')}
-                    </Link>
-                  </p>
                 </div>
               </Popup>
             </Marker>
