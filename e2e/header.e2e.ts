@@ -1,24 +1,12 @@
 // The header (issue 32 point 13): a first-time visitor finds the Book Builder in it before adding any
 // text, in all six interface languages, and no header item breaks over two lines at 390 or 1366 px.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { baseUrl, formatViolations, hasChromium, launchBrowser, seriousAxeViolations } from './lib/browser.ts';
-import { repoRoot } from './lib/demo.ts';
+import { tr } from './lib/strings.ts';
 
 const LANGS = ['en', 'de', 'el', 'fr', 'hr', 'it'] as const;
 
-function tr(lang: string, key: string): string {
-  const dir = path.join(repoRoot, 'web', 'src', 'i18n');
-  const files = [path.join(dir, `${lang}.json`), ...fs.readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory()).map((d) => path.join(dir, d.name, `${lang}.json`))];
-  for (const f of files.filter((x) => fs.existsSync(x))) {
-    const v = (JSON.parse(fs.readFileSync(f, 'utf8')) as Record<string, string>)[key];
-    if (v) return v;
-  }
-  return key;
-}
 
 describe.skipIf(!hasChromium)('header', () => {
   let browser: Browser;

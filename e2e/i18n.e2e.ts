@@ -8,20 +8,9 @@ import type { Page } from 'playwright-core';
 import type { Entry, LibraryPublic } from '@uc/shared';
 import { baseUrl, hasChromium, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
 import { api, repoRoot, search } from './lib/demo.ts';
+import { tr } from './lib/strings.ts';
 
 const LANGS = ['en', 'de', 'el', 'fr', 'hr', 'it'] as const;
-
-/** A string of the web app's bundles (the English key when the language lacks it). */
-function tr(lang: string, key: string): string {
-  const dir = path.join(repoRoot, 'web', 'src', 'i18n');
-  const files = [path.join(dir, `${lang}.json`), ...fs.readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory()).map((d) => path.join(dir, d.name, `${lang}.json`))];
-  for (const f of files.filter((x) => fs.existsSync(x))) {
-    const v = (JSON.parse(fs.readFileSync(f, 'utf8')) as Record<string, string>)[key];
-    if (v) return v;
-  }
-  return key;
-}
 
 /** The demo's settings line (its introduction in each language). */
 const settings = JSON.parse(fs.readFileSync(path.join(repoRoot, 'demo', 'catalogue.jsonl'), 'utf8').split('\n')[0]) as {

@@ -72,6 +72,7 @@ export default function MapPage() {
   const [focus, setFocus] = useState<FocusRequest | null>(() =>
     Number.isInteger(showId) && showId > 0 ? { id: showId, seq: 1 } : null,
   );
+  const showOnMap = useCallback((id: number) => setFocus((f) => ({ id, seq: (f?.seq ?? 0) + 1 })), []);
   const listHeadingId = useId();
   const otherHeadingId = useId();
   const onBounds = useCallback((b: Box) => setBox(b), []);
@@ -159,7 +160,7 @@ export default function MapPage() {
               type="button"
               className="btn px-2 py-1 text-sm"
               aria-label={`${t('Show on the map')}: ${lib.name}`}
-              onClick={() => setFocus((f) => ({ id: lib.id, seq: (f?.seq ?? 0) + 1 }))}
+              onClick={() => showOnMap(lib.id)}
             >
               {t('Show on the map')}
             </button>
@@ -191,7 +192,7 @@ export default function MapPage() {
             near={near}
             onNearMe={onNearMe}
             nearest={nearest}
-            onShow={(id) => setFocus((f) => ({ id, seq: (f?.seq ?? 0) + 1 }))}
+            onShow={showOnMap}
           />
           <div className="mt-2">
             <Suspense fallback={<div className={`${mapSize} w-full rounded-lg border border-stone-300 bg-[#c9dde9]`} />}>
