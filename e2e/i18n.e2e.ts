@@ -55,6 +55,9 @@ describe.skipIf(!hasChromium)('the interface in German and Greek', () => {
     await waitForH1(page, lanterna.name);
     await page.getByText(italy, { exact: true }).waitFor();
     expect(await page.getByText('Italy', { exact: true }).count()).toBe(0);
+    // Its languages ("it, en" in the records) named too.
+    const spoken = lanterna.languages!.split(',').map((c) => languageName(c.trim(), lang)).join(', ');
+    await page.getByText(spoken, { exact: true }).waitFor();
 
     // A copy's link labelled "Catalogue record" by its library reads in the interface language.
     let withLabel: Entry | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countryCode, countryName, languageLabel, languageName } from './intl';
+import { countryCode, countryName, languageLabel, languageList, languageName } from './intl';
 
 describe('country and language names in the interface language', () => {
   it('names a country written in English, in another interface language or as a code', () => {
@@ -20,6 +20,9 @@ describe('country and language names in the interface language', () => {
     expect(languageName('not a code', 'fr')).toBeUndefined();
     expect(languageLabel({ id: 'de', value: 'German' }, 'el')).toBe('Γερμανικά');
     expect(languageLabel({ id: 'xx-nope', value: 'Server name' }, 'el')).toBe('Server name');
+    expect(languageList('it, en', 'de')).toBe('Italienisch, Englisch');
+    expect(languageList('hr;en', 'el')).toBe('Κροατικά, Αγγλικά');
+    expect(languageList('it, Friulian dialects', 'en')).toBe('Italian, Friulian dialects');
   });
 });
 

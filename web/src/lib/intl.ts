@@ -88,3 +88,16 @@ export { localQuotes, quote, quoteMarks } from '../../../packages/shared/src/quo
 export function languageLabel(l: { id: string; value?: string | null }, uiLanguage: string): string {
   return languageName(l.id, uiLanguage) ?? (l.value || l.id);
 }
+
+/**
+ * A library's languages (free text, usually codes: "it, en") named in the interface language
+ * ("Italienisch, Englisch"); a part that is not a known code is kept as written.
+ */
+export function languageList(text: string, uiLanguage: string): string {
+  return text
+    .split(/[,;/]/)
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => languageName(part, uiLanguage) ?? part)
+    .join(', ');
+}

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { LibraryPublic } from '../../lib/shared';
 import { displayUrl, establishedYear, libraryPlace, libraryTypeLabel, logoSrc, safeHttpUrl } from './libraryText';
+import { languageList } from '../../lib/intl';
 
 const TYPE_STYLES: Record<string, string> = {
   digital: 'text-sky-900',
@@ -52,7 +53,7 @@ export function LibraryCard({ library: lib }: { library: LibraryPublic }) {
         </p>
       )}
       {year && <p className="mt-1 text-sm text-stone-700">{t('Project established in {{year}}', { year })}</p>}
-      {lib.languages && <p className="mt-1 text-sm font-semibold">{lib.languages}</p>}
+      {lib.languages && <p className="mt-1 text-sm font-semibold">{languageList(lib.languages, i18n.language)}</p>}
       {lib.short_desc && <p className="mt-2 text-sm">{lib.short_desc}</p>}
       <div className="mt-auto flex flex-wrap gap-2 pt-4">
         <Link to={`/library/details/${lib.id}`} className="btn" aria-label={`${t('Library details')}: ${lib.name}`}>

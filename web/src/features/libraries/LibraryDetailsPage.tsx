@@ -6,6 +6,7 @@ import { isApiError } from '../../api/client';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { LibrarySiteLink, LibraryType } from './LibraryCard';
 import { addressLines, establishedYear, logoSrc, safeHttpUrl } from './libraryText';
+import { languageList } from '../../lib/intl';
 import { hasCoordinates } from '../map/bounds';
 import { tileSetting } from '../map/settings';
 import { SubscribeLinks } from '../feeds/SubscribeLinks';
@@ -151,7 +152,7 @@ export default function LibraryDetailsPage() {
           </Field>
         )}
         {year && <Field label={t('Year established')}>{year}</Field>}
-        {lib.languages && <Field label={t('Languages')}>{lib.languages}</Field>}
+        {lib.languages && <Field label={t('Languages')}>{languageList(lib.languages, i18n.language)}</Field>}
         {lib.description && (
           <Field label={t('Description')}>
             <span className="whitespace-pre-line">{lib.description}</span>

@@ -109,7 +109,7 @@ describe('/library/details/{id}', () => {
     expect(screen.getByRole('link', { name: /^lanterna\.example\.org\s?\(opens in a new tab\)$/ })).toHaveAttribute('href', 'https://lanterna.example.org/');
     const field = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling as HTMLElement;
     expect(field('Year established')).toHaveTextContent('1978');
-    expect(field('Languages')).toHaveTextContent('it, en');
+    expect(field('Languages')).toHaveTextContent('Italian, English');
     expect(field('Description')).toHaveTextContent('Founded by printers. Twelve thousand books.');
     expect(field('Opening Hours')).toHaveTextContent('Tue–Thu 16:00–20:00');
     expect(within(field('Email')).getByRole('link')).toHaveAttribute('href', 'mailto:biblioteca@lanterna.example.org');
