@@ -136,7 +136,12 @@ export function PlaceFinder({ place, onPlace, matches, near, onNearMe, nearest, 
           />
         </div>
         <button type="button" className="btn" onClick={onNearMe} aria-busy={near.status === 'locating'} disabled={near.status === 'locating'}>
-          <span aria-hidden="true">⌖ </span>
+          {/* Drawn, not a character: the target sign is missing from common fonts. */}
+          <svg aria-hidden="true" viewBox="0 0 16 16" className="mr-1 inline-block h-4 w-4 align-[-2px]" fill="none" stroke="currentColor" strokeWidth="1.6">
+            <circle cx="8" cy="8" r="4.5" />
+            <circle cx="8" cy="8" r="1.2" fill="currentColor" />
+            <path d="M8 0.5v3M8 12.5v3M0.5 8h3M12.5 8h3" />
+          </svg>
           {t('Near me')}
         </button>
       </form>
