@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockApi, renderApp } from '../../test/utils';
 import { searchResponse } from '../../test/fixtures';
-import { addressLines, displayUrl, establishedYear, libraryMatches, safeHttpUrl } from './libraryText';
+import { addressLines, displayUrl, establishedYear, holdingsHref, libraryMatches, placeMatches, safeHttpUrl } from './libraryText';
 import { CANUTS, CLOUD, KOENJI, LANTERNA, LIBRARIES, PROSTOR, lib, loadPublicStrings } from './testData';
 
 beforeAll(loadPublicStrings);
@@ -23,6 +23,18 @@ describe('library filter rule', () => {
     expect(libraryMatches(LANTERNA, 'croix')).toBe(false);
     expect(libraryMatches(LANTERNA, '   ')).toBe(true);
     expect(libraryMatches(CLOUD, 'Digital library', ['Digital library'])).toBe(true);
+  });
+
+  it("matches a place search on the library's own place fields, every word, the country also in the interface language", () => {
+    expect(placeMatches(LANTERNA, 'bologna', 'en')).toBe(true);
+    expect(placeMatches(LANTERNA, 'Bologna Italy', 'en')).toBe(true);
+    expect(placeMatches(LANTERNA, 'Bologna, France', 'en')).toBe(false);
+    expect(placeMatches(LANTERNA, 'italien', 'de')).toBe(true); // the country as a German reader writes it
+    expect(placeMatches(LANTERNA, 'ιταλία', 'el')).toBe(true);
+    expect(placeMatches(LANTERNA, 'lanterna', 'en')).toBe(true); // the name
+    expect(placeMatches(LANTERNA, 'mQINBGexample', 'en')).toBe(false); // not a place field
+    expect(placeMatches(LANTERNA, '  ', 'en')).toBe(true);
+    expect(holdingsHref(7)).toBe('/search?query=library%3A7&sort_by=title_asc');
   });
 
   it('formats addresses, years and links safely', () => {
