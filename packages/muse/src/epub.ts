@@ -77,7 +77,8 @@ interface NavEntry {
 interface Chunk {
   file: string;
   title: string;
-  body: string;
+  /** The XHTML inside <body>: a section's as UTF-8 bytes (a flat copy instead of the string built piece by piece). */
+  body: string | Uint8Array;
   lang: string;
   dir: 'rtl' | 'ltr';
 }
@@ -102,6 +103,8 @@ class TextWriter {
     private readonly files: Map<string, Uint8Array>,
     private readonly imageDir: string,
     private readonly images_: Map<string, { path: string; type: string; data: Uint8Array }>,
+    /** The document was parsed here: its blocks may be let go section by section (memory of a large text). */
+    private readonly owned = false,
   ) {
     this.lang = LANG_OK.test(doc.lang) ? doc.lang : '';
     this.dir = RTL_LANGS.has(this.lang.split('-')[0].toLowerCase()) ? 'rtl' : 'ltr';
@@ -124,6 +127,7 @@ class TextWriter {
 
   render(titleOfChunk: (i: number) => string): void {
     const sections = this.sections();
+    if (this.owned) this.doc.body = [];
     // where each anchor lives, so links across files resolve
     sections.forEach((s, i) => {
       const walk = (blocks: Block[]) => {
@@ -144,7 +148,9 @@ class TextWriter {
       body += this.notes();
       const heading = s.find((b) => b.type === 'heading') as Extract<Block, { type: 'heading' }> | undefined;
       const title = heading ? tocText(heading.tocChildren ?? heading.children) : titleOfChunk(i);
-      this.chunks.push({ file: this.current, title: title || titleOfChunk(i), body, lang: this.lang, dir: this.dir });
+      // bytes now: the string of many small pieces and the section's blocks can go before the next section
+      this.chunks.push({ file: this.current, title: title || titleOfChunk(i), body: strToU8(body), lang: this.lang, dir: this.dir });
+      if (this.owned) sections[i] = [];
     });
   }
 
@@ -449,14 +455,32 @@ figcaption, .caption { display: block; font-size: 0.9em; text-align: center; }
 nav ol { list-style-type: none; }
 `;
 
-function xhtml(title: string, lang: string, dir: string, body: string, bodyType = ''): string {
+function xhtmlHead(title: string, lang: string, dir: string, bodyType = ''): string {
   const l = lang || 'en';
   return (
     `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE html>\n` +
     `<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="${l}" lang="${l}"${dir === 'rtl' ? ' dir="rtl"' : ''}>\n` +
     `<head>\n<meta charset="UTF-8"/>\n<title>${escapeXml(title)}</title>\n<link rel="stylesheet" type="text/css" href="../style.css"/>\n</head>\n` +
-    `<body${bodyType ? ` epub:type="${bodyType}"` : ''}>\n${body}</body>\n</html>\n`
+    `<body${bodyType ? ` epub:type="${bodyType}"` : ''}>\n`
   );
+}
+
+const XHTML_TAIL = '</body>\n</html>\n';
+
+function xhtml(title: string, lang: string, dir: string, body: string, bodyType = ''): string {
+  return xhtmlHead(title, lang, dir, bodyType) + body + XHTML_TAIL;
+}
+
+/** A section's XHTML file as bytes, its body already encoded. */
+function xhtmlBytes(title: string, lang: string, dir: string, body: string | Uint8Array): Uint8Array {
+  if (typeof body === 'string') return strToU8(xhtml(title, lang, dir, body));
+  const head = strToU8(xhtmlHead(title, lang, dir));
+  const tail = strToU8(XHTML_TAIL);
+  const out = new Uint8Array(head.length + body.length + tail.length);
+  out.set(head);
+  out.set(body, head.length);
+  out.set(tail, head.length + body.length);
+  return out;
 }
 
 /** Nested <ol> of nav entries (a level deeper than the previous entry's nests under it). */
@@ -534,7 +558,8 @@ function pack(p: PackageParts): Uint8Array {
     const id = `c${i + 1}`;
     manifest.push(`<item id="${id}" href="text/${c.file}" media-type="application/xhtml+xml"/>`);
     spine.push(`<itemref idref="${id}"/>`);
-    files[`OEBPS/text/${c.file}`] = strToU8(xhtml(c.title, c.lang || lang, c.dir, c.body));
+    files[`OEBPS/text/${c.file}`] = xhtmlBytes(c.title, c.lang || lang, c.dir, c.body);
+    c.body = ''; // the file holds it now
   });
   let n = 0;
   for (const img of p.images.values()) {
@@ -628,7 +653,7 @@ export function museToEpub(input: string | MuseDocument, options: EpubOptions = 
   const doc = typeof input === 'string' ? parseMuse(input) : input;
   const h = doc.header;
   const images = new Map<string, { path: string; type: string; data: Uint8Array }>();
-  const w = new TextWriter(doc, '', options.files ?? new Map(), 'images/', images);
+  const w = new TextWriter(doc, '', options.files ?? new Map(), 'images/', images, typeof input === 'string');
   const title = plain(h.LISTtitle || h.title) || options.title || 'Untitled';
   w.render(() => title);
   const titlePage = w.titlePage(options);
@@ -663,7 +688,7 @@ export function collectionToEpub(texts: EpubText[], options: EpubCollectionOptio
   texts.forEach((t, i) => {
     const doc = typeof t.muse === 'string' ? parseMuse(t.muse) : t.muse;
     const prefix = `t${String(i + 1).padStart(3, '0')}-`;
-    const w = new TextWriter(doc, prefix, t.files ?? new Map(), `images/${prefix}`, images);
+    const w = new TextWriter(doc, prefix, t.files ?? new Map(), `images/${prefix}`, images, typeof t.muse === 'string');
     const title = plain(doc.header.LISTtitle || doc.header.title) || t.title || 'Untitled';
     w.render(() => title);
     const titleFile = `${prefix}000.xhtml`;
