@@ -133,6 +133,27 @@ describe('/admin', () => {
     await waitFor(() => expect(api.calls('/general').length).toBeGreaterThan(before));
   });
 
+  it('saves the description in another language, each language a field of its own', async () => {
+    const user = userEvent.setup();
+    let saved: Record<string, string> | null = null;
+    mockApi({
+      '/admin/settings': (_url, init) => {
+        if (method(init) === 'PUT') {
+          saved = JSON.parse(String(init?.body));
+          return { body: { settings: { ...settings, ...saved } } };
+        }
+        return { body: { settings: { ...settings, description: 'A catalogue.', description_el: 'Ένας κατάλογος.' } } };
+      },
+    });
+    renderApp('/admin?section=settings');
+    await user.click(await screen.findByText('The description in the other languages'));
+    expect(screen.getByLabelText('Description (Ελληνικά)')).toHaveValue('Ένας κατάλογος.');
+    await user.type(screen.getByLabelText('Description (Deutsch)'), 'Ein Katalog.');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('The settings were saved')).toBeInTheDocument();
+    expect(saved).toMatchObject({ description: 'A catalogue.', description_de: 'Ein Katalog.', description_el: 'Ένας κατάλογος.' });
+  });
+
   it('creates a page with the HTML typed in a textarea and shows the server error', async () => {
     const user = userEvent.setup();
     const posted: unknown[] = [];
