@@ -105,6 +105,10 @@ describe.skipIf(!hasChromium)('the map: place search, near me, cards, closed lib
       const names = await namesInView(page);
       return names.includes(expected[0].point.name) && names.length < all.length;
     }, 'the view around the position');
+    // The list under the map follows: nearest first.
+    const names = await namesInView(page);
+    const byKm = byDistance(here, all.filter((l) => names.includes(l.name))).map((e) => e.point.name);
+    expect(names).toEqual(byKm);
     expect(await page.locator('.leaflet-overlay-pane path.leaflet-interactive').count(), 'the reader marked on the map').toBeGreaterThan(0);
     await expectAxeClean(page, '/map with the nearest libraries');
   });

@@ -96,12 +96,16 @@ export default function MapPage() {
     [held, place, i18n.language],
   );
   const located = useMemo(() => shown.filter(hasCoordinates) as MapLibrary[], [shown]);
-  const inView = useMemo(() => librariesInView(located, box), [located, box]);
   const elsewhere = useMemo(() => shown.filter((l) => !hasCoordinates(l)).sort((a, b) => a.name.localeCompare(b.name)), [shown]);
   const tiles = useMemo(() => tileSetting(general), [general]);
   // The introduction in the interface language when the site has one for it (the default otherwise).
   const intro = general?.descriptions?.[i18n.language] || general?.description;
   const position = near.status === 'found' ? near.position : null;
+  // The list in view by name, or nearest first once "Near me" knows where the reader is.
+  const inView = useMemo(() => {
+    const list = librariesInView(located, box);
+    return position ? byDistance(position, list).map((n) => n.point) : list;
+  }, [located, box, position]);
   const nearest = useMemo(
     () => (position ? byDistance(position, located).map(({ point, km }) => ({ library: point, km })) : []),
     [position, located],
