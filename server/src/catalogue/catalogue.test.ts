@@ -71,7 +71,8 @@ describe.each(BACKENDS)('catalogue routes on %s', (dialect) => {
     it('offers full text, PDF and the book builder only where the files exist', async () => {
       const e = entrySchema.parse((await get(`/entry/${entryId(t.services, 'A Small Guide')}`)).json());
       const ds = e.data_sources[0];
-      expect(ds.downloads.map((d) => d.ext).sort()).toEqual(['.muse', '.pdf', '.zip']);
+      // with the EPUB made from the Muse source (issue 31)
+      expect(ds.downloads.map((d) => d.ext).sort()).toEqual(['.epub', '.muse', '.pdf', '.zip']);
       // desc is the English source label; the web app translates it by code.
       expect(ds.downloads.find((d) => d.code === 'zip')).toEqual({ code: 'zip', ext: '.zip', desc: 'Source and images (zip)' });
       expect(ds).toMatchObject({ has_full_text: true, has_pdf: true, can_add_to_bookbuilder: true });
@@ -112,7 +113,8 @@ describe.each(BACKENDS)('catalogue routes on %s', (dialect) => {
       expect((await get(`/download/${id}.pdf?inline=1`)).headers['content-disposition']).toMatch(/^inline/);
       const muse = await get(`/download/${id}.muse`);
       expect(muse.body).toContain('#title A Small Guide');
-      expect((await get(`/download/${id}.epub`)).statusCode).toBe(404);
+      // a format neither stored nor made from the text
+      expect((await get(`/download/${id}.txt`)).statusCode).toBe(404);
       expect((await get('/download/nonsense')).statusCode).toBe(400);
     });
 

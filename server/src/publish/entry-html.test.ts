@@ -103,7 +103,12 @@ describe.each(BACKENDS)('entry pages for crawlers on %s', (dialect) => {
       expect(zapata.offers.map((o: any) => o.offeredBy.name)).toEqual(['Biblioteca Uno']);
       expect(JSON.stringify(zapata)).not.toContain('Private Three');
       const guide = jsonLd((await page(entryId(t.services, 'A Small Guide'))).body);
-      expect(guide.encoding).toEqual([expect.objectContaining({ encodingFormat: 'application/pdf', contentUrl: expect.stringMatching(new RegExp(`^${BASE}/collector/api/download/\\d+\\.pdf$`)) })]);
+      // the stored PDF and the EPUB made from the Muse source (issue 31)
+      expect(guide.encoding).toHaveLength(2);
+      expect(guide.encoding).toEqual(expect.arrayContaining([
+        expect.objectContaining({ encodingFormat: 'application/pdf', contentUrl: expect.stringMatching(new RegExp(`^${BASE}/collector/api/download/\\d+\\.pdf$`)) }),
+        expect.objectContaining({ encodingFormat: 'application/epub+zip', contentUrl: expect.stringMatching(new RegExp(`^${BASE}/collector/api/download/\\d+\\.epub$`)) }),
+      ]));
     });
 
     it('calls a still image a CreativeWork', async () => {
