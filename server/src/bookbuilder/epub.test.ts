@@ -7,9 +7,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strFromU8, unzipSync } from 'fflate';
 import { bookbuilderResponseSchema, defaultCollectionData, toBuildPayload, type BookbuilderResponse } from '@uc/shared';
-import { sectionTitles } from '@uc/muse';
+import { sectionTitles, selectSections } from '@uc/muse';
 import { repoRoot } from '../config.ts';
 import { createJobWorker } from '../app.ts';
+import { bookTypst } from './build.ts';
 import { fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
 import { EPUBCHECK_MISSING, HAVE_EPUBCHECK, epubCheck } from '../../../packages/muse/src/testing/epubcheck.ts';
 
@@ -137,6 +138,14 @@ describe('the Book Builder\'s EPUB', () => {
     expect(res.headers['content-disposition']).toMatch(/\.pdf"$/);
     expect(res.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   }, 90_000);
+
+  it('honours a partial selection in the PDF too (the Typst source of the book)', () => {
+    const { source } = bookTypst([{ muse: selectSections(paper, [1, 3]), files: new Map() }], defaultCollectionData());
+    expect(source).toContain('Why paper dies');
+    expect(source).toContain('Handling');
+    expect(source).not.toContain('The room');
+    expect(bookTypst([{ muse: paper, files: new Map() }], defaultCollectionData()).source).toContain('The room');
+  });
 
   it('refuses an unknown format (JSON 400) and a bad partial selection, queueing and adding nothing', async () => {
     const before = t.services.db.sqlite.prepare('SELECT count(*) FROM jobs').pluck().get();
