@@ -31,6 +31,7 @@ describe('library filter rule', () => {
     expect(placeMatches(LANTERNA, 'Bologna, France', 'en')).toBe(false);
     expect(placeMatches(LANTERNA, 'italien', 'de')).toBe(true); // the country as a German reader writes it
     expect(placeMatches(LANTERNA, 'ιταλία', 'el')).toBe(true);
+    expect(placeMatches(LANTERNA, 'europa bologna', 'de', ['Europa'])).toBe(true); // the region as shown
     expect(placeMatches(LANTERNA, 'lanterna', 'en')).toBe(true); // the name
     expect(placeMatches(LANTERNA, 'mQINBGexample', 'en')).toBe(false); // not a place field
     expect(placeMatches(LANTERNA, '  ', 'en')).toBe(true);

@@ -77,14 +77,15 @@ export function addressLines(lib: LibraryPublic, uiLanguage: string): string[] {
 
 /**
  * Does a library's place match a place search (the map's)? Its own place fields and name, accent- and
- * case-insensitive, the country also in the interface language ("Kroatien" finds a library in "Croatia").
+ * case-insensitive, the country also in the interface language ("Kroatien" finds a library in "Croatia");
+ * `extra` adds displayed texts (the region's translated name).
  */
-export function placeMatches(lib: LibraryPublic, query: string, uiLanguage: string): boolean {
+export function placeMatches(lib: LibraryPublic, query: string, uiLanguage: string, extra: string[] = []): boolean {
   const words = query.trim().split(/[\s,]+/).filter(Boolean);
   if (words.length === 0) return true;
   const fields = [
     lib.name, lib.address_line_1, lib.address_line_2, lib.address_zip, lib.address_city, lib.address_state,
-    lib.address_country, countryName(lib.address_country, uiLanguage), lib.region,
+    lib.address_country, countryName(lib.address_country, uiLanguage), lib.region, ...extra,
   ].filter((s): s is string => typeof s === 'string' && s.trim() !== '');
   // Every word somewhere: "Lyon France" and "Zagreb" both find the library in Zagreb, Croatia.
   return words.every((w) => fields.some((f) => foldedIncludes(f, w)));

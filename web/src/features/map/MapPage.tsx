@@ -92,8 +92,8 @@ export default function MapPage() {
     return libraries.filter((l) => counts.has(l.id));
   }, [libraries, searchMode, counts]);
   const shown = useMemo(
-    () => (place.trim() ? held.filter((l) => placeMatches(l, place, i18n.language)) : held),
-    [held, place, i18n.language],
+    () => (place.trim() ? held.filter((l) => placeMatches(l, place, i18n.language, l.region ? [t(l.region)] : [])) : held),
+    [held, place, i18n.language, t],
   );
   const located = useMemo(() => shown.filter(hasCoordinates) as MapLibrary[], [shown]);
   const elsewhere = useMemo(() => shown.filter((l) => !hasCoordinates(l)).sort((a, b) => a.name.localeCompare(b.name)), [shown]);
