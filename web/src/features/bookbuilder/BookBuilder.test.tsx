@@ -297,8 +297,10 @@ describe('Book Builder screen', () => {
 
     await user.click(screen.getByRole('checkbox', { name: 'Add crop marks to PDF' }));
     const crop = screen.getByRole('combobox', { name: /size of each page including the crop marks/ });
-    expect(crop).toHaveValue('a4');
+    // A5 pages in 16-page blocks cannot stay on A4: the smallest paper with room for the marks (issue 32 point 12)
+    expect(crop).toHaveValue('b5');
     expect(screen.getByText('(Original size is A5)')).toBeInTheDocument();
+    expect(screen.getByTestId('sheet-summary')).toHaveTextContent(/This sheet is larger than A4/);
     await user.selectOptions(crop, 'a6');
     expect(crop).toHaveAccessibleDescription(/The crop-mark paper must be at least as large as the page/);
     expect(screen.getByRole('spinbutton', { name: /Paper thickness in mm/ })).toHaveValue(0.1);
@@ -321,13 +323,20 @@ describe('Book Builder screen', () => {
     // the generic example stays next to it
     expect(screen.getByText('Example: a book of 8 pages.')).toBeInTheDocument();
     // creep compensation without crop marks: sent as a length, only while crop marks are off
-    const creep = screen.getByRole('spinbutton', { name: /Creep compensation for saddle stitching/ });
-    expect(creep).toHaveValue(0);
-    await user.clear(creep);
-    await user.type(creep, '0.2');
+    // one paper thickness field: the creep takes it when asked for (issue 32 point 12)
+    expect(screen.getAllByRole('spinbutton', { name: /thickness/i })).toHaveLength(1);
+    const creep = screen.getByRole('checkbox', { name: /Creep compensation for saddle stitching/ });
+    expect(creep).not.toBeChecked();
+    expect(toBuildPayload(useBookBuilder.getState().collection_data)).not.toHaveProperty('creep');
+    await user.click(creep);
+    expect(toBuildPayload(useBookBuilder.getState().collection_data)).toMatchObject({ creep: '0.1mm' });
+    const thickness = screen.getByRole('spinbutton', { name: /Paper thickness in mm/ });
+    await user.clear(thickness);
+    await user.type(thickness, '0.2');
     expect(toBuildPayload(useBookBuilder.getState().collection_data)).toMatchObject({ creep: '0.2mm' });
     await user.click(screen.getByRole('checkbox', { name: 'Add crop marks to PDF' }));
-    expect(screen.queryByRole('spinbutton', { name: /Creep compensation/ })).toBeNull();
+    expect(screen.queryByRole('checkbox', { name: /Creep compensation/ })).toBeNull();
+    expect(screen.getAllByRole('spinbutton', { name: /thickness/i })).toHaveLength(1);
     expect(toBuildPayload(useBookBuilder.getState().collection_data)).not.toHaveProperty('creep');
   });
 

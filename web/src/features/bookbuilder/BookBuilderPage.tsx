@@ -12,6 +12,7 @@ import { CoverBuilder } from '../covers/CoverBuilder';
 import { ProblemsContext, type Problems } from './fields';
 import { JobStatus } from './JobStatus';
 import { FormatChoice, useBookFormat } from './FormatChoice';
+import { SheetSummary, useAutoCropPaper } from './SheetSummary';
 import { AdvancedTab, FIELD_TAB, FontsTab, ImpositionTab, LayoutTab, OverviewTab, TAB_IDS, TAB_LABELS, type TabId } from './tabs';
 import { canBeCompiled, canReset, isPolling, useBookBuilder } from './store';
 
@@ -180,6 +181,7 @@ export default function BookBuilderPage() {
   const { t } = useTranslation();
   useDocumentTitle(t('Book Builder'));
   useRefreshList();
+  useAutoCropPaper();
   const { fonts, fontsState, headings, headingsState } = useServerLists();
   const state = useBookBuilder();
   const [tab, setTab] = useState<TabId>('overview');
@@ -278,6 +280,7 @@ export default function BookBuilderPage() {
           )}
           {!canBeCompiled(state) && <p className="text-sm text-stone-700">{t('Add at least one text to build a book.')}</p>}
         </div>
+        {canBeCompiled(state) && <SheetSummary className="mt-3" />}
         {showProblems && problemList.length > 0 && (
           <div role="alert" className="mt-3 rounded border border-red-700 bg-red-50 p-3 text-red-900">
             <p className="font-semibold">{t('Please check these settings before building:')}</p>

@@ -23,6 +23,10 @@ export interface BookBuilderState {
   collection_data: CollectionData;
   /** Figures of the produced PDF (pages, the book's pages before imposition, sheets). */
   produced: ProducedInfo | null;
+  /** The crop-mark paper follows the page size and schema (so the sheet stays on the home printer's paper) until the user picks one. */
+  crop_paper_auto: boolean;
+  /** Creep compensation without crop marks: on, `creep` is the paper thickness (one figure for both). */
+  creep_on: boolean;
 }
 
 export interface ProducedInfo { pages: number | null; book_pages: number | null; sheets: number | null }
@@ -31,6 +35,10 @@ interface Actions {
   /** Any answer carrying texts and session_id (add, list, remove, reorder) replaces the list (spec §4). */
   setTexts(r: BookbuilderResponse): void;
   setField<K extends keyof CollectionData>(key: K, value: CollectionData[K]): void;
+  /** Sets the crop-mark paper; `auto`: chosen by the app to fit the printer's paper (false: the user's own choice). */
+  setCropPaper(fields: Partial<Pick<CollectionData, 'crop_papersize' | 'crop_papersize_width' | 'crop_papersize_height'>>, auto: boolean): void;
+  setCropPaperAuto(auto: boolean): void;
+  setCreep(on: boolean): void;
   startJob(jobId: number): void;
   setStatus(status: JobStatusValue): void;
   setProduced(info: ProducedInfo): void;
@@ -55,6 +63,8 @@ const initial = (): BookBuilderState => ({
   status: null,
   collection_data: defaultCollection(),
   produced: null,
+  crop_paper_auto: true,
+  creep_on: false,
 });
 
 export const useBookBuilder = create<BookBuilderState & Actions>()(
@@ -66,7 +76,17 @@ export const useBookBuilder = create<BookBuilderState & Actions>()(
           if (!('texts' in r) || !Array.isArray(r.texts) || r.session_id === undefined) return s;
           return { session_id: r.session_id, text_list: r.texts, job_produced: null, status: null, error: null, job_id: null, produced: null };
         }),
-      setField: (key, value) => set((s) => ({ collection_data: { ...s.collection_data, [key]: value } })),
+      setField: (key, value) =>
+        set((s) => {
+          const d = { ...s.collection_data, [key]: value };
+          // one paper thickness: creep without crop marks, when on, uses the same figure
+          if (key === 'crop_paper_thickness' && s.creep_on) d.creep = typeof value === 'number' ? value : 0;
+          const picked = key === 'crop_papersize' || key === 'crop_papersize_width' || key === 'crop_papersize_height';
+          return { collection_data: d, ...(picked ? { crop_paper_auto: false } : {}) };
+        }),
+      setCropPaper: (fields, auto) => set((s) => ({ collection_data: { ...s.collection_data, ...fields }, crop_paper_auto: auto })),
+      setCropPaperAuto: (auto) => set({ crop_paper_auto: auto }),
+      setCreep: (on) => set((s) => ({ creep_on: on, collection_data: { ...s.collection_data, creep: on ? s.collection_data.crop_paper_thickness : 0 } })),
       startJob: (jobId) => set({ job_id: jobId, status: 'inactive', error: null, job_produced: null }),
       setStatus: (status) => set({ status }),
       setProduced: (produced) => set({ produced }),
@@ -87,11 +107,14 @@ export const useBookBuilder = create<BookBuilderState & Actions>()(
         status: s.status,
         collection_data: s.collection_data,
         produced: s.produced,
+        crop_paper_auto: s.crop_paper_auto,
+        creep_on: s.creep_on,
       }),
       // New fields get their defaults when an older stored state is read.
       merge: (persisted, current) => {
         const p = (persisted ?? {}) as Partial<BookBuilderState>;
-        return { ...current, ...p, collection_data: { ...defaultCollection(), ...(p.collection_data ?? {}) } };
+        const collection_data = { ...defaultCollection(), ...(p.collection_data ?? {}) };
+        return { ...current, ...p, collection_data, creep_on: p.creep_on ?? collection_data.creep > 0 };
       },
     },
   ),

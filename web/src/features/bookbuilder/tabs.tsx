@@ -1,5 +1,6 @@
 // The option tabs of the Book Builder: Overview, Layout, Fonts, Imposition, Advanced. Every
 // collection_data field (spec §3) with its spec §5 rule and conditional controls.
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BookFont, BookHeading } from '@uc/shared';
 import {
@@ -23,6 +24,8 @@ import { pageOrder, type PageOrder } from '../../../../packages/imposition/src/o
 import { isImpositionSchema } from '../../../../packages/imposition/src/schemas.ts';
 import { CheckField, NumberField, SelectField, TextField, type Option } from './fields';
 import { BookSheets, SchemaDiagram } from './SchemaDiagram';
+import { pageMm, sheetInfo, sheetLabel } from './sheet';
+import { homePrinterPaper } from '../../../../packages/imposition/src/sheet.ts';
 import { TextList } from './TextList';
 import { needsVirtualHeader, useBookBuilder } from './store';
 
@@ -262,11 +265,43 @@ function Arithmetic() {
   );
 }
 
+/** The one paper thickness: creep with crop marks (always) or without (when asked), and the cover's spine. */
+function PaperThickness() {
+  const { t } = useTranslation();
+  return (
+    <NumberField
+      name="crop_paper_thickness"
+      label={t('Paper thickness in mm (0.10 should be appropriate for common 80g/m2 paper)')}
+      hint={t('Used to shift the pages of the inner sheets against creep, and for the spine width in Covers.')}
+      min={0}
+      max={0.3}
+      step={0.01}
+    />
+  );
+}
+
+/** Creep compensation without crop marks (beyond the reference): on = the paper thickness above, off = 0. */
+function CreepCheck() {
+  const { t } = useTranslation();
+  const id = useId();
+  const on = useBookBuilder((s) => s.creep_on);
+  const setCreep = useBookBuilder((s) => s.setCreep);
+  return (
+    <div className="flex items-start gap-2">
+      <input id={id} type="checkbox" className="mt-1 h-4 w-4 accent-amber-900" checked={on} onChange={(e) => setCreep(e.target.checked)} />
+      <label htmlFor={id}>{t('Creep compensation for saddle stitching: shift the pages of the inner sheets by the paper thickness')}</label>
+    </div>
+  );
+}
+
 export function ImpositionTab() {
   const { t } = useTranslation();
   const d = useBookBuilder((s) => s.collection_data);
   const papers = usePaperOptions();
   const schema = d.imposition_schema;
+  const cropAuto = useBookBuilder((s) => s.crop_paper_auto);
+  const page = pageMm(d);
+  const printer = page ? t(sheetLabel(homePrinterPaper(page).name)) : '';
   const original = d.papersize === CUSTOM_PAPER ? `${d.papersize_width ?? '?'}mm:${d.papersize_height ?? '?'}mm` : t(PAPER_SIZES.find((p) => p.value === d.papersize)?.label ?? d.papersize);
   return (
     <div className="flex flex-col gap-4">
@@ -286,9 +321,8 @@ export function ImpositionTab() {
           {SIGNATURE_2UP_SCHEMAS.includes(schema) && <SelectField name="signature_2up" label={t('Please select the signature size')} options={signatureOptions(SIGNATURES_2UP, t)} />}
           {SIGNATURE_4UP_SCHEMAS.includes(schema) && <SelectField name="signature_4up" label={t('Please select the signature size')} options={signatureOptions(SIGNATURES_4UP, t)} />}
           {FILL_SIGNATURE_SCHEMAS.includes(schema) && <CheckField name="fill_signature" label={t('Fill with blank pages before the last page if the signature is not full.')} />}
-          {FILL_SIGNATURE_SCHEMAS.includes(schema) && !d.cropmarks && (
-            <NumberField name="creep" label={t('Creep compensation for saddle stitching: paper thickness in mm (0 = off)')} min={0} max={0.3} step={0.01} />
-          )}
+          {(FILL_SIGNATURE_SCHEMAS.includes(schema) || d.cropmarks) && <PaperThickness />}
+          {FILL_SIGNATURE_SCHEMAS.includes(schema) && !d.cropmarks && <CreepCheck />}
           <Arithmetic />
         </div>
       </Section>
@@ -301,7 +335,7 @@ export function ImpositionTab() {
                 <SelectField
                   name="crop_papersize"
                   label={t('Please select the size of each page including the crop marks, before the imposing.')}
-                  hint={t('(Original size is {{size}})', { size: original })}
+                  hint={[t('(Original size is {{size}})', { size: original }), cropAuto && sheetInfo(d)?.printer.fits && t('Chosen so that the sheet stays on {{printer}}; pick another to change it.', { printer })].filter(Boolean).join(' ')}
                   options={papers}
                 />
                 {d.crop_papersize === CUSTOM_PAPER && (
@@ -310,7 +344,6 @@ export function ImpositionTab() {
                     <NumberField name="crop_papersize_height" label={t('Height in mm')} min={CUSTOM_PAPER_MIN_MM} max={CUSTOM_PAPER_MAX_MM} />
                   </>
                 )}
-                <NumberField name="crop_paper_thickness" label={t('Paper thickness in mm (0.10 should be appropriate for common 80g/m2 paper)')} min={0} max={0.3} step={0.01} />
               </div>
             )}
           </div>
