@@ -131,3 +131,44 @@ describe('DerivedFiles builds', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('DerivedFiles across processes on one DATA_DIR', () => {
+  function setup(dir: string, builds: { n: number }, ms = 300) {
+    const source = path.join(dir, 'source.muse');
+    if (!fs.existsSync(source)) fs.writeFileSync(source, '#title T\n\nText.\n');
+    const files = { get: () => ({ absPath: source, contentType: 'text/plain', size: 1 }) } as unknown as FileStore;
+    const derived = new DerivedFiles(files, dir);
+    derived.register({
+      ext: '.out', contentType: 'text/plain', from: '.muse',
+      async build({ outPath }) {
+        builds.n++;
+        await new Promise((r) => setTimeout(r, ms));
+        fs.writeFileSync(outPath, `made ${builds.n}`);
+      },
+    });
+    return derived;
+  }
+
+  it('makes a file once when two processes ask at the same time, and takes over a dead process\'s lock', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uc-derived-'));
+    const builds = { n: 0 };
+    // two DerivedFiles on the same folder stand for two nodes: neither knows the other's builds in memory
+    const [a, b] = [setup(dir, builds), setup(dir, builds)];
+    const [fa, fb] = await Promise.all([a.get(7, '.out'), b.get(7, '.out')]);
+    expect(builds.n).toBe(1);
+    expect(fb!.absPath).toBe(fa!.absPath);
+    expect(fs.readFileSync(fb!.absPath, 'utf8')).toBe('made 1');
+
+    // a lock left by a process that died long ago does not stop the next build
+    const c = setup(dir, builds, 10);
+    fs.rmSync(fa!.absPath);
+    const lock = `${fa!.absPath}.lock`;
+    fs.writeFileSync(lock, '999999');
+    const old = new Date(Date.now() - 3600_000);
+    fs.utimesSync(lock, old, old);
+    const fc = await c.get(7, '.out');
+    expect(fs.readFileSync(fc!.absPath, 'utf8')).toBe('made 2');
+    expect(fs.existsSync(lock)).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

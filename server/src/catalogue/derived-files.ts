@@ -105,6 +105,11 @@ export class DerivedFiles {
       if (this.waiting.length >= MAX_WAITING) throw new DerivedFilesBusy('Too many files are being made');
       fs.mkdirSync(dir, { recursive: true });
       pending = (async () => {
+        const lock = `${absPath}.lock`;
+        // Another process on this DATA_DIR (another node) making the same file: wait for it, not make it twice.
+        while (!takeLock(lock)) {
+          if (await othersMade(absPath, lock)) return { absPath, contentType: d.contentType, size: fs.statSync(absPath).size };
+        }
         // Older versions of this file go first (a source changed without FileStore.put, e.g. restored).
         for (const name of fs.readdirSync(dir, { withFileTypes: true }).map((e) => e.name).filter((n) => n.endsWith(ext))) fs.rmSync(path.join(dir, name), { force: true });
         const tmp = `${absPath}.tmp-${process.pid}`;
@@ -121,6 +126,7 @@ export class DerivedFiles {
         } finally {
           this.running--;
           this.waiting.shift()?.();
+          fs.rmSync(lock, { force: true });
         }
         return { absPath, contentType: d.contentType, size: fs.statSync(absPath).size };
       })();
@@ -128,5 +134,31 @@ export class DerivedFiles {
       pending.then(() => this.building.delete(absPath), () => this.building.delete(absPath));
     }
     return pending;
+  }
+}
+
+/** A lock this old was left by a process that died while building: taken over. */
+const LOCK_STALE_MS = BUILD_TIME_LIMIT_MS + 60_000;
+
+/** Takes the file's build lock (an exclusive create); false when another process holds it. */
+function takeLock(lock: string): boolean {
+  try {
+    fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const st = fs.statSync(lock, { throwIfNoEntry: false });
+    if (st && Date.now() - st.mtimeMs > LOCK_STALE_MS) fs.rmSync(lock, { force: true });
+    return false;
+  }
+}
+
+/** Waits while another process holds the lock: true when it made the file, false when it let go without. */
+async function othersMade(absPath: string, lock: string): Promise<boolean> {
+  for (;;) {
+    if (fs.existsSync(absPath)) return true;
+    const st = fs.statSync(lock, { throwIfNoEntry: false });
+    if (!st || Date.now() - st.mtimeMs > LOCK_STALE_MS) return fs.existsSync(absPath);
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
