@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { PDFDocument } from 'pdf-lib';
 import type { Page } from 'playwright-core';
 import type { Entry } from '@uc/shared';
-import { baseUrl, hasChromium, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
+import { baseUrl, formatViolations, hasChromium, seriousAxeViolations, useBrowserSessions, waitForH1, waitUntil } from './lib/browser.ts';
 import { pickQueryWord, search, textEntries } from './lib/demo.ts';
 
 const OPDS_ACQ = 'application/atom+xml;profile=opds-catalog;kind=acquisition';
@@ -95,6 +95,8 @@ describe.skipIf(!hasChromium)('subscribing and the text page', () => {
     expect(libraryIds.length).toBeGreaterThan(0);
     expect(libraryIds).toEqual(await newestMatches(libraryQuery));
     await expectOpdsWithin(byLibrary.opds, libraryQuery);
+    const vs = await seriousAxeViolations(page);
+    expect(vs.length, formatViolations('/library/details/ID', vs)).toBe(0);
   });
 
   it('a text has a page of its own, linked from the entry and reachable directly, and a PDF download', async () => {
@@ -123,6 +125,8 @@ describe.skipIf(!hasChromium)('subscribing and the text page', () => {
     await waitForH1(page, entry.title);
     await page.getByRole('heading', { name: text.heading }).first().waitFor();
     expect(await page.title()).toContain(entry.title);
+    const vs = await seriousAxeViolations(page);
+    expect(vs.length, formatViolations('/entry/ID/text', vs)).toBe(0);
 
     // Shared as a link: the address opens the same page in a new visit, and leads back to the entry.
     const fresh = await page.context().newPage();
