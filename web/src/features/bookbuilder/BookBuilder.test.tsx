@@ -138,6 +138,11 @@ describe('Book Builder screen', () => {
     renderApp('/bookbuilder');
     const user = userEvent.setup();
     for (const name of ['Title', 'Subtitle', 'Author', 'Date', 'Notes', 'Source']) expect(await screen.findByRole('textbox', { name })).toBeInTheDocument();
+    // nothing typed yet: no error yet (issue 32 point 15); leaving the empty field, or Build, shows it
+    expect(screen.queryByText('A collection of several texts needs a title')).toBeNull();
+    expect(tab('Overview')).not.toHaveTextContent('!');
+    await user.click(screen.getByRole('textbox', { name: 'Title' }));
+    await user.click(screen.getByRole('textbox', { name: 'Subtitle' }));
     expect(screen.getByText('A collection of several texts needs a title')).toBeInTheDocument();
     expect(tab('Overview')).toHaveTextContent('!');
     await user.click(screen.getByRole('button', { name: 'Build' }));
@@ -145,6 +150,17 @@ describe('Book Builder screen', () => {
     expect(bodies(api).some((b) => b.action === 'build')).toBe(false);
     await user.type(screen.getByRole('textbox', { name: 'Title' }), 'My Book');
     expect(screen.queryByText('A collection of several texts needs a title')).toBeNull();
+  });
+
+  it('with two texts, Build before typing anything shows the missing title at once', async () => {
+    withSession(TWO);
+    bookApi({ texts: TWO });
+    renderApp('/bookbuilder');
+    const user = userEvent.setup();
+    await screen.findByRole('textbox', { name: 'Title' });
+    expect(screen.queryByText('A collection of several texts needs a title')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Build' }));
+    expect(screen.getByRole('textbox', { name: 'Title' })).toHaveAccessibleDescription('A collection of several texts needs a title');
   });
 
   it('Layout: custom sizes and margins appear with "Please set"; two-sided shows the opening', async () => {

@@ -1,6 +1,6 @@
 // /bookbuilder and /coverbuilder: two tabs of one tool (spec §2). The Book Builder has the option tabs,
 // Build and Reset (spec §4 visibility rules), and the job status with the embedded PDF. Loaded lazily.
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { NavLink } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { api, isApiError } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { CoverBuilder } from '../covers/CoverBuilder';
-import { ProblemsContext, type Problems } from './fields';
+import { ProblemsContext, SHOWN_WHEN_TOUCHED, TouchContext, type Problems } from './fields';
 import { JobStatus } from './JobStatus';
 import { FormatChoice, useBookFormat } from './FormatChoice';
 import { SheetSummary, useAutoCropPaper } from './SheetSummary';
@@ -199,6 +199,13 @@ export default function BookBuilderPage() {
     [d, state.text_list.length, fonts, format],
   );
   const problemList = Object.entries(problems) as [string, string][];
+  // a field nobody has typed in yet is not wrong yet: its problem shows once it was left or Build was tried
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const touch = useCallback((name: string) => setTouched((s) => (s.has(name) ? s : new Set(s).add(name))), []);
+  const shown: Problems = useMemo(
+    () => (showProblems ? problems : Object.fromEntries(Object.entries(problems).filter(([k]) => !SHOWN_WHEN_TOUCHED.has(k) || touched.has(k)))),
+    [problems, showProblems, touched],
+  );
   const polling = isPolling(state);
 
   const build = async () => {
@@ -241,8 +248,9 @@ export default function BookBuilderPage() {
       </h1>
       <ToolTabs />
       <div className="rounded-b border border-t-0 border-stone-400 bg-white p-3 sm:p-4">
-        <ProblemsContext.Provider value={problems}>
-          <OptionTabs problems={problems} tab={tab} setTab={setTab} />
+        <ProblemsContext.Provider value={shown}>
+          <TouchContext.Provider value={touch}>
+          <OptionTabs problems={shown} tab={tab} setTab={setTab} />
           <div role="tabpanel" id={`bb-panel-${tab}`} aria-labelledby={`bb-tab-${tab}`} tabIndex={0} className="pt-4">
             {tab === 'overview' && <OverviewTab />}
             {tab === 'layout' && (
@@ -264,6 +272,7 @@ export default function BookBuilderPage() {
             {tab === 'imposition' && <ImpositionTab />}
             {tab === 'advanced' && <AdvancedTab />}
           </div>
+          </TouchContext.Provider>
         </ProblemsContext.Provider>
 
         {canBeCompiled(state) && <FormatChoice className="mt-6 border-t border-stone-200 pt-4" />}
@@ -280,7 +289,7 @@ export default function BookBuilderPage() {
           )}
           {!canBeCompiled(state) && <p className="text-sm text-stone-700">{t('Add at least one text to build a book.')}</p>}
         </div>
-        {canBeCompiled(state) && <SheetSummary className="mt-3" />}
+        {canBeCompiled(state) && format === 'pdf' && <SheetSummary className="mt-3" />}
         {showProblems && problemList.length > 0 && (
           <div role="alert" className="mt-3 rounded border border-red-700 bg-red-50 p-3 text-red-900">
             <p className="font-semibold">{t('Please check these settings before building:')}</p>

@@ -9,6 +9,10 @@ type Key = keyof CollectionData;
 export type Problems = Partial<Record<Key, string>>;
 
 export const ProblemsContext = createContext<Problems>({});
+/** Told when the user leaves a field (its problem may then show). */
+export const TouchContext = createContext<(name: string) => void>(() => undefined);
+/** Fields whose problem ("needs a title") waits until the field was left or Build was tried. */
+export const SHOWN_WHEN_TOUCHED: ReadonlySet<string> = new Set(['title']);
 
 /** The problem of a field, translated ('Please set' and the schema's messages are keys). */
 export function useProblem(key: Key): string | undefined {
@@ -76,8 +80,10 @@ export function TextField({ name, label, multiline, hint }: { name: Key; label: 
   const value = useBookBuilder((s) => s.collection_data[name]);
   const setField = useBookBuilder((s) => s.setField);
   const problem = useProblem(name);
+  const touch = useContext(TouchContext);
   const props = {
     id,
+    onBlur: () => touch(name),
     className: `${control} w-full`,
     value: typeof value === 'string' ? value : '',
     'aria-invalid': problem ? true : undefined,
