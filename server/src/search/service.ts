@@ -2,8 +2,7 @@
 // in-memory columns), cut to what the viewer may see, counted per facet (each facet's counts reflect
 // the other active filters), sorted and paged.
 import {
-  AGGREGATE_SPECIAL, DEFAULT_PAGE_SIZE, DOWNLOAD_TYPES, FACET_NAMES, TRANSLATE_VALUES,
-  type Facet, type FacetName, type FilterName, type Match, type SearchResponse, type SortBy, type Suggestion,
+  DEFAULT_PAGE_SIZE, FACET_NAMES, type FacetName, type FilterName, type SearchResponse, type SortBy, type Suggestion,
 } from '@uc/shared';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -15,7 +14,6 @@ import type { IndexDoc } from './doc.ts';
 import type { ExclusionStore, ViewerExclusions } from '../curation/exclusions.ts';
 import type { AuthorResolver } from '../agents/resolve.ts';
 import type { TextSearch } from './fts.ts';
-import { layerRowid, splitRowid } from './layers.ts';
 import type { FacetColumn } from './memory-index.ts';
 import { idList } from '../db/dialect.ts';
 import { MemoryIndex } from './memory-index.ts';
@@ -23,7 +21,9 @@ import { buildPager } from './pager.ts';
 import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './parser.ts';
 import { Vocabulary, type WordScope } from './vocabulary.ts';
 import { SuggestIndex } from './suggest.ts';
-import { cutSnippet, snippetQuery } from './snippet.ts';
+import { SnippetFinder } from './snippet.ts';
+import { MatchReader } from './matches.ts';
+import { buildFacets } from './facets.ts';
 import { orderMatches } from './order.ts';
 import { correctQuery } from './correct.ts';
 import { evaluateQuery, type EvaluateStep } from './evaluate.ts';
@@ -73,8 +73,6 @@ export class SearchIndexLoading extends HttpError {
   }
 }
 
-type Related = NonNullable<Match['related']>;
-
 /**
  * What one viewer's search reads: the private libraries whose full-text layers they may search
  * (search/layers.ts; empty for anonymous visitors) and the facet columns with those libraries' copies.
@@ -84,8 +82,7 @@ interface SearchView {
   columns: Record<FilterName, FacetColumn>;
 }
 
-/** Most values a facet returns (by count); active values are always included. */
-export const FACET_LIMIT = 100;
+export { FACET_LIMIT } from './facets.ts';
 
 export class SearchService {
   index = new MemoryIndex();
@@ -94,7 +91,8 @@ export class SearchService {
   private q;
   /** entry_fts on this back end (FTS5 or a tsvector). */
   private text: TextSearch;
-  private families: { seq: number; originalOf: Map<number, number>; translationsOf: Map<number, number[]> } | null = null;
+  private pages: MatchReader;
+  private snippets: SnippetFinder;
   private countCache: { key: string; value: { counts: Map<string, number>; total: number } } | null = null;
   /** Per-search scores over every entry id, reused (a search runs to its end before the next starts). */
   private scratch = { scores: new Float64Array(0) };
@@ -127,18 +125,9 @@ export class SearchService {
       since: s.prepare(`SELECT s.entry_id, s.doc, s.seq, coalesce(o.canonical_entry_id, o.id) FROM search_docs s
         LEFT JOIN entries e ON e.id = s.entry_id LEFT JOIN entries o ON o.id = e.original_entry_id
         WHERE s.seq > ? ORDER BY s.seq LIMIT ?`).raw(),
-      docs: s.prepare(`SELECT entry_id, doc FROM search_docs WHERE entry_id IN ${ids}`).raw(),
-      // Which of a page's entries match inside a full text.
-      inFullText: s.prepare(this.text.matchingIdsSql).pluck(),
-      // IS NOT NULL reads the record header only, not the text.
-      withFullText: s.prepare(`SELECT id FROM data_sources WHERE id IN ${ids} AND full_text IS NOT NULL`).pluck(),
-      fullTexts: s.prepare(`SELECT id, full_text FROM data_sources
-        WHERE id IN ${ids} AND full_text IS NOT NULL AND full_text != ''`).raw(),
-      titles: s.prepare(`SELECT id, title FROM entries WHERE id IN ${ids}`).raw(),
-      // Translation links between the entries the index shows (merged entries count as their canonical one).
-      translations: s.prepare(`SELECT coalesce(e.canonical_entry_id, e.id), coalesce(o.canonical_entry_id, o.id)
-        FROM entries e JOIN entries o ON o.id = e.original_entry_id`).raw(),
     };
+    this.pages = new MatchReader(db, libraries);
+    this.snippets = new SnippetFinder(db, this.ranker);
   }
 
   /** Brings the in-memory columns up to date with search_docs (cheap when nothing changed). */
@@ -521,7 +510,7 @@ export class SearchService {
       }
     }
     // Every translation and the original of each matching work; they rank after the works that match.
-    const related = params.translations && candidates ? this.widenToTranslations(candidates, this.entryVisible(libVisible)) : null;
+    const related = params.translations && candidates ? this.pages.widenToTranslations(index, candidates, this.entryVisible(libVisible)) : null;
 
     // 2. Active filters (filter_<facet>), values OR-ed within a facet, facets AND-ed.
     const filters: Record<string, string[]> = {};
@@ -551,12 +540,16 @@ export class SearchService {
     const ordered = orderMatches(index, results, sortBy, textual ? scores : null);
     const offset = (page - 1) * pageSize;
     const pageIds = ordered(offset, pageSize);
-    const matches = this.matches(pageIds, visibleLibs, related, view);
-    if (textual && matches.length) this.addSnippets(matches, ast, view.layers);
+    const matches = this.pages.page(index, pageIds, visibleLibs, related, view.columns.translate);
+    if (textual && matches.length) this.snippets.add(matches, ast, view.layers);
 
     return {
       matches,
-      facets: this.facets(counts, filters, visibleLibs, named),
+      facets: buildFacets(index, counts, filters, visibleLibs, {
+        libraries: this.libraries.all(), named,
+        agentName: (id) => this.agents.get(id)?.name,
+        entryTitles: (ids) => this.pages.keptEntryTitles(index.seq, ids),
+      }),
       filters,
       pager: buildPager(page, results.length, pageSize),
       total_entries: results.length,
@@ -745,213 +738,6 @@ export class SearchService {
     return this.scratch.scores.subarray(0, capacity);
   }
 
-  /**
-   * Adds to the match set the original and the translations of each member; says why each was added.
-   * Only from members the viewer may see, and through an original they may see: a hidden entry's title
-   * matched by the query, or named as the reason, would tell what a private library holds.
-   */
-  private widenToTranslations(members: Uint8Array, visible: (id: number) => boolean): Map<number, { relation: Related['relation']; entry_id: number }> {
-    const seq = this.index.seq;
-    if (this.families?.seq !== seq) {
-      const originalOf = new Map<number, number>();
-      const translationsOf = new Map<number, number[]>();
-      for (const [member, original] of this.q.translations.iterate() as Iterable<[number, number]>) {
-        if (member === original) continue;
-        originalOf.set(member, original);
-        const list = translationsOf.get(original);
-        if (list) list.push(member);
-        else translationsOf.set(original, [member]);
-      }
-      this.families = { seq, originalOf, translationsOf };
-    }
-    const { originalOf, translationsOf } = this.families;
-    const related = new Map<number, { relation: Related['relation']; entry_id: number }>();
-    const direct = members.slice();
-    const n = members.length;
-    for (let id = 0; id < n; id++) {
-      if (!direct[id] || !visible(id)) continue;
-      const root = originalOf.get(id) ?? id;
-      if (root !== id && !visible(root)) continue;
-      if (root !== id && root < n && !direct[root]) {
-        members[root] = 1;
-        if (!related.has(root)) related.set(root, { relation: 'original_of', entry_id: id });
-      }
-      for (const t of translationsOf.get(root) ?? []) {
-        if (t === id || t >= n || direct[t] || !visible(t)) continue;
-        members[t] = 1;
-        related.set(t, { relation: 'translation_of', entry_id: root });
-      }
-    }
-    return related;
-  }
-
-  private matches(ids: number[], visibleLibs: Set<number>, related: Map<number, { relation: Related['relation']; entry_id: number }> | null, view: SearchView): Match[] {
-    if (ids.length === 0) return [];
-    const why = related ? ids.filter((id) => related.has(id)) : [];
-    const whyTitles = this.entryTitles(why.map((id) => related!.get(id)!.entry_id));
-    const rows = this.q.docs.all(JSON.stringify(ids)) as [number, string | null][];
-    const byId = new Map(rows.map(([id, doc]) => [id, doc ? (JSON.parse(doc) as IndexDoc) : null]));
-    const libs = this.libraries.all();
-    // The translation flags as this viewer's columns count them (only related entries they may see).
-    const tcol = view.columns.translate;
-    const tdict = this.index.dicts.translate;
-    const translateOf = (id: number) => Array.from(tcol.pool.subarray(tcol.start[id], tcol.start[id] + tcol.len[id]))
-      .map((c) => tdict.ids[c]).filter((v): v is Match['translate'][number]['id'] => v === 'translated' || v === 'translation');
-    const out: Match[] = [];
-    for (const id of ids) {
-      const d = byId.get(id);
-      if (!d) continue;
-      // The spec's shape: lists of {id, value} (the anchor's client reads title[0].value, translate[i].id).
-      out.push({
-        entry_id: d.entry_id,
-        title: [{ id: d.entry_id, value: d.title }, { id: d.entry_id, value: d.subtitle }],
-        creator: d.creator,
-        language: d.language,
-        translate: translateOf(id).map((id) => ({ id, value: TRANSLATE_VALUES[id] })),
-        date: visibleYears(d, visibleLibs).map((y) => ({ id: y, value: y })),
-        data_sources: d.data_sources
-          .filter((s) => visibleLibs.has(s.library_id))
-          .map((s) => ({
-            data_source_id: s.data_source_id,
-            library_id: s.library_id,
-            year_edition: s.year_edition,
-            library_name: libs.get(s.library_id)?.name ?? '',
-            library_type: libs.get(s.library_id)?.library_type ?? 'digital',
-          })),
-        ...(related?.has(id) ? { related: { ...related.get(id)!, title: whyTitles.get(related.get(id)!.entry_id) ?? '' } } : {}),
-      });
-    }
-    return out;
-  }
-
-  /** A passage of a full text for the matches whose full text holds the query's words (the page only). */
-  private addSnippets(matches: Match[], ast: QueryNode | null, layers: ReadonlySet<number>): void {
-    const q = snippetQuery(ast, this.text);
-    if (!q) return;
-    // Only matches with a full text are looked for (most records have none: no full-text query then).
-    const withText = new Set(this.q.withFullText.all(JSON.stringify(matches.flatMap((m) => m.data_sources.map((d) => d.data_source_id)))) as number[]);
-    const candidates = matches.filter((m) => m.data_sources.some((d) => withText.has(d.data_source_id)));
-    if (candidates.length === 0) return;
-    // A word's doclist is sought per row; a wildcard's terms would be merged again for each row, so
-    // its matches are listed once instead.
-    // The rows the viewer may search: each entry's own and its layers of the libraries they may see.
-    const rowids = candidates.flatMap((m) => [m.entry_id, ...new Set(m.data_sources.filter((d) => layers.has(d.library_id)).map((d) => layerRowid(d.library_id, m.entry_id)))]);
-    const ids = new Set(q.prefix
-      ? this.ranker.matchingEntries(q.match, layers)
-      : (this.q.inFullText.all(JSON.stringify(rowids), q.match) as number[]).map((rowid) => splitRowid(Number(rowid)).entryId));
-    const wanted = candidates.filter((m) => ids.has(m.entry_id));
-    if (wanted.length === 0) return;
-    // Only the data sources the match shows (those of libraries the viewer may see).
-    const texts = new Map(this.q.fullTexts.all(JSON.stringify(wanted.flatMap((m) => m.data_sources.map((d) => d.data_source_id)))) as [number, string][]);
-    for (const m of wanted) {
-      for (const d of m.data_sources) {
-        const text = texts.get(d.data_source_id);
-        const parts = text ? cutSnippet(text, q.words) : null;
-        if (parts) {
-          m.snippet = { data_source_id: d.data_source_id, parts };
-          break;
-        }
-      }
-    }
-  }
-
-  private facets(counts: Int32Array[], filters: Record<string, string[]>, visibleLibs: Set<number>,
-    named: (name: FilterName, value: string) => boolean): SearchResponse['facets'] {
-    const out = {} as Record<FacetName, Facet>;
-    const libs = this.libraries.all();
-    FACET_NAMES.forEach((name, k) => {
-      const dict = this.index.dicts[name];
-      const cnt = counts[k];
-      const activeValues = new Set(filters[name] ?? []);
-      // Values naming something hidden (see `namer`) count nothing and have no name, as nonexistent ids:
-      // active ones are listed with 0, the others left out. Counted libraries and authors are visible
-      // ones already; an aggregation held only by hidden libraries may have visible parts.
-      const hidden = new Set([...activeValues].filter((v) => !named(name, v)));
-      if (name === 'aggregate') for (let c = 0; c < dict.size; c++) if (cnt[c] > 0 && !named(name, dict.ids[c])) hidden.add(dict.ids[c]);
-      for (const h of hidden) {
-        const c = dict.codeOf.get(h);
-        if (c !== undefined) cnt[c] = 0;
-      }
-      // Only the FACET_LIMIT largest counts are sorted: find the count threshold first.
-      const threshold = kthLargest(cnt, FACET_LIMIT);
-      let values: { id: string; count: number }[] = [];
-      for (let c = 0; c < dict.size; c++) {
-        if (cnt[c] >= threshold && cnt[c] > 0) values.push({ id: dict.ids[c], count: cnt[c] });
-      }
-      values.sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1));
-      const top = values.slice(0, FACET_LIMIT);
-      for (const a of activeValues) {
-        const c = dict.codeOf.get(a);
-        if (c !== undefined && cnt[c] > 0 && !top.some((v) => v.id === a)) top.push({ id: a, count: cnt[c] });
-      }
-      for (const a of activeValues) if (!top.some((v) => v.id === a)) top.push({ id: a, count: 0 });
-      if (name === 'library') values = top.filter((v) => visibleLibs.has(Number(v.id)) || activeValues.has(v.id));
-      else values = top;
-      const aggregateTitles = name === 'aggregate' ? this.keptEntryTitles(values.filter((v) => !hidden.has(v.id)).map((v) => Number(v.id)).filter(Boolean)) : null;
-      out[name] = {
-        name,
-        values: values.map((v) => ({
-          id: v.id,
-          key: `${name}${v.id}`,
-          term: hidden.has(v.id) ? this.unknownTerm(name, v.id) : this.term(name, v.id, dict.terms[dict.codeOf.get(v.id) ?? -1], libs, aggregateTitles),
-          count: v.count,
-          active: activeValues.has(v.id),
-        })),
-      };
-    });
-    return out;
-  }
-
-  private term(name: FacetName, id: string, known: string | undefined, libs: ReturnType<LibraryService['all']>, aggTitles: Map<number, string> | null): string {
-    switch (name) {
-      case 'library':
-        return libs.get(Number(id))?.name ?? id;
-      case 'download':
-        return DOWNLOAD_TYPES[id as keyof typeof DOWNLOAD_TYPES] ?? id;
-      case 'aggregate':
-        return AGGREGATE_SPECIAL[id as keyof typeof AGGREGATE_SPECIAL] ?? aggTitles?.get(Number(id)) ?? id;
-      case 'creator':
-        return known || this.agents.get(Number(id))?.name || 'N/A';
-      default:
-        return known || id;
-    }
-  }
-
-  /** The term `term` gives a value that names nothing (a nonexistent id). */
-  private unknownTerm(name: FacetName, id: string): string {
-    return name === 'creator' ? 'N/A' : id;
-  }
-
-  private entryTitles(ids: number[]): Map<number, string> {
-    if (ids.length === 0) return new Map();
-    return new Map(this.q.titles.all(JSON.stringify(ids)) as [number, string][]);
-  }
-
-  /**
-   * `entryTitles` kept until the index changes (a title is written with its entry's reindex, which moves
-   * `seq`): the aggregate facet names the same aggregations on most pages, a statement each on PostgreSQL.
-   */
-  private keptEntryTitles(ids: number[]): Map<number, string> {
-    const kept = this.titlesKept;
-    if (kept.seq !== this.index.seq || kept.titles.size > 10_000) {
-      kept.seq = this.index.seq;
-      kept.titles.clear();
-    }
-    const missing = ids.filter((id) => !kept.titles.has(id));
-    if (missing.length) {
-      const found = this.entryTitles(missing);
-      for (const id of missing) kept.titles.set(id, found.get(id) ?? null);
-    }
-    const out = new Map<number, string>();
-    for (const id of ids) {
-      const title = kept.titles.get(id);
-      if (title != null) out.set(id, title);
-    }
-    return out;
-  }
-
-  private titlesKept = { seq: -1, titles: new Map<number, string | null>() };
-
   /** "library:3" and "creator:12" shown with their names: "Name (library:3)"; no name for what the viewer may not see. */
   private prettyQuery(query: string, named: (name: FilterName, value: string) => boolean): string {
     const libs = this.libraries.all();
@@ -976,28 +762,4 @@ function wordScope(d: IndexDoc, libraries: ReturnType<LibraryService['all']>): W
     layers.push(lib.id);
   }
   return layers;
-}
-
-/** The years of the copies the viewer may see (the public ones' in a document written before index format 3). */
-function visibleYears(d: IndexDoc, visibleLibs: Set<number>): number[] {
-  if (!d.data_sources.some((s) => s.download !== undefined)) return d.date;
-  const years = new Set<number>();
-  for (const s of d.data_sources) {
-    if (!visibleLibs.has(s.library_id)) continue;
-    if (s.year_edition) years.add(s.year_edition);
-    if (s.year_first_edition) years.add(s.year_first_edition);
-  }
-  return [...years].sort((a, b) => a - b);
-}
-
-/** The k-th largest value of counts (1 when fewer than k are non-zero). */
-function kthLargest(counts: Int32Array, k: number): number {
-  let nonZero = 0;
-  for (let i = 0; i < counts.length; i++) if (counts[i] > 0) nonZero++;
-  if (nonZero <= k) return 1;
-  const vals = new Int32Array(nonZero);
-  let j = 0;
-  for (let i = 0; i < counts.length; i++) if (counts[i] > 0) vals[j++] = counts[i];
-  vals.sort();
-  return vals[nonZero - k];
 }

@@ -2,10 +2,14 @@
 // words marked. entry_fts holds folded tokens only (contentless FTS5, or a tsvector), so neither FTS5's
 // snippet() nor ts_headline can give the passage: the index tells which page rows matched inside a full
 // text, the passage is cut here.
-import { foldText, type SnippetPart } from '@uc/shared';
+import { foldText, type Match, type SnippetPart } from '@uc/shared';
+import type { Db } from '../db/index.ts';
+import { idList } from '../db/dialect.ts';
 import type { QueryNode } from './parser.ts';
 import type { TextSearch } from './fts.ts';
-import { stemOf } from './analysis.ts';
+import type { TextRanker } from './rank.ts';
+import { layerRowid, splitRowid } from './layers.ts';
+import { stemLanguages, stemOf } from './analysis.ts';
 
 /** The words a snippet marks: folded tokens, prefixes of wildcard words, and stems by language (search/analysis.ts). */
 export interface SnippetWords {
@@ -68,10 +72,77 @@ function marks(word: string, words: SnippetWords): boolean {
   const f = foldText(word).trim();
   if (words.tokens.has(f)) return true;
   for (const p of words.prefixes) if (f.startsWith(p)) return true;
-  if (words.stems) for (const [lang, stems] of words.stems) if (stems.has(stemOf(lang, f))) return true;
-  // A word that folds to several tokens ("l'anarchie"): any of them.
-  if (/[^\p{L}\p{N}]/u.test(f)) return f.split(/[^\p{L}\p{N}]+/u).some((part) => part && (words.tokens.has(part) || words.prefixes.some((p) => part.startsWith(p))));
+  if (stemMarks(f, words)) return true;
+  // A word that folds to several tokens ("l'anarchie"): any of them, in any of its forms.
+  if (/[^\p{L}\p{N}]/u.test(f)) return f.split(/[^\p{L}\p{N}]+/u).some((part) => part && (words.tokens.has(part) || words.prefixes.some((p) => part.startsWith(p)) || stemMarks(part, words)));
   return false;
+}
+
+/** A folded word is another form of a query word: the same stem in a language of the record (analysis.ts). */
+function stemMarks(folded: string, words: SnippetWords): boolean {
+  if (words.stems) for (const [lang, stems] of words.stems) if (stems.has(stemOf(lang, folded))) return true;
+  return false;
+}
+
+/**
+ * The words a record's snippet marks: a stem only in the record's own languages, as the index found
+ * it ("arte" marks "arts" in no Italian text); a record with no stemming language marks exact forms.
+ */
+export function wordsOfRecord(words: SnippetWords, languages: readonly string[]): SnippetWords {
+  if (!words.stems) return words;
+  const langs = stemLanguages(languages);
+  const stems = new Map([...words.stems].filter(([lang]) => langs.includes(lang)));
+  return { ...words, stems: stems.size ? stems : undefined };
+}
+
+/** The snippet step of a search: a passage of a full text for the page's matches whose full text holds the query's words. */
+export class SnippetFinder {
+  private q;
+
+  constructor(db: Db, private ranker: TextRanker) {
+    const s = db.sqlite;
+    const ids = idList(s.dialect);
+    this.q = {
+      // Which of a page's entries match inside a full text.
+      inFullText: s.prepare(ranker.text.matchingIdsSql).pluck(),
+      // IS NOT NULL reads the record header only, not the text.
+      withFullText: s.prepare(`SELECT id FROM data_sources WHERE id IN ${ids} AND full_text IS NOT NULL`).pluck(),
+      fullTexts: s.prepare(`SELECT id, full_text FROM data_sources
+        WHERE id IN ${ids} AND full_text IS NOT NULL AND full_text != ''`).raw(),
+    };
+  }
+
+  /** Sets `snippet` on the matches (the page only) whose full text the query found; `layers`: the viewer's (layers.ts). */
+  add(matches: Match[], ast: QueryNode | null, layers: ReadonlySet<number>): void {
+    const q = snippetQuery(ast, this.ranker.text);
+    if (!q) return;
+    // Only matches with a full text are looked for (most records have none: no full-text query then).
+    const withText = new Set(this.q.withFullText.all(JSON.stringify(matches.flatMap((m) => m.data_sources.map((d) => d.data_source_id)))) as number[]);
+    const candidates = matches.filter((m) => m.data_sources.some((d) => withText.has(d.data_source_id)));
+    if (candidates.length === 0) return;
+    // A word's doclist is sought per row; a wildcard's terms would be merged again for each row, so
+    // its matches are listed once instead.
+    // The rows the viewer may search: each entry's own and its layers of the libraries they may see.
+    const rowids = candidates.flatMap((m) => [m.entry_id, ...new Set(m.data_sources.filter((d) => layers.has(d.library_id)).map((d) => layerRowid(d.library_id, m.entry_id)))]);
+    const ids = new Set(q.prefix
+      ? this.ranker.matchingEntries(q.match, layers)
+      : (this.q.inFullText.all(JSON.stringify(rowids), q.match) as number[]).map((rowid) => splitRowid(Number(rowid)).entryId));
+    const wanted = candidates.filter((m) => ids.has(m.entry_id));
+    if (wanted.length === 0) return;
+    // Only the data sources the match shows (those of libraries the viewer may see).
+    const texts = new Map(this.q.fullTexts.all(JSON.stringify(wanted.flatMap((m) => m.data_sources.map((d) => d.data_source_id)))) as [number, string][]);
+    for (const m of wanted) {
+      const words = wordsOfRecord(q.words, m.language.map((l) => l.id));
+      for (const d of m.data_sources) {
+        const text = texts.get(d.data_source_id);
+        const parts = text ? cutSnippet(text, words) : null;
+        if (parts) {
+          m.snippet = { data_source_id: d.data_source_id, parts };
+          break;
+        }
+      }
+    }
+  }
 }
 
 /** Muse markup that would show as noise in a plain passage (tags, emphasis, links, directives). */
