@@ -633,10 +633,12 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
     // entries: (entry, page number, link target); a chunked build gives them from its pieces
     '#let museTocList(entries) = { heading(level: 2, outlined: false, bookmarked: false, numbering: none)[' +
       escapeTypst(tocTitle(lang)) +
-      ']; set par(first-line-indent: 0pt, justify: false); set text(hyphenate: false); for (v, p, to) in entries { ' +
+      ']; set par(first-line-indent: 0pt, justify: false); set text(hyphenate: false); ' +
       // the page number has its own column, level with the entry's last line: never alone on a line
-      'block(above: 0.6em, below: 0.6em, inset: (left: (v.level - 1) * 1.2em), link(to, grid(columns: (1fr, auto), column-gutter: 0.3em, align: (left, right + bottom), ' +
-      '{ if v.level == 1 { strong(v.title) } else { v.title }; box(width: 1fr, repeat(text(bottom-edge: "baseline")[ . ])) }, str(p)))) } }',
+      'let entry((v, p, to)) = block(above: 0.6em, below: 0.6em, inset: (left: (v.level - 1) * 1.2em), link(to, grid(columns: (1fr, auto), column-gutter: 0.3em, align: (left, right + bottom), ' +
+      '{ if v.level == 1 { strong(v.title) } else { v.title }; box(width: 1fr, repeat(text(bottom-edge: "baseline")[ . ])) }, str(p)))); ' +
+      // the last three entries go over a page together: a page with only one or two of them is an orphan
+      'let k = calc.max(0, entries.len() - 3); for e in entries.slice(0, k) { entry(e) }; block(breakable: false, above: 0.6em, below: 0.6em, for e in entries.slice(k) { entry(e) }) }',
     '#let museToc() = context museTocList(query(<muse-toc>).map(m => (m.value, counter(page).at(m.location()).first(), m.location())))',
   );
   const center = (cond: boolean) => (cond ? 'align(center, it)' : 'it');
@@ -666,6 +668,9 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
 /** The functions rendered blocks call (notes, ruby, verse, examples, rules): no page or heading rules. */
 export function museHelpers(L: ResolvedLayout): string[] {
   return [
+    // Quotations are set in italics, as the site's text view shows them; Typst's emph toggles, so an
+    // <em> inside one stands out upright.
+    '#show quote.where(block: true): set text(style: "italic")',
     `#let museSecondary(body) = { counter("muse-secondary").step(); context { let n = counter("muse-secondary").get().first(); footnote(numbering: _ => numbering(${typstString(L.flags.secondaryAlpha ? 'a' : '(1)')}, n), body) }; counter(footnote).update(n => n - 1) }`,
     '#let museRuby(base, ann) = box(place(top + center, dy: -0.75em, text(size: 0.5em, ann)) + base)',
     '#let museVerse(body) = block(inset: (left: 2em), above: 1em, below: 1em, { set par(first-line-indent: 0pt, justify: false); body })',
