@@ -124,6 +124,20 @@ const ELIDED = new Set([
   'dell', 'dall', 'nell', 'sull', 'all', 'coll', 'pell', 'quell', 'quest', 'un', 'gl', 'tutt', 'senz',
 ]);
 
+/** A folded word that is an article or preposition elided before an apostrophe ("l", "dell", "qu"). */
+export const isElidedArticle = (word: string): boolean => ELIDED.has(word);
+
+const LEADING_ELISION = /^[\p{L}]+['’`´]\p{L}/u;
+
+/**
+ * Typed words without an elided article at their start ("l'éco" → eco, "dell'arte op" → arte op), as a
+ * query word drops it; null when the text starts with none. Suggestions as you type use it.
+ */
+export function afterLeadingElision(raw: string, tokens: readonly string[]): string[] | null {
+  if (tokens.length < 2 || !isElidedArticle(tokens[0]!) || !LEADING_ELISION.test(raw.trimStart())) return null;
+  return tokens.slice(1);
+}
+
 /** A query word folded to an elided article and a word ("l'école" → l, ecole): the word alone; otherwise null. */
 export function withoutElision(raw: string, tokens: readonly string[]): string | null {
   // The word after the apostrophe has two letters at least: "all's" stays a phrase.

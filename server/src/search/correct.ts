@@ -2,6 +2,7 @@
 // closest words of the catalogue (vocabulary.ts), operators, fields, filters and wildcards kept.
 import { FILTER_NAMES, foldedWords, foldText } from '@uc/shared';
 import type { Vocabulary } from './vocabulary.ts';
+import { isElidedArticle } from './analysis.ts';
 
 /**
  * The query with each word that is no title or author word (not a filter value, an operator or a
@@ -17,6 +18,8 @@ export function correctQuery(query: string, vocabulary: Vocabulary, layers: Read
     const at = m.index;
     const next = query[at + word.length];
     if (next === ':' || next === '*' || /\p{N}/u.test(word) || word === 'AND' || word === 'OR' || word === 'NOT') continue;
+    // An elided article ("nell'arte", "quell'anno") is dropped from the query word (analysis.ts), not corrected.
+    if (/^['’`´]\p{L}/u.test(query.slice(at + word.length, at + word.length + 2)) && isElidedArticle(foldText(word).trim())) continue;
     const prefix = /([a-z_]+):$/.exec(query.slice(Math.max(0, at - 20), at));
     if (prefix && (FILTER_NAMES as readonly string[]).includes(prefix[1])) continue;
     const tokens = foldedWords(foldText(word));

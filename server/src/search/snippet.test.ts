@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchResponseSchema, type SearchResponse } from '@uc/shared';
 import { fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
 import { APP_BACKENDS } from '../test/backends.ts';
-import { cutSnippet } from './snippet.ts';
+import { cutSnippet, wordsOfRecord } from './snippet.ts';
 
 const LONG = `${'Lorem ipsum dolor sit amet. '.repeat(2000)}The <em>Communards</em> met at the Hôtel de Ville. ${'Sed do eiusmod. '.repeat(50)}`;
 
@@ -73,5 +73,23 @@ describe.each(APP_BACKENDS)('snippets on %s', (dialect) => {
     it('cuts nothing when no word is found', () => {
       expect(cutSnippet('nothing here', { tokens: new Set(['absent']), prefixes: [] })).toBeNull();
     });
+  });
+});
+
+describe('the forms a snippet marks (search/analysis.ts)', () => {
+  // The stems a query word looks for in every language, as the parser gives them: "arte" is "art" in English.
+  const words = { tokens: new Set(['arte']), prefixes: [], stems: new Map([['en', new Set(['art'])], ['it', new Set(['arte'])]]) };
+  const marked = (text: string, languages: string[]) => cutSnippet(text, wordsOfRecord(words, languages))?.filter((p) => p.match).map((p) => p.text) ?? [];
+
+  it('marks another form only by the stems of the record\'s own languages', () => {
+    expect(marked('The arts of the street', ['en'])).toEqual(['arts']);
+    // An Italian text: "arts" is no form of "arte" there.
+    expect(marked('Arts e mestieri, arte povera', ['it'])).toEqual(['arte']);
+    expect(marked('The arts of the street', [])).toEqual([]);
+  });
+
+  it('marks the form after an elided article', () => {
+    const fr = { tokens: new Set(['organiser']), prefixes: [], stems: new Map([['fr', new Set(['organis'])]]) };
+    expect(cutSnippet("Le rôle de l'organisation ouvrière", wordsOfRecord(fr, ['fra']))?.filter((p) => p.match).map((p) => p.text)).toEqual(['organisation']);
   });
 });

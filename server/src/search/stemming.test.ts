@@ -158,5 +158,30 @@ describe.each(BACKENDS)('word forms on %s', (dialect) => {
     const r = search.search(params('libraries', { exact: false }), ANONYMOUS);
     expect(r.did_you_mean).toBeNull();
     expect(r.total_entries).toBe(2);
+    // Plural and case forms: the stems find the records, nothing to correct.
+    for (const query of ['biblioteca', 'bibliothek', 'trabajador', 'рабочий', 'βιβλιοθηκων']) {
+      expect(search.search(params(query, { exact: false }), ANONYMOUS).did_you_mean, query).toBeNull();
+    }
+  });
+
+  it('corrects a misspelt word, not an elided article nor another form', () => {
+    // "nell" is no title word ("dell" is), but the query drops it as an elided article: nothing to correct.
+    expect(search.correctQuery("nell'arte", new Set(), () => false)).toBeNull();
+    expect(search.correctQuery("quell'operaia", new Set(), () => false)).toBeNull();
+    // A misspelt word beside an elision is still corrected, the article kept as typed.
+    expect(search.correctQuery("nell'ecolle", new Set(), () => false)).toBe("nell'ecole");
+    const r = search.search(params('libraries questionn', { exact: false }), ANONYMOUS);
+    expect(r.did_you_mean).toBe('libraries question');
+    expect(titles(r)).toEqual(['The Library Question']);
+  });
+
+  it('suggests as a query finds: folded, and past an elided article', () => {
+    const suggested = (typed: string) => search.suggest(typed, ANONYMOUS).map((s) => s.value).sort();
+    expect(suggested("l'écol")).toEqual(["Pour l'école nouvelle", 'Les écoles libres'].sort());
+    expect(suggested('L’ECOL')).toEqual(["Pour l'école nouvelle", 'Les écoles libres'].sort());
+    expect(suggested("dell'arte op")).toEqual(["Storia dell'arte operaia"]);
+    // An English clitic is no elision.
+    expect(suggested("all's")).toEqual([]);
+    expect(suggested('βιβλιοθη')).toEqual(['Η βιβλιοθήκη', 'Οι βιβλιοθήκες της πόλης'].sort());
   });
 });

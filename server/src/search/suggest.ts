@@ -13,6 +13,7 @@ import { foldedWords, searchForms } from '@uc/shared';
 import type { IndexDoc } from './doc.ts';
 import type { SnapshotPart } from './snapshot-part.ts';
 import { TextPool } from './text-pool.ts';
+import { afterLeadingElision } from './analysis.ts';
 
 /** Word starts indexed per title or name (later words are rarely typed first). */
 const MAX_STARTS = 6;
@@ -306,12 +307,16 @@ export class SuggestIndex {
     this.refresh();
     const byRef = new Map<number, SuggestCandidate>();
     for (const form of searchForms(typed)) {
-      const prefix = foldedWords(form).join(' ');
-      if (prefix.length < 2) continue;
-      const b = this.sortedBucket(prefix.slice(0, 2));
-      if (!b) continue;
-      const p = new Uint8Array(prefix.length * 3);
-      this.scan(b, p.subarray(0, encode(prefix, p, 0)), byRef);
+      const words = foldedWords(form);
+      // As a query does (search/analysis.ts): "l'éco" is also "éco", where a title has no article.
+      const elided = afterLeadingElision(typed, words);
+      for (const prefix of elided ? [words.join(' '), elided.join(' ')] : [words.join(' ')]) {
+        if (prefix.length < 2) continue;
+        const b = this.sortedBucket(prefix.slice(0, 2));
+        if (!b) continue;
+        const p = new Uint8Array(prefix.length * 3);
+        this.scan(b, p.subarray(0, encode(prefix, p, 0)), byRef);
+      }
     }
     return [...byRef.values()];
   }
