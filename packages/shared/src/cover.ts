@@ -95,6 +95,14 @@ export function coverLayout(g: CoverGeometry): { width: number; height: number; 
   };
 }
 
+/**
+ * The narrowest spine that carries text: the default template sets the spine's text at 0.45 × its
+ * width (at most 14 pt), so below 6 mm it would be under 7.7 pt with less than 2 mm on either side,
+ * too small to read on a shelf. A narrower spine is left blank (the server's cover-spine draws nothing).
+ */
+export const SPINE_TEXT_MIN_MM = 6;
+export const spineHasText = (spineMm: number): boolean => spineMm >= SPINE_TEXT_MIN_MM;
+
 /** Spine from the book's pages: one leaf per two pages times the paper, plus the boards' allowance; whole mm, rounded up. */
 export function spineWidthMm(pages: number, paperMm = DEFAULT_PAPER_THICKNESS_MM, allowanceMm = 0): number {
   if (!(pages > 0)) return 0;

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as mupdf from 'mupdf';
-import { bookcoverResponseSchema, coverLayout, type BookcoverResponse, type BookcoverUploadResponse, type BookbuilderResponse } from '@uc/shared';
+import { SPINE_TEXT_MIN_MM, bookcoverResponseSchema, coverLayout, type BookcoverResponse, type BookcoverUploadResponse, type BookbuilderResponse } from '@uc/shared';
 import { createJobWorker } from '../app.ts';
 import { CSRF_HEADERS, multipartBody, testApp, type TestApp } from '../test/fixture.ts';
 import { decodeBarcodes, pdfFonts, pdfPageSizesMm, pdfTextLines, renderGrey, type GreyImage } from './test/pdf-inspect.ts';
@@ -354,6 +354,22 @@ describe('build', () => {
     expect(footer.y + footer.height).toBeGreaterThan(L.trim.y + L.trim.height - 25);
     for (const l of [author, title, subtitle, footer]) expect(Math.abs(l.x + l.width / 2 - (front.x + front.width / 2))).toBeLessThan(1.5);
     expect(lines.find((l) => /snow/.test(l.text))!.x + 1).toBeLessThan(back.x + back.width);
+  });
+
+  it('leaves a spine too narrow to read blank: no text under SPINE_TEXT_MIN_MM (6 mm), the text from there on (issue 32 point 14)', async () => {
+    const spineText = async (spinewidth: number) => {
+      const sid = await newSession();
+      const pdf = await buildPdf({ session_id: sid, coverwidth: 135, coverheight: 216, spinewidth, bleedwidth: 3, marklength: 6, author_muse_str: 'Ada Example', title_muse_str: 'The Long Winter' });
+      const L = coverLayout({ coverwidth: 135, coverheight: 216, spinewidth, bleedwidth: 3, marklength: 6, flapwidth: 0, wrapwidth: 0, foldingmargin: false });
+      const spine = L.parts.find((p) => p.name === 'spine')!;
+      const lines = await pdfTextLines(pdf);
+      // text turned to read along the spine, within its width
+      return lines.filter((l) => l.dir[0] === 0 && l.x >= spine.x - 0.5 && l.x + l.width <= spine.x + spine.width + 0.5).map((l) => l.text).join(' ');
+    };
+    expect(SPINE_TEXT_MIN_MM).toBe(6);
+    expect(await spineText(4)).toBe('');
+    expect(await spineText(5)).toBe('');
+    expect(await spineText(6)).toMatch(/Ada Example/);
   });
 
   it('places an uploaded image; the job is checked with the Book Builder\'s check_job only on its own session', async () => {

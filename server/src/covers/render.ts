@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import bwipjs from 'bwip-js/node';
 import { FILES_DIR, compileTypstPdf, imageFormat, mm, museFragmentTypst, museHelpers, resolveLayout, typstString, typstToSvg, TypstCompileError } from '@uc/muse';
-import { COVER_PANEL_INSET_MM, coverImageBoxMm, coverLayout } from '@uc/shared';
+import { COVER_PANEL_INSET_MM, SPINE_TEXT_MIN_MM, coverImageBoxMm, coverLayout } from '@uc/shared';
 import type { CoverValues, TemplateToken } from './tokens.ts';
 
 export interface CoverRenderInput {
@@ -81,7 +81,9 @@ export function coverTypst(input: CoverRenderInput): { source: string; files: Ma
     `#let cover-spine-width = ${mm(g.spinewidth)}`,
     '#let cover-part(name) = sheet.parts.find(p => p.name == name)',
     '#let cover-panel(name, body) = { let p = cover-part(name); if p != none and p.width > 0pt { place(top + left, dx: p.x, dy: sheet.trim.y, block(width: p.width, height: sheet.trim.height, inset: cover-inset, clip: true, body)) } }',
-    '#let cover-spine(body) = { let p = cover-part("spine"); if p != none and p.width > 0pt { place(top + left, dx: p.x, dy: sheet.trim.y, block(width: p.width, height: sheet.trim.height, clip: true, place(center + horizon, rotate(90deg, reflow: true, block(width: sheet.trim.height - 20mm, align(center + horizon, body)))))) } }',
+    // a spine too narrow to read stays blank (SPINE_TEXT_MIN_MM), whatever the template puts on it
+    `#let cover-spine-text-min = ${mm(SPINE_TEXT_MIN_MM)}`,
+    '#let cover-spine(body) = { let p = cover-part("spine"); if p != none and p.width >= cover-spine-text-min { place(top + left, dx: p.x, dy: sheet.trim.y, block(width: p.width, height: sheet.trim.height, clip: true, place(center + horizon, rotate(90deg, reflow: true, block(width: sheet.trim.height - 20mm, align(center + horizon, body)))))) } }',
   ];
   if (input.preview) {
     // The bleed shaded, the finished cover white: what will be cut off is visible at a glance.
