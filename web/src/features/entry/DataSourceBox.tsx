@@ -33,6 +33,24 @@ export function downloadLabel(t: TFunction, d: Download): string {
   return source ? t(source) : d.desc || d.ext.replace(/^\./, '').toUpperCase();
 }
 
+/** A copy's downloads as buttons (nothing without any): the entry page's box and the text's own page. */
+export function DownloadList({ ds }: { ds: Pick<DataSource, 'data_source_id' | 'downloads'> }) {
+  const { t } = useTranslation();
+  if (ds.downloads.length === 0) return null;
+  return (
+    <ul className="mt-3 flex flex-wrap gap-2" aria-label={t('Downloads')}>
+      {ds.downloads.map((d) => (
+        <li key={d.ext + d.code}>
+          <a href={downloadUrl(ds.data_source_id, d.ext)} className="btn text-sm" download>
+            <span aria-hidden="true">⤓ </span>
+            {downloadLabel(t, d)}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The address of an entry's text page (/entry/{id}/text); `dataSourceId` names the copy (default: the first with a text). */
 export function entryTextHref(entryId: number | string, dataSourceId?: number): string {
   return `/entry/${entryId}/text${dataSourceId === undefined ? '' : `?data_source=${dataSourceId}`}`;
@@ -133,18 +151,7 @@ export function DataSourceBox({ ds, anchorId, highlight, citeEntryId, entryId }:
           </tbody>
         </table>
 
-        {ds.downloads.length > 0 && (
-          <ul className="mt-3 flex flex-wrap gap-2" aria-label={t('Downloads')}>
-            {ds.downloads.map((d) => (
-              <li key={d.ext + d.code}>
-                <a href={downloadUrl(ds.data_source_id, d.ext)} className="btn text-sm" download>
-                  <span aria-hidden="true">⤓ </span>
-                  {downloadLabel(t, d)}
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <DownloadList ds={ds} />
 
         {(ds.has_full_text || (ds.has_pdf && pdf) || ds.can_add_to_bookbuilder || canReport || citeEntryId !== undefined) && (
           <div className="mt-4 flex flex-wrap justify-center gap-2">

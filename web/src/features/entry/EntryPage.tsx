@@ -75,21 +75,29 @@ function OtherLanguages({ entry }: { entry: Entry }) {
   );
 }
 
+/**
+ * A merged entry answers with its canonical id: the address moves there (`/entry/{id}` plus `page`, the
+ * rest of the path, e.g. '/text'), keeping its query and hash.
+ */
+export function useCanonicalEntryAddress(entry: Entry | undefined, id: string, page = ''): void {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (entry && String(entry.id) !== id) {
+      queryClient.setQueryData(queryKeys.entry(String(entry.id)), entry);
+      navigate(`/entry/${entry.id}${page}${location.search}${location.hash}`, { replace: true });
+    }
+  }, [entry, id, page, location.search, location.hash, navigate, queryClient]);
+}
+
 export default function EntryPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const location = useLocation();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { data: entry, error, isPending } = useEntry(id);
 
-  // A merged entry answers with its canonical id: move the URL there.
-  useEffect(() => {
-    if (entry && String(entry.id) !== id) {
-      queryClient.setQueryData(queryKeys.entry(String(entry.id)), entry);
-      navigate(`/entry/${entry.id}${location.search}${location.hash}`, { replace: true });
-    }
-  }, [entry, id, location.search, location.hash, navigate, queryClient]);
+  useCanonicalEntryAddress(entry, id);
 
   // From a search snippet: ?text=<data source>&highlight=<words> opens that full text at the first match.
   const [params] = useSearchParams();

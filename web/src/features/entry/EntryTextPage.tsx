@@ -1,14 +1,11 @@
-import { useEffect } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEntry, queryKeys } from '../../api/hooks';
-import { downloadUrl } from '../../api/client';
+import { useEntry } from '../../api/hooks';
 import { useDocumentTitle } from '../../lib/useDocumentTitle';
 import { contentLang } from '../../lib/lang';
-import { EntryNotFound } from './EntryPage';
+import { EntryNotFound, useCanonicalEntryAddress } from './EntryPage';
 import { FullText } from './FullText';
-import { downloadLabel } from './DataSourceBox';
+import { DownloadList } from './DataSourceBox';
 
 /**
  * /entry/{id}/text: an entry's full text on a page of its own, to link and share: the title, authors,
@@ -18,17 +15,9 @@ export default function EntryTextPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const [params] = useSearchParams();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const { data: entry, error, isPending } = useEntry(id);
 
-  // A merged entry answers with its canonical id: the address follows, as on the entry page.
-  useEffect(() => {
-    if (entry && String(entry.id) !== id) {
-      queryClient.setQueryData(queryKeys.entry(String(entry.id)), entry);
-      navigate(`/entry/${entry.id}/text?${params}`, { replace: true });
-    }
-  }, [entry, id, params, navigate, queryClient]);
+  useCanonicalEntryAddress(entry, id, '/text');
 
   const wanted = Number(params.get('data_source'));
   const ds = entry?.data_sources.find((d) => d.has_full_text && d.data_source_id === wanted) ?? entry?.data_sources.find((d) => d.has_full_text);
@@ -67,18 +56,7 @@ export default function EntryTextPage() {
             {t('Text from {{library}}', { library: ds.library_name })}
           </p>
         )}
-        {ds && ds.downloads.length > 0 && (
-          <ul className="mt-3 flex flex-wrap gap-2" aria-label={t('Downloads')}>
-            {ds.downloads.map((d) => (
-              <li key={d.ext + d.code}>
-                <a href={downloadUrl(ds.data_source_id, d.ext)} className="btn text-sm" download>
-                  <span aria-hidden="true">⤓ </span>
-                  {downloadLabel(t, d)}
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
+        {ds && <DownloadList ds={ds} />}
       </header>
       {ds ? (
         <FullText dataSourceId={ds.data_source_id} id="entry-text" hidden={false} />
