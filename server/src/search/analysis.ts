@@ -134,7 +134,8 @@ const LEADING_ELISION = /^[\p{L}]+['’`´]\p{L}/u;
  * query word drops it; null when the text starts with none. Suggestions as you type use it.
  */
 export function afterLeadingElision(raw: string, tokens: readonly string[]): string[] | null {
-  if (tokens.length < 2 || !isElidedArticle(tokens[0]!) || !LEADING_ELISION.test(raw.trimStart())) return null;
+  // As in a query, the word after the apostrophe has two letters at least: "all's" stays as typed.
+  if (tokens.length < 2 || tokens[1]!.length < 2 || !isElidedArticle(tokens[0]!) || !LEADING_ELISION.test(raw.trimStart())) return null;
   return tokens.slice(1);
 }
 
