@@ -5,11 +5,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, isApiError } from '../../api/client';
 import { Dialog } from '../../components/Dialog';
-import { CoverForm, fieldId } from './CoverForm';
+import { CoverForm, fieldId, useTokenLabel } from './CoverForm';
 import { JobStatusView } from '../bookbuilder/JobStatus';
 import { isCoverPolling, useCoverStore } from './store';
 import { coverArgs, splitError } from './tokens';
 import { useCoverPreview } from './useCoverPreview';
+import { useCoverFromBook } from './fromBook';
 import { useCoverJobPolling, useCoverSession } from './useCoverSession';
 
 type ServerError = { field: string | null; message: string };
@@ -25,6 +26,7 @@ export function CoverBuilder() {
   const polling = useCoverStore(isCoverPolling);
   const position = useCoverJobPolling();
   const preview = useCoverPreview(session.ready);
+  useCoverFromBook(session.ready);
   const [buildError, setBuildError] = useState<ServerError | null>(null);
   const [building, setBuilding] = useState(false);
   const [confirmReset, setConfirmReset] = useState(false);
@@ -132,6 +134,9 @@ function CoverPreview({ preview }: { preview: ReturnType<typeof useCoverPreview>
   // Image resolution is told, translated, under the image field itself (the same rule as the server's).
   const imageTokens = useCoverStore((s) => s.tokens).filter((x) => x.type === 'file').map((x) => `${x.name}: `);
   const warnings = preview.warnings.filter((w) => !imageTokens.some((p) => w.startsWith(p)));
+  const tokens = useCoverStore((s) => s.tokens);
+  const label = useTokenLabel();
+  const fieldToken = preview.error?.field ? tokens.find((x) => x.name === preview.error!.field) : undefined;
   return (
     <section aria-labelledby="cover-preview-heading" className="min-w-0 self-start lg:sticky lg:top-4">
       <h2 id="cover-preview-heading" className="mb-2 text-lg font-semibold">
@@ -144,6 +149,12 @@ function CoverPreview({ preview }: { preview: ReturnType<typeof useCoverPreview>
           <p className="p-4 text-sm text-stone-700">{preview.busy ? t('Drawing the preview…') : t('The preview of the cover appears here.')}</p>
         )}
       </div>
+      {/* why the preview is blank or stale: a field the server refused (an ISBN whose check digit is wrong) */}
+      {fieldToken && (
+        <p data-testid="cover-preview-blocked" className="mt-2 rounded border border-red-700 bg-red-50 p-2 text-sm break-words text-red-900">
+          {t('The preview is not updated while “{{field}}” is not valid: {{error}}', { field: label(fieldToken), error: preview.error!.message })}
+        </p>
+      )}
       <div aria-live="polite">
         {warnings.length > 0 && (
           <ul className="mt-2 list-disc rounded border border-amber-700 bg-amber-50 py-2 pr-2 pl-6 text-sm text-amber-950">

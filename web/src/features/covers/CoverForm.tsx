@@ -4,7 +4,7 @@
 import { useId, useRef, useState, type ChangeEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { COVER_MIN_DPI, COVER_MUSE_BODY_MAX, COVER_MUSE_STR_MAX, printDpi, spineWidthMm, type CoverToken } from '@uc/shared';
+import { COVER_MIN_DPI, COVER_MUSE_BODY_MAX, COVER_MUSE_STR_MAX, SPINE_TEXT_MIN_MM, printDpi, spineHasText, spineWidthMm, type CoverToken } from '@uc/shared';
 import { isApiError } from '../../api/client';
 import { useBookBuilder } from '../bookbuilder/store';
 import { useCoverStore, type CoverValue } from './store';
@@ -268,11 +268,34 @@ export function SheetSize() {
   );
 }
 
+/** A spine too narrow to read carries no text (the server leaves it blank): said before the preview shows it. */
+function SpineTextNote({ widthMm }: { widthMm: number }) {
+  const { t } = useTranslation();
+  if (widthMm <= 0 || spineHasText(widthMm)) return null;
+  return (
+    <p data-testid="spine-no-text" className="text-sm text-amber-900">
+      {t('A spine narrower than {{min}} mm is too narrow to read: it is left without text.', { min: SPINE_TEXT_MIN_MM })}
+    </p>
+  );
+}
+
+/** The spine's width as typed, with the note when it is too narrow for text. */
+function SpineWidthNote() {
+  const value = useCoverStore((s) => s.values.spinewidth);
+  return (
+    <div className="sm:col-span-2">
+      <SpineTextNote widthMm={Number(value ?? 0) || 0} />
+    </div>
+  );
+}
+
 /** The spine from the last built book's pages, paper thickness and board allowance. */
 function SpineFromBook() {
   const { t } = useTranslation();
   const pages = useBookBuilder((s) => s.produced?.book_pages ?? null);
-  const paper = useCoverStore((s) => s.paper_mm);
+  // the one paper thickness: the Book Builder's (its Imposition tab shows the same figure)
+  const paper = useBookBuilder((s) => s.collection_data.crop_paper_thickness);
+  const setBookField = useBookBuilder((s) => s.setField);
   const allowance = useCoverStore((s) => s.allowance_mm);
   const setSpineInputs = useCoverStore((s) => s.setSpineInputs);
   const setValue = useCoverStore((s) => s.setValue);
@@ -297,7 +320,9 @@ function SpineFromBook() {
   const onNumber = (key: 'paper_mm' | 'allowance_mm', setText: (s: string) => void) => (e: ChangeEvent<HTMLInputElement>) => {
     setText(e.target.value);
     const n = Number(e.target.value);
-    if (e.target.value !== '' && Number.isFinite(n) && n >= 0) setSpineInputs({ [key]: n });
+    if (e.target.value === '' || !Number.isFinite(n) || n < 0) return;
+    if (key === 'paper_mm') setBookField('crop_paper_thickness', n);
+    else setSpineInputs({ [key]: n });
   };
   return (
     <div role="group" aria-labelledby={headingId} className="flex flex-col gap-3 rounded border border-stone-300 bg-amber-50 p-3 sm:col-span-2">
@@ -306,8 +331,8 @@ function SpineFromBook() {
       </p>
       <div className="flex flex-wrap items-end gap-3">
         <div className="flex flex-col gap-1">
-          <label htmlFor={paperId}>{t('Paper thickness (mm)')}</label>
-          <input id={paperId} type="number" inputMode="decimal" min={0} max={1} step={0.01} className={numberInput} value={paperText} onChange={onNumber('paper_mm', setPaperText)} />
+          <label htmlFor={paperId}>{t('Paper thickness (mm), the same as in the Book Builder')}</label>
+          <input id={paperId} type="number" inputMode="decimal" min={0} max={0.3} step={0.01} className={numberInput} value={paperText} onChange={onNumber('paper_mm', setPaperText)} />
         </div>
         <div className="flex flex-col gap-1">
           <label htmlFor={allowanceId}>{t('Board allowance (mm)')}</label>
@@ -336,6 +361,7 @@ export function CoverForm({ errors, ready }: { errors: Record<string, string>; r
             {list.map((token) => (
               <TokenField key={token.name} token={token} error={errors[token.name]} ready={ready} />
             ))}
+            {group === 'sheet' && hasSpine && <SpineWidthNote />}
             {group === 'sheet' && hasSpine && <SpineFromBook />}
           </div>
         </fieldset>

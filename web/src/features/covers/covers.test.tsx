@@ -185,7 +185,7 @@ describe('Covers tab', () => {
     await openCovers();
     const user = userEvent.setup();
     expect(screen.getByText('Your book has 240 pages')).toBeInTheDocument();
-    const paper = screen.getByRole('spinbutton', { name: 'Paper thickness (mm)' });
+    const paper = screen.getByRole('spinbutton', { name: 'Paper thickness (mm), the same as in the Book Builder' });
     expect(paper).toHaveValue(0.1);
     expect(paper).toHaveAttribute('step', '0.01');
     expect(screen.getByRole('spinbutton', { name: 'Board allowance (mm)' })).toHaveValue(0);
@@ -198,11 +198,41 @@ describe('Covers tab', () => {
     await user.type(paper, '0.12');
     await user.type(screen.getByRole('spinbutton', { name: 'Board allowance (mm)' }), '{Backspace}2');
     expect(screen.getByText('Spine width for these pages: 17 mm')).toBeInTheDocument();
+    // one paper thickness: the Book Builder's (issue 32 point 12)
+    expect(useBookBuilder.getState().collection_data.crop_paper_thickness).toBe(0.12);
     await user.click(screen.getByRole('button', { name: 'Use for the spine' }));
     expect(num('Spine width (mm)')).toHaveValue(17);
     await user.clear(num('Spine width (mm)'));
     await user.type(num('Spine width (mm)'), '20');
     expect(num('Spine width (mm)')).toHaveValue(20);
+  });
+
+  it('starts from the book: its title and author, the spine from the last build and the paper thickness; a narrow spine is said to carry no text (issue 32 point 14)', async () => {
+    const text = (id: number, title: string, authors: string[]) => ({ id, sid: 'S'.repeat(22), attributes: { entry_id: id, data_source_id: id, title, authors, size: 1000 } });
+    useBookBuilder.setState({ session_id: 'S'.repeat(22), text_list: [text(1, 'Mutual Aid', ['Peter Kropotkin'])], produced: { pages: 240, book_pages: 240, sheets: null } });
+    const api = coverApi();
+    await openCovers();
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Title' })).toHaveValue('Mutual Aid'));
+    expect(screen.getByRole('textbox', { name: 'Author' })).toHaveValue('Peter Kropotkin');
+    expect(num('Spine width (mm)')).toHaveValue(12);
+    await waitFor(() => expect(previews(api).at(-1)?.args).toMatchObject({ title_muse_str: 'Mutual Aid', author_muse_str: 'Peter Kropotkin', spinewidth: 12 }));
+    expect(screen.queryByTestId('spine-no-text')).toBeNull();
+    const user = userEvent.setup();
+    await user.clear(num('Spine width (mm)'));
+    await user.type(num('Spine width (mm)'), '4');
+    expect(screen.getByTestId('spine-no-text')).toHaveTextContent('A spine narrower than 6 mm is too narrow to read: it is left without text.');
+  });
+
+  it('a collection of several texts gives the cover its title page’s title and author; typed values stay', async () => {
+    const text = (id: number, title: string) => ({ id, sid: 'S'.repeat(22), attributes: { entry_id: id, data_source_id: id, title, authors: ['X'], size: 1000 } });
+    useBookBuilder.setState({ session_id: 'S'.repeat(22), text_list: [text(1, 'One'), text(2, 'Two')] });
+    useBookBuilder.getState().setField('title', 'Two Essays');
+    useBookBuilder.getState().setField('author', 'Various');
+    useCoverStore.setState({ values: { author_muse_str: 'Typed Author' } });
+    coverApi();
+    await openCovers();
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Title' })).toHaveValue('Two Essays'));
+    expect(screen.getByRole('textbox', { name: 'Author' })).toHaveValue('Typed Author');
   });
 
   it('sets the book’s font in one click', async () => {
@@ -276,10 +306,13 @@ describe('Covers tab', () => {
     await waitFor(() => expect(isbn).toHaveAttribute('aria-invalid', 'true'));
     expect(isbn).toHaveAccessibleDescription(/The ISBN checksum is wrong/);
     expect(screen.getByRole('alert')).toHaveTextContent('The ISBN checksum is wrong');
+    // the preview says why it is not updated (issue 32 point 14)
+    expect(screen.getByTestId('cover-preview-blocked')).toHaveTextContent('The preview is not updated while “ISBN (printed as a barcode on the back)” is not valid: The ISBN checksum is wrong');
     expect(screen.getByRole('img', { name: 'Preview of the cover' })).toHaveAttribute('src', 'blob:preview-1');
     await user.clear(isbn);
     await user.type(isbn, '978-3-16-148410-0');
     await waitFor(() => expect(isbn).not.toHaveAttribute('aria-invalid'));
+    expect(screen.queryByTestId('cover-preview-blocked')).toBeNull();
     expect(screen.getByRole('img', { name: 'Preview of the cover' })).toHaveAttribute('src', 'blob:preview-2');
     expect(revoked).toContain('blob:preview-1');
     expect(previews(api).at(-1)?.args).toMatchObject({ isbn_isbn: '978-3-16-148410-0' });

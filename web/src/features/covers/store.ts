@@ -27,6 +27,9 @@ export interface CoverState {
   /** The spine calculator (from the built book's pages). */
   paper_mm: number;
   allowance_mm: number;
+  /** The Book Builder book (texts, title, pages) the title, author and spine were last filled from, and the spine it gave. */
+  book_key: string | null;
+  auto_spine: number | null;
   /** The build being polled; the build whose PDF is shown. */
   job_id: number | null;
   job_produced: number | null;
@@ -41,6 +44,8 @@ interface Actions {
   setImage(image: CoverImage): void;
   removeImage(token: string): void;
   setSpineInputs(v: Partial<Pick<CoverState, 'paper_mm' | 'allowance_mm'>>): void;
+  /** Values filled from the Book Builder's book (not typed by the user). */
+  fillFromBook(values: CoverValues, bookKey: string, autoSpine: number | null): void;
   startJob(jobId: number): void;
   setStatus(status: JobStatusValue): void;
   finishJob(): void;
@@ -60,6 +65,8 @@ export const initialCoverState = (): CoverState => ({
   images: {},
   paper_mm: DEFAULT_PAPER_THICKNESS_MM,
   allowance_mm: 0,
+  book_key: null,
+  auto_spine: null,
   ...jobCleared,
 });
 
@@ -88,11 +95,12 @@ export const useCoverStore = create<CoverState & Actions>()(
           return { values: { ...s.values, [token]: null }, images };
         }),
       setSpineInputs: (v) => set(v),
+      fillFromBook: (values, bookKey, autoSpine) => set((s) => ({ values: { ...s.values, ...values }, book_key: bookKey, auto_spine: autoSpine })),
       startJob: (jobId) => set({ job_id: jobId, status: 'inactive', error: null, job_produced: null }),
       setStatus: (status) => set({ status }),
       finishJob: () => set((s) => ({ job_produced: s.job_id, job_id: null, status: 'finished', error: null })),
       failJob: (error) => set({ job_id: null, error }),
-      reset: () => set((s) => ({ values: defaultValues(s.tokens), images: {}, paper_mm: DEFAULT_PAPER_THICKNESS_MM, allowance_mm: 0, ...jobCleared })),
+      reset: () => set((s) => ({ values: defaultValues(s.tokens), images: {}, paper_mm: DEFAULT_PAPER_THICKNESS_MM, allowance_mm: 0, book_key: null, auto_spine: null, ...jobCleared })),
     }),
     {
       name: COVER_STORAGE_KEY,
@@ -105,6 +113,8 @@ export const useCoverStore = create<CoverState & Actions>()(
         images: s.images,
         paper_mm: s.paper_mm,
         allowance_mm: s.allowance_mm,
+        book_key: s.book_key,
+        auto_spine: s.auto_spine,
         job_id: s.job_id,
         job_produced: s.job_produced,
         status: s.status,
