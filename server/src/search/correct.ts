@@ -2,7 +2,23 @@
 // closest words of the catalogue (vocabulary.ts), operators, fields, filters and wildcards kept.
 import { FILTER_NAMES, foldedWords, foldText } from '@uc/shared';
 import type { Vocabulary } from './vocabulary.ts';
-import { isElidedArticle } from './analysis.ts';
+import type { QueryNode } from './parser.ts';
+import type { TextRanker } from './rank.ts';
+import { isElidedArticle, queryStems } from './analysis.ts';
+
+/**
+ * Whether other forms of a folded word (its stems in the catalogue's stemming languages `langs`,
+ * analysis.ts) find an entry the viewer may see that the word as typed does not: then it is no misspelling.
+ */
+export function formsMatcher(ranker: TextRanker, langs: readonly string[], layers: ReadonlySet<number>, visible: (id: number) => boolean): (word: string) => boolean {
+  const term = (t: string): QueryNode => ({ type: 'term', field: 'any', tokens: [t], prefix: false });
+  return (word) => {
+    if (!langs.length) return false;
+    const typed = new Set(ranker.matchingEntries(ranker.text.compile(term(word)), layers));
+    const stems: QueryNode = { type: 'or', children: queryStems(word, langs).map(term) };
+    return ranker.matchingEntries(ranker.text.compile(stems), layers).some((id) => !typed.has(id) && visible(id));
+  };
+}
 
 /**
  * The query with each word that is no title or author word (not a filter value, an operator or a

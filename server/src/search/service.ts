@@ -25,13 +25,13 @@ import { SnippetFinder } from './snippet.ts';
 import { MatchReader } from './matches.ts';
 import { buildFacets } from './facets.ts';
 import { orderMatches } from './order.ts';
-import { correctQuery } from './correct.ts';
+import { correctQuery, formsMatcher } from './correct.ts';
 import { evaluateQuery, type EvaluateStep } from './evaluate.ts';
 import { TextRanker } from './rank.ts';
 import { MatchCounter, type ActiveFilter } from './count.ts';
 import { HttpError } from '../http/errors.ts';
 import { INDEX_FORMAT } from './indexer.ts';
-import { catalogueStemLanguages, queryStems } from './analysis.ts';
+import { catalogueStemLanguages } from './analysis.ts';
 import { SnapshotRejected, lockSnapshot, readSnapshot, readSnapshotHeader, writeSnapshot, type SnapshotIdentity } from './snapshot.ts';
 
 export interface SearchParams {
@@ -456,16 +456,7 @@ export class SearchService {
 
   /** The query with its misspelt words replaced (correct.ts); null when nothing changed. */
   correctQuery(query: string, layers: ReadonlySet<number> = new Set(), visible: ((id: number) => boolean) | null = null): string | null {
-    const langs = this.stemLanguages();
-    // Other forms of the word match: its stems find a visible entry that the word as typed does not.
-    const formsMatch = (word: string) => {
-      if (!visible || !langs.length) return false;
-      const term = (t: string): QueryNode => ({ type: 'term', field: 'any', tokens: [t], prefix: false });
-      const typed = new Set(this.ranker.matchingEntries(this.text.compile(term(word)), layers));
-      const stems: QueryNode = { type: 'or', children: queryStems(word, langs).map(term) };
-      return this.ranker.matchingEntries(this.text.compile(stems), layers).some((id) => !typed.has(id) && visible(id));
-    };
-    return correctQuery(query, this.vocabulary, layers, formsMatch);
+    return correctQuery(query, this.vocabulary, layers, visible ? formsMatcher(this.ranker, this.stemLanguages(), layers, visible) : undefined);
   }
 
   private stemLangs = { seen: -1, langs: [] as string[] };
