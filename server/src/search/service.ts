@@ -18,7 +18,7 @@ import type { FacetColumn } from './memory-index.ts';
 import { idList } from '../db/dialect.ts';
 import { MemoryIndex } from './memory-index.ts';
 import { buildPager } from './pager.ts';
-import { hasText, normaliseFilterValue, parseQuery, type QueryNode } from './parser.ts';
+import { hasText, normaliseFilterValue, parseQuery } from './parser.ts';
 import { Vocabulary, type WordScope } from './vocabulary.ts';
 import { SuggestIndex } from './suggest.ts';
 import { SnippetFinder } from './snippet.ts';
