@@ -34,6 +34,8 @@ try {
   const { backend, databaseUrl } = await benchDatabase(opt, config.databaseUrl);
   const services = await createServices({ ...config, dataDir, databaseUrl });
   if (services.db.sqlite.prepare('SELECT count(*) FROM entries').pluck().get() !== 0) throw new Error('the database holds entries already: the benchmark imports into an empty one');
+  // As `npm run import` does: an empty catalogue records its index format, so a kept database (--database-url) starts without a rebuild.
+  services.indexer.ensureFormat();
   const progress = importProgressPrinter(process.stderr, 'import');
   const first = await importJsonl(file, services, (p) => progress.update(p));
   progress.done();
