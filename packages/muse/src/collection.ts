@@ -8,7 +8,7 @@ import type { MuseDocument } from './types.ts';
 import { parseMuse } from './parse.ts';
 import { inlineText, parseInline } from './inline.ts';
 import { resolveLayout, type TypstLayoutOptions } from './layout.ts';
-import { LANG_OK, RAGGED, TypstRenderer, headerInline, joinTypstBook, museBreak, noRefs, preamble, titleLine, typstBookPieces, typstString, type TypstBook, type TypstSegment } from './typst.ts';
+import { LANG_OK, RAGGED, TypstRenderer, chapterNewpage, headerInline, joinTypstBook, museBreak, noRefs, preamble, titleLine, typstBookPieces, typstString, type TypstBook, type TypstSegment } from './typst.ts';
 import { compileTypst } from './pdf.ts';
 
 export interface CollectionText {
@@ -39,6 +39,7 @@ export function collectionToTypstBook(texts: CollectionText[], options: TypstLay
   const L = resolveLayout(options);
   const F = L.flags;
   const docs = texts.map((t) => (typeof t.muse === 'string' ? parseMuse(t.muse) : t.muse));
+  if (!chapterNewpage(F.chapterNewpage, docs)) F.runOnChapters = true;
   const lang = docs.length && LANG_OK.test(docs[0].lang) ? docs[0].lang : 'en';
   const rtl = RTL.includes(lang);
   const files = new Map<string, Uint8Array>();

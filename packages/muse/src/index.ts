@@ -4,7 +4,7 @@ export { parseMuse } from './parse.ts';
 export { parseInline, inlineText } from './inline.ts';
 export { isSafeLinkTarget } from './links.ts';
 export { museToHtml, escapeHtml, type HtmlOptions, type HtmlResult, type TocEntry } from './html.ts';
-export { museToTypst, escapeTypst, typstString, museHelpers, museFragmentTypst, museFragmentProblems, imageFormat, FILES_DIR, mm, type TypstOptions } from './typst.ts';
+export { ARTICLE_MAX_CHARS, chapterNewpage, textLength, museToTypst, escapeTypst, typstString, museHelpers, museFragmentTypst, museFragmentProblems, imageFormat, FILES_DIR, mm, type TypstOptions } from './typst.ts';
 export { resolveLayout, type TypstLayoutOptions, type ResolvedLayout } from './layout.ts';
 export { readMuseZip, type MuseZip } from './zip.ts';
 export { museToPdf, compileTypst, checkTypst, TypstCompileError } from './pdf.ts';

@@ -36,6 +36,8 @@ export interface TypstLayoutOptions {
   centerchapter?: OptionValue;
   centersection?: OptionValue;
   secondary_footnotes_alpha?: OptionValue;
+  /** Parts and chapters on a new page: on (default), off, or 'auto' by the text's length (chapterNewpage()). */
+  chapter_newpage?: OptionValue | 'auto';
   mainfont?: string;
   sansfont?: string;
   monofont?: string;
@@ -91,6 +93,10 @@ export interface ResolvedLayout {
     centerchapter: boolean;
     centersection: boolean;
     secondaryAlpha: boolean;
+    /** Parts and chapters start a new page: 'auto' until the writer knows the text (chapterNewpage()). */
+    chapterNewpage: boolean | 'auto';
+    /** Parts and chapters run on (nocoverpage, or chapterNewpage resolved to false). */
+    runOnChapters: boolean;
   };
   coverwidth: number;
   /**
@@ -255,6 +261,9 @@ export function resolveLayout(opts: TypstLayoutOptions = {}): ResolvedLayout {
       centerchapter: truthy(opts.centerchapter),
       centersection: truthy(opts.centersection),
       secondaryAlpha: truthy(opts.secondary_footnotes_alpha),
+      // absent: on, as the reference's book class (the Book Builder sends 'auto')
+      chapterNewpage: opts.chapter_newpage === 'auto' ? 'auto' : opts.chapter_newpage === undefined || opts.chapter_newpage === null ? true : truthy(opts.chapter_newpage),
+      runOnChapters: truthy(opts.nocoverpage),
     },
     coverwidth: cw,
     justification:

@@ -10,7 +10,7 @@ function tocEntriesPerPage(pdf: Uint8Array): number[] {
   const out: number[] = [];
   try {
     for (let i = 0; i < doc.countPages(); i++) {
-      const text = doc.loadPage(i).toStructuredText().asText();
+      const text = doc.loadPage(i).toStructuredText('preserve-whitespace').asText();
       const n = (text.match(/Chapter number \d+[ .]*\n?\s*\d+\s*$/gm) ?? []).length;
       // a chapter's own page holds its heading once, not followed by dots and a number
       if (/Contents/.test(text) || (out.length && /\.\s*\.\s*\./.test(text))) out.push(n);

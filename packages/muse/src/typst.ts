@@ -644,9 +644,9 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
   const center = (cond: boolean) => (cond ? 'align(center, it)' : 'it');
   const to = L.openRight ? '"odd"' : L.openLeft ? '"even"' : 'none';
   const resetFn = F.continuefootnotes ? '' : ' counter(footnote).update(0);';
-  if (F.nocoverpage) {
+  if (F.nocoverpage || F.runOnChapters) {
     // The reference's article class: parts and chapters (and the contents) run on without a new page,
-    // and footnotes are numbered through.
+    // and footnotes are numbered through. Also a short text's chapters (chapterNewpage()).
     out.push('#show heading.where(level: 1): it => { v(1em); align(center, it) }');
     out.push(`#show heading.where(level: 2): it => ${center(F.centerchapter || F.centersection)}`);
   } else {
@@ -777,6 +777,34 @@ function chapterRuns(blocks: Block[]): Block[][] {
   return runs;
 }
 
+/**
+ * Texts shorter than this (characters of text, about 35 A5 pages at 12 pt) are articles: with
+ * chapter_newpage 'auto' their parts and chapters run on instead of each starting a page that is
+ * then mostly empty. Longer texts are books: each part and chapter starts a new page.
+ */
+export const ARTICLE_MAX_CHARS = 50_000;
+
+/** Characters of text in blocks (the value of every text node of the parsed tree). */
+export function textLength(node: unknown): number {
+  if (typeof node !== 'object' || node === null) return 0;
+  if (Array.isArray(node)) return node.reduce((a: number, x) => a + textLength(x), 0);
+  const o = node as Record<string, unknown>;
+  if (o.type === 'text' && typeof o.value === 'string') return o.value.length;
+  let n = 0;
+  for (const v of Object.values(o)) n += textLength(v);
+  return n;
+}
+
+/**
+ * Whether parts and chapters start a new page: as asked, or with 'auto' when the texts are books
+ * (their average length at least ARTICLE_MAX_CHARS), not for articles and short texts.
+ */
+export function chapterNewpage(option: boolean | 'auto', docs: MuseDocument[]): boolean {
+  if (option !== 'auto') return option;
+  if (!docs.length) return true;
+  return docs.reduce((a, d) => a + textLength(d.body), 0) / docs.length >= ARTICLE_MAX_CHARS;
+}
+
 export function museToTypst(input: string | MuseDocument, options: TypstOptions = {}): string {
   return joinTypstBook(museToTypstBook(input, options));
 }
@@ -785,6 +813,7 @@ export function museToTypst(input: string | MuseDocument, options: TypstOptions 
 export function museToTypstBook(input: string | MuseDocument, options: TypstOptions = {}): TypstBook {
   const doc = typeof input === 'string' ? parseMuse(input) : input;
   const L = resolveLayout(options);
+  if (!chapterNewpage(L.flags.chapterNewpage, [doc])) L.flags.runOnChapters = true;
   const files = options.files;
   const r = new TypstRenderer(doc, L, files);
   const h = doc.header;
@@ -887,7 +916,7 @@ export function museToTypstBook(input: string | MuseDocument, options: TypstOpti
     if (L.twoside) out.push(museBreak('even'));
     out.push(finalPage);
   }
-  return typstBookPieces(out, { headEnd, frontEnd, bodyAt, bodyEnd: bodyAt + 1 }, segments, !F.nocoverpage);
+  return typstBookPieces(out, { headEnd, frontEnd, bodyAt, bodyEnd: bodyAt + 1 }, segments, !F.runOnChapters);
 }
 
 /** The title on a title page: KOMA's \\huge, bold unless nobold. */

@@ -55,6 +55,12 @@ export const SIGNATURES_4UP = ['0', '40-80', ...range(8, 80, 8)];
 export const DIVISION_FACTORS = [9, 10, 11, 12, 13, 14, 15] as const;
 export const FONT_SIZES = [9, 10, 11, 12, 13, 14] as const;
 export const OPENINGS = ['any', 'right', 'left'] as const;
+/**
+ * Whether parts and chapters start a new page (our addition): 'auto' by the text's length (books yes,
+ * articles and short texts no: muse's chapterNewpage()), or always / never. The API's default is
+ * 'always' (the reference's book class); the web app starts with 'auto'.
+ */
+export const CHAPTER_NEWPAGE = ['auto', 'always', 'never'] as const;
 
 /** Running-head styles (bookbuilder reference §2.4) with their English descriptions. */
 export const HEADINGS = [
@@ -108,6 +114,7 @@ export const COLLECTION_DEFAULTS = {
   division_factor: 12,
   binding_correction: 0,
   opening: 'any',
+  chapter_newpage: 'always',
   twoside: false,
   headings: '0',
   linespacing: 1,

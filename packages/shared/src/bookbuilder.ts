@@ -13,6 +13,7 @@ import {
   JOB_NOT_FOUND,
   JOB_STATUSES,
   OPENINGS,
+  CHAPTER_NEWPAGE,
   PAPER_SIZES,
   PAPER_SIZE_VALUES,
   SIGNATURE_2UP_SCHEMAS,
@@ -95,6 +96,7 @@ const fields = {
   geometry_outer_margin: optionalNumber(mm(0, CUSTOM_PAPER_MAX_MM, 'Outer margin in mm')),
   binding_correction: number(mm(0, 50, 'Binding correction in mm'), D.binding_correction),
   opening: choice([...OPENINGS] as [string, ...string[]], D.opening, 'Chapter opening: any, right or left'),
+  chapter_newpage: choice([...CHAPTER_NEWPAGE] as [string, ...string[]], D.chapter_newpage, 'New page for each chapter: auto, always or never'),
   twoside: flag(D.twoside),
   headings: z.preprocess((v) => (v === 0 ? '0' : toText(v)), z.enum(HEADINGS_VALUES, { message: 'Unknown running heading style' }).default(D.headings)),
   linespacing: number(
@@ -311,6 +313,7 @@ const payloadObject = z.object({
   fontsize: anything,
   imposition_schema: anything,
   opening: anything,
+  chapter_newpage: anything,
   headings: anything,
   parindent: anything,
   tex_tolerance: anything,
@@ -326,7 +329,7 @@ type PayloadObject = z.output<typeof payloadObject>;
 /** The payload's fields → collection_data input (before its own defaults and rules). */
 function payloadToCollection(p: PayloadObject): Record<string, unknown> {
   const d: Record<string, unknown> = {};
-  for (const k of ['mainfont', 'sansfont', 'monofont', 'fontsize', 'imposition_schema', 'opening', 'headings', 'parindent', 'tex_tolerance', ...VIRTUAL_HEADER_FIELDS] as const) {
+  for (const k of ['mainfont', 'sansfont', 'monofont', 'fontsize', 'imposition_schema', 'opening', 'chapter_newpage', 'headings', 'parindent', 'tex_tolerance', ...VIRTUAL_HEADER_FIELDS] as const) {
     if (p[k] !== undefined) d[k] = p[k];
   }
   if (p.papersize === '') d.papersize = CUSTOM_PAPER; // custom without its size: "Please set"
@@ -419,6 +422,8 @@ export function toBuildPayload(d: CollectionData): BuildPayload {
   }
   for (const k of [...COLLECTION_FLAGS, 'twoside'] as const) if (d[k]) o[k] = 1;
   if (d.linespacing > 1) o.linespacing = d.linespacing;
+  // our addition, sent only when not the default (so the payload stays the spec client's)
+  if (d.chapter_newpage !== D.chapter_newpage) o.chapter_newpage = d.chapter_newpage;
   const signature = signatureFor(d.imposition_schema, d);
   if (signature !== null) {
     o.signature = signature;

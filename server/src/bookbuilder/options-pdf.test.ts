@@ -261,6 +261,17 @@ const cases: Record<keyof CollectionData, Check> = {
     expect((await pages('right')).every((p) => p % 2 === 1)).toBe(true);
     expect((await pages('left')).every((p) => p % 2 === 0)).toBe(true);
   },
+  async chapter_newpage() {
+    // the test text is short (an article): 'auto' lets its chapters follow on, as 'never' does (issue 32 point 15)
+    const always = await book({ chapter_newpage: 'always' });
+    const never = await book({ chapter_newpage: 'never' });
+    const auto = await book({ chapter_newpage: 'auto' });
+    const gap = (b: Book) => heading(b, 'Second Chapter').page - heading(b, 'First Chapter').page;
+    expect(never.pages).toBeLessThan(always.pages);
+    expect(gap(never)).toBeLessThan(gap(always));
+    expect(auto.pages).toBe(never.pages);
+    expect(heading(auto, 'Second Chapter').page).toBe(heading(never, 'Second Chapter').page);
+  },
   async twoside() {
     // two-sided: the inner margin alternates, so a verso's text starts further left than a recto's
     const x = (b: Book, page: number) => Math.min(...b.spans(page).filter((s) => s.size === 12 && s.text.includes(' ')).map((s) => s.x));

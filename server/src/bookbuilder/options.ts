@@ -19,6 +19,7 @@ export function typstOptions(d: CollectionData): TypstLayoutOptions {
     division: custom ? 0 : d.division_factor,
     twoside: d.twoside,
     opening: d.opening,
+    chapter_newpage: d.chapter_newpage === 'auto' ? 'auto' : d.chapter_newpage === 'always',
     headings: d.headings,
     linespacing: d.linespacing,
     parindent: d.parindent,

@@ -51,7 +51,8 @@ interface Actions {
 }
 
 export function defaultCollection(): CollectionData {
-  return { ...COLLECTION_DEFAULTS } as CollectionData;
+  // the web app lets the texts decide whether chapters start a page (the API's default is 'always')
+  return { ...COLLECTION_DEFAULTS, chapter_newpage: 'auto' } as CollectionData;
 }
 
 const initial = (): BookBuilderState => ({

@@ -38,7 +38,7 @@ export const FIELD_TAB: Record<string, TabId> = {
   title: 'overview', subtitle: 'overview', author: 'overview', date: 'overview', notes: 'overview', source: 'overview',
   papersize: 'layout', papersize_width: 'layout', papersize_height: 'layout', division_factor: 'layout', areaset_width: 'layout',
   areaset_height: 'layout', geometry_top_margin: 'layout', geometry_outer_margin: 'layout', binding_correction: 'layout',
-  twoside: 'layout', opening: 'layout', headings: 'layout',
+  twoside: 'layout', opening: 'layout', headings: 'layout', chapter_newpage: 'layout',
   mainfont: 'fonts', sansfont: 'fonts', monofont: 'fonts', fontsize: 'fonts',
   imposition_schema: 'imposition', signature_2up: 'imposition', signature_4up: 'imposition', fill_signature: 'imposition',
   cropmarks: 'imposition', crop_papersize: 'imposition', crop_papersize_width: 'imposition', crop_papersize_height: 'imposition',
@@ -143,6 +143,16 @@ export function LayoutTab({ headings }: { headings: BookHeading[] }) {
               />
             )}
           </div>
+          <SelectField
+            name="chapter_newpage"
+            label={t('Start each chapter on a new page')}
+            hint={t('Automatic: yes for books, no for articles and short texts (under about 35 pages), whose chapters would leave pages mostly empty.')}
+            options={[
+              { value: 'auto', label: t('Automatic (by the length of the texts)') },
+              { value: 'always', label: t('Yes') },
+              { value: 'never', label: t('No: chapters follow on') },
+            ]}
+          />
           <SelectField name="headings" label={t('Running headings')} options={headings.map((h) => ({ value: h.name, label: t(h.desc) }))} />
         </div>
       </Section>
