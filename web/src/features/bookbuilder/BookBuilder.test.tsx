@@ -189,6 +189,12 @@ describe('Book Builder screen', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Two side layout' }));
     expect(screen.getByRole('combobox', { name: 'Page where to start a chapter' })).toBeInTheDocument();
     expect(useBookBuilder.getState().collection_data).toMatchObject({ papersize: 'custom', papersize_width: 120, division_factor: 0, geometry_outer_margin: 10, twoside: true });
+    // chapters on a new page: by the texts' length unless chosen (issue 32 point 15)
+    const chapters = screen.getByRole('combobox', { name: 'Start each chapter on a new page' });
+    expect(chapters).toHaveValue('auto');
+    expect(toBuildPayload(useBookBuilder.getState().collection_data)).toMatchObject({ chapter_newpage: 'auto' });
+    await user.selectOptions(chapters, 'always');
+    expect(toBuildPayload(useBookBuilder.getState().collection_data)).not.toHaveProperty('chapter_newpage');
   });
 
   it('Fonts: the sans font selector only with sans section titles; mono fonts only for mono', async () => {
