@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strFromU8, unzipSync } from 'fflate';
-import { bookbuilderResponseSchema, defaultCollectionData, toBuildPayload, type BookbuilderResponse } from '@uc/shared';
+import { bookbuilderResponseSchema, defaultCollectionData, toBuildPayload, type BookbuilderResponse, type CollectionData } from '@uc/shared';
 import { sectionTitles, selectSections } from '@uc/muse';
 import { repoRoot } from '../config.ts';
 import { createJobWorker } from '../app.ts';
@@ -75,7 +75,7 @@ describe('the Book Builder\'s EPUB', () => {
     await ok({ action: 'add', session_id: sid, add: ds[102] });
     await ok({ action: 'add', session_id: sid, add: ds[103] });
     // print options an EPUB ignores: A4, imposed 2up with crop marks
-    const data = { ...defaultCollectionData(), title: 'Reading Room *Notes*', subtitle: 'Three texts', author: 'The Editors', date: '2026', papersize: 'a4', imposition_schema: '2up', cropmarks: true };
+    const data: CollectionData = { ...defaultCollectionData(), title: 'Reading Room *Notes*', subtitle: 'Three texts', author: 'The Editors', date: '2026', papersize: 'a4', imposition_schema: '2up', cropmarks: true };
     const built = await ok({ action: 'build', session_id: sid, collection_data: toBuildPayload(data), format: 'epub' });
     const done = await finished(sid, built.job_id!);
     expect(done.status, done.error ?? '').toBe('finished');
