@@ -165,7 +165,7 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   }, () => fonts.names(), undefined, (family, letters) => fonts.knownMissing(family, letters));
   const buildRunner = new BuildRunner();
   derived.register(textPdfDeriver(buildRunner));
-  derived.register(textEpubDeriver(db, (input) => buildRunner.runTextEpub(input), config.publicUrl));
+  derived.register(textEpubDeriver(db, (input, signal) => buildRunner.runTextEpub(input, signal), config.publicUrl));
   const covers = new CoverService(builderSessions, jobs, buildRunner, () => fonts.names(), {
     templatePath: config.coverTemplate || undefined,
     maxSessionBytes: BOOKBUILDER_MAX_SESSION_BYTES,

@@ -35,12 +35,8 @@ export function writeTextEpub(input: TextEpubInput): { bytes: number } {
   return { bytes: epub.length };
 }
 
-/** EPUBs made at once (each holds its text and package in memory, in a thread of its own); more wait. */
-const AT_ONCE = 2;
-
-export function textEpubDeriver(db: Db, run: (input: TextEpubInput) => Promise<unknown>, publicUrl = ''): Deriver {
-  let running = 0;
-  const waiting: (() => void)[] = [];
+/** How many are made at once, and their time limit (`signal`): DerivedFiles' rules for every derived file. */
+export function textEpubDeriver(db: Db, run: (input: TextEpubInput, signal: AbortSignal) => Promise<unknown>, publicUrl = ''): Deriver {
   const credits = db.sqlite.prepare(`SELECT d.entry_id, d.uri, l.name FROM data_sources d JOIN sites s ON s.id = d.site_id
     JOIN libraries l ON l.id = s.library_id WHERE d.id = ?`);
   return {
@@ -48,27 +44,20 @@ export function textEpubDeriver(db: Db, run: (input: TextEpubInput) => Promise<u
     contentType: CONTENT_TYPES['.epub'],
     from: '.muse',
     alsoReads: ['.zip'],
-    async build({ sources, outPath, dataSourceId }) {
+    async build({ sources, outPath, dataSourceId, signal }) {
       const row = credits.get(dataSourceId) as { entry_id: number; uri: string | null; name: string } | undefined;
       const sourceUrl = row?.uri && /^https?:\/\//i.test(row.uri) ? row.uri : undefined;
       const musePath = sources['.muse']!;
-      while (running >= AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
-      running++;
-      try {
-        await run({
-          musePath,
-          zipPath: sources['.zip'] ?? null,
-          outPath,
-          // a stable identifier: the text's own address, else its entry's on this site
-          identifier: sourceUrl ?? (publicUrl && row ? `${publicUrl.replace(/\/$/, '')}/entry/${row.entry_id}` : `urn:x-union-catalogue:data-source:${dataSourceId}`),
-          credits: row?.name,
-          sourceUrl,
-          modifiedMs: Math.trunc(fs.statSync(musePath).mtimeMs / 1000) * 1000,
-        });
-      } finally {
-        running--;
-        waiting.shift()?.();
-      }
+      await run({
+        musePath,
+        zipPath: sources['.zip'] ?? null,
+        outPath,
+        // a stable identifier: the text's own address, else its entry's on this site
+        identifier: sourceUrl ?? (publicUrl && row ? `${publicUrl.replace(/\/$/, '')}/entry/${row.entry_id}` : `urn:x-union-catalogue:data-source:${dataSourceId}`),
+        credits: row?.name,
+        sourceUrl,
+        modifiedMs: Math.trunc(fs.statSync(musePath).mtimeMs / 1000) * 1000,
+      }, signal);
     },
   };
 }
