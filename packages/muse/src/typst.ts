@@ -573,6 +573,25 @@ export function museBreak(to: '' | 'odd' | 'even'): string {
   return `#museBreak(${to ? typstString(to) : 'none'})`;
 }
 
+/**
+ * The contents' entries (the function `list(gap)`), set closer (0.25em apart instead of 0.6em) when that
+ * saves a page: contents that would spill a few entries onto another page fit on one. The room under the
+ * contents' heading is known where the contents open a page (a chapter-like heading: 2.3 lines down, the
+ * heading's line and the space below it); where they follow a title block (parts and chapters running
+ * on) the spacing stays.
+ */
+function tocSpacing(L: ResolvedLayout, m: { top: number; bottom: number }): string {
+  if (L.flags.nocoverpage || L.flags.runOnChapters) return 'list(0.6em)';
+  const headPt = HEADING_EM[1] * L.fontsizePt;
+  const headMm = ((2.3 * PITCH_EM + 1 + 1) * headPt * 25.4) / 72;
+  const body = L.heightMm - m.top - m.bottom;
+  return (
+    `let room = ${mm(body - headMm)}; let full = ${mm(body)}; ` +
+    'let pages(h) = if h <= room { 1 } else { 1 + calc.ceil((h - room) / full) }; ' +
+    'layout(size => { let h(gap) = measure(block(width: size.width, list(gap))).height; if pages(h(0.25em)) < pages(h(0.6em)) { list(0.25em) } else { list(0.6em) } })'
+  );
+}
+
 /** The page, text, paragraph and heading rules plus the helper functions every document starts with. */
 export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; title: string; subtitle: string; author: string }): string[] {
   const { lang, rtl, title, subtitle, author } = h;
@@ -635,10 +654,13 @@ export function preamble(L: ResolvedLayout, h: { lang: string; rtl: boolean; tit
       escapeTypst(tocTitle(lang)) +
       ']; set par(first-line-indent: 0pt, justify: false); set text(hyphenate: false); ' +
       // the page number has its own column, level with the entry's last line: never alone on a line
-      'let entry((v, p, to)) = block(above: 0.6em, below: 0.6em, inset: (left: (v.level - 1) * 1.2em), link(to, grid(columns: (1fr, auto), column-gutter: 0.3em, align: (left, right + bottom), ' +
+      'let entry((v, p, to), gap) = block(above: gap, below: gap, inset: (left: (v.level - 1) * 1.2em), link(to, grid(columns: (1fr, auto), column-gutter: 0.3em, align: (left, right + bottom), ' +
       '{ if v.level == 1 { strong(v.title) } else { v.title }; box(width: 1fr, repeat(text(bottom-edge: "baseline")[ . ])) }, str(p)))); ' +
       // the last three entries go over a page together: a page with only one or two of them is an orphan
-      'let k = calc.max(0, entries.len() - 3); for e in entries.slice(0, k) { entry(e) }; block(breakable: false, above: 0.6em, below: 0.6em, for e in entries.slice(k) { entry(e) }) }',
+      'let k = calc.max(0, entries.len() - 3); ' +
+      'let list(gap) = { for e in entries.slice(0, k) { entry(e, gap) }; block(breakable: false, above: gap, below: gap, for e in entries.slice(k) { entry(e, gap) }) }; ' +
+      tocSpacing(L, m) +
+      ' }',
     '#let museToc() = context museTocList(query(<muse-toc>).map(m => (m.value, counter(page).at(m.location()).first(), m.location())))',
   );
   const center = (cond: boolean) => (cond ? 'align(center, it)' : 'it');
