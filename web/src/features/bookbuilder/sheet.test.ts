@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultCollectionData, type CollectionData } from '@uc/shared';
 import { autoCropPaper, estimatePages, sheetInfo, sheetLabel, sheetsFor } from './sheet';
+import { BOOKBUILDER_STORAGE_KEY, useBookBuilder } from './store';
 
 const data = (o: Partial<CollectionData>): CollectionData => ({ ...defaultCollectionData(), ...o });
 
@@ -45,5 +46,25 @@ describe('the sheet the Book Builder tells before a build', () => {
     expect(a5).toBeLessThan(120);
     expect(estimatePages(100_000, 1, data({ papersize: 'a4' }))!).toBeLessThan(a5);
     expect(estimatePages(0, 0, data({}))).toBeNull();
+  });
+});
+
+describe('a Book Builder state stored before the crop paper followed the printer', () => {
+  const rehydrate = async (collection_data: Partial<CollectionData>) => {
+    localStorage.setItem(BOOKBUILDER_STORAGE_KEY, JSON.stringify({ state: { session_id: null, collection_data }, version: 1 }));
+    await useBookBuilder.persist.rehydrate();
+    return useBookBuilder.getState();
+  };
+
+  it('keeps a crop paper the user chose, and fits the old default a4 to the printer', async () => {
+    expect((await rehydrate({ cropmarks: true, crop_papersize: 'b5' })).crop_paper_auto).toBe(false);
+    expect((await rehydrate({ cropmarks: true, crop_papersize: 'a4' })).crop_paper_auto).toBe(true);
+    expect((await rehydrate({ cropmarks: false })).crop_paper_auto).toBe(true);
+  });
+
+  it('creep on when a creep was stored; the web app’s chapter option starts at auto', async () => {
+    const s = await rehydrate({ creep: 0.12 });
+    expect(s.creep_on).toBe(true);
+    expect(s.collection_data.chapter_newpage).toBe('auto');
   });
 });

@@ -115,7 +115,9 @@ export const useBookBuilder = create<BookBuilderState & Actions>()(
       merge: (persisted, current) => {
         const p = (persisted ?? {}) as Partial<BookBuilderState>;
         const collection_data = { ...defaultCollection(), ...(p.collection_data ?? {}) };
-        return { ...current, ...p, collection_data, creep_on: p.creep_on ?? collection_data.creep > 0 };
+        // a state stored before the crop paper followed the printer: a crop paper other than the old default a4 was the user's choice
+        const cropPaperAuto = p.crop_paper_auto ?? !(collection_data.cropmarks && collection_data.crop_papersize !== 'a4');
+        return { ...current, ...p, collection_data, creep_on: p.creep_on ?? collection_data.creep > 0, crop_paper_auto: cropPaperAuto };
       },
     },
   ),
