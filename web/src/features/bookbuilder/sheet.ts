@@ -4,7 +4,7 @@
 // store imports it.
 import type { CollectionData } from '@uc/shared';
 import { CUSTOM_PAPER, FILL_SIGNATURE_SCHEMAS, PAPER_SIZES, paperMm, signatureFor } from '../../../../packages/shared/src/bookbuilder-constants.ts';
-import { pageOrder } from '../../../../packages/imposition/src/order.ts';
+import { pageOrder, type ImposeOptions } from '../../../../packages/imposition/src/order.ts';
 import { isImpositionSchema } from '../../../../packages/imposition/src/schemas.ts';
 import { CROP_MARK_ROOM_MM, fittingCropPaper, homePrinterPaper, sheetLayout, sheetName, type Size } from '../../../../packages/imposition/src/sheet.ts';
 
@@ -97,21 +97,28 @@ export function estimatePages(bytes: number, texts: number, d: Paper & Pick<Coll
   return Math.ceil(bytes / perPage) + 2 + (texts > 1 ? texts : 0);
 }
 
+/** The page-order options of the chosen schema, signature and fill (as the server's imposeOptions), or null without a schema. */
+export function orderOptions(d: CollectionData, withCropmarks = true): ImposeOptions | null {
+  const schema = d.imposition_schema;
+  if (!isImpositionSchema(schema)) return null;
+  const sig = signatureFor(schema, d);
+  const fill = FILL_SIGNATURE_SCHEMAS.includes(schema) ? d.fill_signature : false;
+  return {
+    schema,
+    signature: sig === null || sig === '0' ? undefined : sig === '40-80' ? 'optimized' : Number(sig),
+    fillSignature: fill,
+    coverLast: fill,
+    ...(withCropmarks && d.cropmarks ? { cropmarks: true } : {}),
+  };
+}
+
 /** Sheets of paper for `pages` book pages with the chosen schema (printed on both sides), or null. */
 export function sheetsFor(pages: number, d: CollectionData): number | null {
   if (!(pages > 0)) return null;
-  const schema = d.imposition_schema;
-  if (!isImpositionSchema(schema)) return Math.ceil(pages / 2);
-  const sig = signatureFor(schema, d);
-  const fill = FILL_SIGNATURE_SCHEMAS.includes(schema) ? d.fill_signature : false;
+  const options = orderOptions(d);
+  if (!options) return Math.ceil(pages / 2);
   try {
-    return pageOrder(pages, {
-      schema,
-      signature: sig === null || sig === '0' ? undefined : sig === '40-80' ? 'optimized' : Number(sig),
-      fillSignature: fill,
-      coverLast: fill,
-      cropmarks: d.cropmarks,
-    }).sheets;
+    return pageOrder(pages, options).sheets;
   } catch {
     return null;
   }

@@ -17,14 +17,13 @@ import {
   SIGNATURES_4UP,
   SIGNATURE_2UP_SCHEMAS,
   SIGNATURE_4UP_SCHEMAS,
-  signatureFor,
   type CollectionFlag,
 } from '../../../../packages/shared/src/bookbuilder-constants.ts';
 import { pageOrder, type PageOrder } from '../../../../packages/imposition/src/order.ts';
 import { isImpositionSchema } from '../../../../packages/imposition/src/schemas.ts';
 import { CheckField, NumberField, SelectField, TextField, type Option } from './fields';
 import { BookSheets, SchemaDiagram } from './SchemaDiagram';
-import { pageMm, sheetInfo, sheetLabel } from './sheet';
+import { orderOptions, pageMm, sheetInfo, sheetLabel } from './sheet';
 import { homePrinterPaper } from '../../../../packages/imposition/src/sheet.ts';
 import { TextList } from './TextList';
 import { needsVirtualHeader, useBookBuilder } from './store';
@@ -238,16 +237,11 @@ function signatureOptions(values: string[], t: (k: string, o?: Record<string, un
 function useBookOrder(): { pages: number; order: PageOrder } | null {
   const d = useBookBuilder((s) => s.collection_data);
   const pages = useBookBuilder((s) => s.produced?.book_pages ?? null);
-  const schema = d.imposition_schema;
-  if (!pages || !isImpositionSchema(schema)) return null;
-  const sig = signatureFor(schema, d);
+  // the book's own sheets, drawn without the crop pass (as the generic example)
+  const options = orderOptions(d, false);
+  if (!pages || !options) return null;
   try {
-    const order = pageOrder(pages, {
-      schema,
-      signature: sig === null || sig === '0' ? undefined : sig === '40-80' ? 'optimized' : Number(sig),
-      fillSignature: FILL_SIGNATURE_SCHEMAS.includes(schema) ? d.fill_signature : false,
-      coverLast: FILL_SIGNATURE_SCHEMAS.includes(schema) ? d.fill_signature : false,
-    });
+    const order = pageOrder(pages, options);
     return { pages, order };
   } catch {
     return null;
