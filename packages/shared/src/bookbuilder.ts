@@ -462,6 +462,10 @@ export const bookbuilderRequestSchema = z.discriminatedUnion('action', [
   /** partial (our addition): only these sections of the text, e.g. "0,3" (see bookPartialSchema). */
   z.object({ action: z.literal('add'), session_id: sessionId, add: rowId, partial: bookPartialSchema.optional() }),
   z.object({ action: z.literal('list'), session_id: sessionId }),
+  /** Our addition: a session text's sections (numbers and headings), for choosing a partial selection. */
+  z.object({ action: z.literal('get_sections'), session_id: sessionId, text_id: rowId }),
+  /** Our addition: changes a session text's partial selection; null (or every section) is the whole text. */
+  z.object({ action: z.literal('set_partial'), session_id: sessionId, text_id: rowId, partial: bookPartialSchema.nullable() }),
   z.object({ action: z.literal('remove'), session_id: sessionId, remove_id: rowId }),
   /** Places move_id just before to_id; to_id null moves it to the end. */
   z.object({ action: z.literal('reorder'), session_id: sessionId, move_id: rowId, to_id: rowId.nullable() }),
@@ -471,7 +475,7 @@ export const bookbuilderRequestSchema = z.discriminatedUnion('action', [
   /** format (our addition): what to build; absent is the spec's PDF. */
   z.object({ action: z.literal('build'), session_id: sessionId, collection_data: buildPayloadSchema, format: bookFormatSchema.optional() }),
   z.object({ action: z.literal('check_job'), session_id: sessionId, check_job_id: rowId }),
-], { message: 'Unknown action: use add, list, remove, reorder, get_fonts, get_headings, build or check_job' });
+], { message: 'Unknown action: use add, list, get_sections, set_partial, remove, reorder, get_fonts, get_headings, build or check_job' });
 export type BookbuilderRequest = z.input<typeof bookbuilderRequestSchema>;
 
 export const bookTextSchema = z.object({
@@ -522,6 +526,8 @@ export const bookbuilderResponseSchema = z.object({
   job_id: z.number().int().nullable().optional(),
   fonts: z.array(bookFontSchema).optional(),
   headings: z.array(bookHeadingSchema).optional(),
+  /** get_sections (our addition): the text's sections, 0 being what precedes the first heading (title ''). */
+  sections: z.array(z.object({ number: z.number().int(), title: z.string() })).optional(),
   /** check_job: the failure reason of a failed job. */
   error: z.string().nullable().optional(),
   /** check_job: jobs ahead of this one while it is queued. */

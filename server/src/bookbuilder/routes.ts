@@ -22,6 +22,10 @@ export const bookbuilderRoutes = (books: BookBuilderService, fonts: FontCatalog)
         return books.add(b.session_id, b.add, viewerOf(req), b.partial);
       case 'list':
         return books.list(b.session_id);
+      case 'get_sections':
+        return books.sections(b.session_id, b.text_id);
+      case 'set_partial':
+        return books.setPartial(b.session_id, b.text_id, b.partial);
       case 'remove':
         return books.remove(b.session_id, b.remove_id);
       case 'reorder':

@@ -11,7 +11,7 @@ import {
   type BookbuilderResponse,
   type CollectionData,
 } from '@uc/shared';
-import { availableFonts, lettersMissing, parseMuse, museSections, textLetters } from '@uc/muse';
+import { availableFonts, lettersMissing, parseMuse, museSections, sectionTitles, textLetters } from '@uc/muse';
 import { isBundledFont } from './fonts.ts';
 import type { Db } from '../db/index.ts';
 import type { CatalogueService } from '../catalogue/service.ts';
@@ -70,6 +70,7 @@ export class BookBuilderService {
       byEntry: s.prepare('SELECT id FROM book_session_texts WHERE session_id = ? AND entry_id = ? AND data_source_id <> ? LIMIT 1').pluck(),
       insertText: s.prepare(`INSERT INTO book_session_texts (session_id, position, data_source_id, entry_id, title, authors, size, partial, created)
         VALUES (?, (SELECT coalesce(max(position), 0) + 1 FROM book_session_texts WHERE session_id = ?), ?, ?, ?, ?, ?, ?, ?) RETURNING id`).pluck(),
+      setPartial: s.prepare('UPDATE book_session_texts SET partial = ? WHERE id = ? AND session_id = ?'),
       deleteText: s.prepare('DELETE FROM book_session_texts WHERE id = ? AND session_id = ?'),
       setPosition: s.prepare('UPDATE book_session_texts SET position = ? WHERE id = ?'),
       dsAuthors: s.prepare('SELECT authors FROM data_sources WHERE id = ?').pluck(),
@@ -194,6 +195,34 @@ export class BookBuilderService {
     // An expired session gets a fresh, empty one: the spec's client replaces its list only when the
     // answer names a session, so answering none would leave it showing texts the server no longer has.
     return this.listing(this.sessions.create('book'));
+  }
+
+  /** A session text's sections with their headings (museSections' numbering, as `partial` uses it). */
+  sections(sessionId: string | null | undefined, textId: number): BookbuilderResponse {
+    const s = this.requireSession(sessionId);
+    return { sections: sectionTitles(this.textSource(s.id, textId)).map((title, number) => ({ number, title })) };
+  }
+
+  /** Changes a session text's partial selection; null, or every section, keeps the whole text. */
+  setPartial(sessionId: string | null | undefined, textId: number, partial: number[] | null): BookbuilderResponse {
+    const s = this.requireSession(sessionId);
+    const count = museSections(parseMuse(this.textSource(s.id, textId))).length;
+    const past = partial?.find((n) => n >= count);
+    if (past !== undefined) throw new HttpError(400, 'this text has sections 0 to {{last}}, not {{n}}', { field: 'partial', values: { last: count - 1, n: past } });
+    const whole = !partial || partial.length === count;
+    this.q.setPartial.run(whole ? null : JSON.stringify(partial), textId, s.id);
+    this.sessions.touch(s.id);
+    return this.listing(s.id);
+  }
+
+  /** The session copy's Muse source of one of its texts. */
+  private textSource(sessionId: string, textId: number): string {
+    if (!this.texts(sessionId).some((t) => t.id === textId)) throw notFound('This text is not in the Book Builder');
+    try {
+      return fs.readFileSync(this.textPaths(sessionId, textId).muse, 'utf8');
+    } catch {
+      throw notFound('This text is not in the Book Builder');
+    }
   }
 
   remove(sessionId: string | null | undefined, textId: number): BookbuilderResponse {
