@@ -197,10 +197,12 @@ export class BookBuilderService {
     return this.listing(this.sessions.create('book'));
   }
 
-  /** A session text's sections with their headings (museSections' numbering, as `partial` uses it). */
+  /** A session text's sections with their headings (museSections' numbering, as `partial` uses it); an empty section 0 is left out. */
   sections(sessionId: string | null | undefined, textId: number): BookbuilderResponse {
     const s = this.requireSession(sessionId);
-    return { sections: sectionTitles(this.textSource(s.id, textId)).map((title, number) => ({ number, title })) };
+    const doc = parseMuse(this.textSource(s.id, textId));
+    const blocks = museSections(doc);
+    return { sections: sectionTitles(doc).map((title, number) => ({ number, title })).filter((x) => x.number > 0 || blocks[0].length > 0) };
   }
 
   /** Changes a session text's partial selection; null, or every section, keeps the whole text. */
