@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { BookbuilderRequest, BookbuilderResponse, BookText } from '@uc/shared';
 import { api, isApiError } from '../../api/client';
 import { useBookBuilder } from './store';
+import { PartsPicker } from './PartsPicker';
 
 type Focus = { id: number; button: 'up' | 'down' } | { undo: true } | { restored: number } | null;
 /** The last removed text: enough to add it again and put it back before the text that followed it. */
@@ -181,7 +182,7 @@ export function TextList() {
               }}
               data-testid="book-text"
               data-data-source={x.attributes.data_source_id}
-              className={`flex flex-wrap items-center gap-x-2 gap-y-1 rounded border bg-white px-2 py-1.5 sm:flex-nowrap ${overId === x.id && dragId !== x.id ? 'border-t-4 border-amber-800' : 'border-stone-300'} ${dragId === x.id ? 'opacity-50' : ''}`}
+              className={`flex flex-wrap items-center gap-x-2 gap-y-1 rounded border bg-white px-2 py-1.5 ${overId === x.id && dragId !== x.id ? 'border-t-4 border-amber-800' : 'border-stone-300'} ${dragId === x.id ? 'opacity-50' : ''}`}
             >
               <span aria-hidden="true" className="cursor-grab px-1 text-stone-500 select-none" title={t('Drag to reorder')}>
                 ⠿
@@ -231,6 +232,12 @@ export function TextList() {
                   ✕
                 </button>
               </span>
+              <PartsPicker
+                text={x}
+                sessionId={sessionId}
+                busy={busy}
+                onSave={(partial) => send({ action: 'set_partial', session_id: sessionId, text_id: x.id, partial }, () => t('Parts of “{{title}}” saved', { title }))}
+              />
             </li>
           );
         })}
