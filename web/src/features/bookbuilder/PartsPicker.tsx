@@ -64,9 +64,8 @@ export function PartsPicker({ text, sessionId, onSave, busy }: Props) {
   return (
     <div className="basis-full pl-9 text-sm">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <button type="button" className="link py-1" aria-expanded={open} aria-controls={panelId} onClick={toggle}>
+        <button type="button" className="link py-1" aria-label={t('Choose parts: {{title}}', { title })} aria-expanded={open} aria-controls={panelId} onClick={toggle}>
           {t('Choose parts')}
-          <span className="sr-only">: {title}</span>
         </button>
         {summary && <span data-testid="parts-summary" className="text-stone-700">{summary}</span>}
       </div>
