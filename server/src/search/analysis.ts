@@ -98,34 +98,11 @@ export const stemToken = (lang: string, stem: string): string => STEM_TAG + lang
  */
 export function stemText(folded: string, langs: readonly string[]): string {
   if (!langs.length || !folded) return '';
-  // Every word of every indexed text passes here, in the full-text thread that paces an import from
-  // empty: whole tokens are memoised per language, and the words found as foldedWords splits them.
-  const memos = langs.map(tokenMemoOf);
   let out = '';
-  const words = new RegExp(WORD.source, 'gu');
-  for (let m = words.exec(folded); m; m = words.exec(folded)) {
-    const word = m[0];
-    for (let k = 0; k < langs.length; k++) {
-      const tokens = memos[k]!;
-      let token = tokens.get(word);
-      if (token === undefined) {
-        token = stemToken(langs[k]!, stemOf(langs[k]!, word));
-        if (tokens.size >= MEMO_LIMIT) tokens.clear();
-        tokens.set(word, token);
-      }
-      out += out ? ' ' + token : token;
-    }
+  for (const word of foldedWords(folded)) {
+    for (const lang of langs) out += (out ? ' ' : '') + stemToken(lang, stemOf(lang, word));
   }
   return out;
-}
-
-/** A word as `foldedWords` (@uc/shared) finds them: letters and digits. */
-const WORD = /[\p{L}\p{N}]+/u;
-const tokenMemo = new Map<string, Map<string, string>>();
-function tokenMemoOf(lang: string): Map<string, string> {
-  let m = tokenMemo.get(lang);
-  if (!m) tokenMemo.set(lang, (m = new Map()));
-  return m;
 }
 
 /**
