@@ -10,3 +10,4 @@ export * from './cover.ts';
 export * from './latest.ts';
 export * from './geo.ts';
 export * from './quotes.ts';
+export * from './muse-literal.ts';

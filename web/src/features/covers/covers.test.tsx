@@ -207,6 +207,15 @@ describe('Covers tab', () => {
     expect(num('Spine width (mm)')).toHaveValue(20);
   });
 
+  it('a catalogue title with Muse markup characters is prefilled as text that reads back as written, not as emphasis or a tag', async () => {
+    const text = { id: 2, sid: 'S'.repeat(22), attributes: { entry_id: 2, data_source_id: 2, title: '*Notes* on <b>', authors: ['A = B'], size: 1000 } };
+    useBookBuilder.setState({ session_id: 'S'.repeat(22), text_list: [text], produced: null });
+    const api = coverApi();
+    await openCovers();
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Title' })).toHaveValue('<verbatim>*Notes* on <b></verbatim>'));
+    await waitFor(() => expect(previews(api).at(-1)?.args).toMatchObject({ title_muse_str: '<verbatim>*Notes* on <b></verbatim>', author_muse_str: '<verbatim>A = B</verbatim>' }));
+  });
+
   it('starts from the book: its title and author, the spine from the last build and the paper thickness; a narrow spine is said to carry no text (issue 32 point 14)', async () => {
     const text = (id: number, title: string, authors: string[]) => ({ id, sid: 'S'.repeat(22), attributes: { entry_id: id, data_source_id: id, title, authors, size: 1000 } });
     useBookBuilder.setState({ session_id: 'S'.repeat(22), text_list: [text(1, 'Mutual Aid', ['Peter Kropotkin'])], produced: { pages: 240, book_pages: 240, sheets: null } });

@@ -1,9 +1,9 @@
 // The cover starts from the book in the Book Builder: its title and author (the collection's title page
 // for several texts, the text's own for one) and the spine from the last build's pages and the one paper
-// thickness of the Book Builder. Filled once per book, and only into fields still empty (or a spine the
+// thickness of the Book Builder (title and author as Muse that reads back as the plain text: museLiteral). Filled once per book, and only into fields still empty (or a spine the
 // app itself filled), so what the user typed stays.
 import { useEffect } from 'react';
-import { spineWidthMm } from '@uc/shared';
+import { museLiteral, spineWidthMm } from '@uc/shared';
 import { useBookBuilder, type BookBuilderState } from '../bookbuilder/store';
 import { useCoverStore, type CoverValue } from './store';
 
@@ -38,8 +38,8 @@ export function useCoverFromBook(ready: boolean) {
     const has = (name: string) => cover.tokens.some((t) => t.name === name);
     const { title, author } = bookTitleAuthor(book);
     const fill: Record<string, CoverValue> = {};
-    if (has('title_muse_str') && title && empty(cover.values.title_muse_str)) fill.title_muse_str = title;
-    if (has('author_muse_str') && author && empty(cover.values.author_muse_str)) fill.author_muse_str = author;
+    if (has('title_muse_str') && title && empty(cover.values.title_muse_str)) fill.title_muse_str = museLiteral(title);
+    if (has('author_muse_str') && author && empty(cover.values.author_muse_str)) fill.author_muse_str = museLiteral(author);
     const spine = bookSpineMm(book, cover.allowance_mm);
     const current = Number(cover.values.spinewidth ?? 0);
     const mine = !current || current === cover.auto_spine;
