@@ -8,7 +8,7 @@ import { PDFDocument, PDFDict, PDFName } from 'pdf-lib';
 import { bookbuilderResponseSchema, defaultCollectionData, toBuildPayload, type BookbuilderResponse, type CollectionData } from '@uc/shared';
 import { repoRoot } from '../config.ts';
 import { createJobWorker } from '../app.ts';
-import { fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
+import { fixtureLines, museEntryLine, testApp, type TestApp } from '../test/fixture.ts';
 import { BuilderSessions } from './sessions.ts';
 import { BookBuilderService } from './service.ts';
 import { ANONYMOUS } from '../http/viewer.ts';
@@ -16,10 +16,7 @@ import { HttpError } from '../http/errors.ts';
 import { bookTypst } from './build.ts';
 
 const texts = path.join(repoRoot, 'demo', 'texts');
-const museEntry = (id: number, title: string, file: string, lang: string, library = 1) => ({
-  type: 'entry', id, title, subtitle: null, authors: ['Demo Author'], languages: [lang], year: 2026, aggregation_id: null, translation_of: null, fulltext: null,
-  data_sources: [{ library_id: library, identifier: `muse-${id}`, year_edition: 2026, downloads: [], muse_file: path.isAbsolute(file) ? file : path.join(texts, file) }],
-});
+const museEntry = museEntryLine;
 
 let t: TestApp;
 let jobs: ReturnType<typeof createJobWorker>;

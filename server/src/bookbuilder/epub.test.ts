@@ -11,14 +11,11 @@ import { sectionTitles, selectSections } from '@uc/muse';
 import { repoRoot } from '../config.ts';
 import { createJobWorker } from '../app.ts';
 import { bookTypst } from './build.ts';
-import { fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
+import { dataSourceId, fixtureLines, museEntryLine, testApp, type TestApp } from '../test/fixture.ts';
 import { EPUBCHECK_MISSING, HAVE_EPUBCHECK, epubCheck } from '../../../packages/muse/src/testing/epubcheck.ts';
 
 const texts = path.join(repoRoot, 'demo', 'texts');
-const museEntry = (id: number, title: string, file: string, lang: string) => ({
-  type: 'entry', id, title, subtitle: null, authors: ['Demo Author'], languages: [lang], year: 2026, aggregation_id: null, translation_of: null, fulltext: null,
-  data_sources: [{ library_id: 1, identifier: `muse-${id}`, year_edition: 2026, downloads: [], muse_file: path.join(texts, file) }],
-});
+const museEntry = museEntryLine;
 if (!HAVE_EPUBCHECK) console.log(EPUBCHECK_MISSING);
 
 describe('the Book Builder\'s EPUB', () => {
@@ -33,7 +30,7 @@ describe('the Book Builder\'s EPUB', () => {
       museEntry(102, 'How to Use the Union Catalogue', 'how-to-use-the-catalogue.muse', 'en'),
       museEntry(103, 'Lettera a chi apre una biblioteca', 'lettera-a-chi-apre-una-biblioteca.muse', 'it'),
     ]);
-    for (const id of [101, 102, 103]) ds[id] = t.services.db.sqlite.prepare('SELECT id FROM data_sources WHERE identifier = ?').pluck().get(`muse-${id}`) as number;
+    for (const id of [101, 102, 103]) ds[id] = dataSourceId(t.services, `muse-${id}`);
     jobs = createJobWorker({ jobConcurrency: 1, bookBuildConcurrency: 1 }, t.services);
     jobs.start();
   }, 60_000);

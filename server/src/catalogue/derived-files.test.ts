@@ -6,27 +6,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PDFDocument } from 'pdf-lib';
 import { entrySchema } from '@uc/shared';
-import { MUSE_TEXT, entryId, fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
+import { MUSE_TEXT, dataSourceId, entryId, fixtureLines, museOnlyLines, testApp, type TestApp } from '../test/fixture.ts';
 import { DerivedFiles, DerivedFilesBusy } from './derived-files.ts';
 import type { FileStore } from './files.ts';
 
 describe('a Muse text\'s PDF download', () => {
   let t: TestApp;
   let builds: ReturnType<typeof vi.spyOn>;
-  const ds = (library_id: number, identifier: string) => ({
-    library_id, identifier, year_edition: 1900, publisher: null, isbn: null, description: null, shelf_location_code: null, downloads: [], muse_file: 'guide.muse',
-  });
-  const entry = (id: number, title: string, dss: object[]) => ({
-    type: 'entry', id, title, subtitle: null, authors: ['Test Writer'], languages: ['en'], year: 1890, aggregation_id: null, translation_of: null, data_sources: dss, fulltext: null,
-  });
 
   beforeAll(async () => {
-    t = await testApp([...fixtureLines(), entry(40, 'Muse Only', [ds(1, 'm-40')]), entry(41, 'Muse Hidden', [ds(3, 'p-41')])]);
+    t = await testApp([...fixtureLines(), ...museOnlyLines()]);
     builds = vi.spyOn(t.services.buildRunner, 'run');
   }, 60_000);
   afterAll(async () => t?.close());
 
-  const dsOf = (identifier: string) => t.services.db.sqlite.prepare('SELECT id FROM data_sources WHERE identifier = ?').pluck().get(identifier) as number;
+  const dsOf = (identifier: string) => dataSourceId(t.services, identifier);
   const download = (id: number) => t.app.inject(`/collector/api/download/${id}.pdf`);
   const pages = async (body: Buffer) => (await PDFDocument.load(new Uint8Array(body))).getPageCount();
 

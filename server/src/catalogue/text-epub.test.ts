@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { strFromU8, unzipSync } from 'fflate';
 import { entrySchema } from '@uc/shared';
-import { MUSE_TEXT, entryId, fixtureLines, testApp, type TestApp } from '../test/fixture.ts';
+import { MUSE_TEXT, dataSourceId, entryId, fixtureLines, museOnlyLines, testApp, type TestApp } from '../test/fixture.ts';
 import { children, parseXml } from '../harvest/xml.ts';
 import { EPUBCHECK_MISSING, HAVE_EPUBCHECK, epubCheck } from '../../../packages/muse/src/testing/epubcheck.ts';
 
@@ -15,20 +15,14 @@ const BASE = 'https://catalogue.example.org';
 describe('a Muse text\'s EPUB download', () => {
   let t: TestApp;
   let builds: ReturnType<typeof vi.spyOn>;
-  const ds = (library_id: number, identifier: string) => ({
-    library_id, identifier, year_edition: 1900, publisher: null, isbn: null, description: null, shelf_location_code: null, downloads: [], muse_file: 'guide.muse',
-  });
-  const entry = (id: number, title: string, dss: object[]) => ({
-    type: 'entry', id, title, subtitle: null, authors: ['Test Writer'], languages: ['en'], year: 1890, aggregation_id: null, translation_of: null, data_sources: dss, fulltext: null,
-  });
 
   beforeAll(async () => {
-    t = await testApp([...fixtureLines(), entry(40, 'Muse Only', [ds(1, 'm-40')]), entry(41, 'Muse Hidden', [ds(3, 'p-41')])], { publicUrl: BASE });
+    t = await testApp([...fixtureLines(), ...museOnlyLines()], { publicUrl: BASE });
     builds = vi.spyOn(t.services.buildRunner, 'runTextEpub');
   }, 60_000);
   afterAll(async () => t?.close());
 
-  const dsOf = (identifier: string) => t.services.db.sqlite.prepare('SELECT id FROM data_sources WHERE identifier = ?').pluck().get(identifier) as number;
+  const dsOf = (identifier: string) => dataSourceId(t.services, identifier);
   const download = (id: number) => t.app.inject(`/collector/api/download/${id}.epub`);
   const unpack = (body: Buffer) => Object.fromEntries(Object.entries(unzipSync(new Uint8Array(body))).map(([n, d]) => [n, /\.(png|jpe?g)$/.test(n) ? '' : strFromU8(d)]));
 

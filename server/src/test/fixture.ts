@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp, createServices, databaseTarget, type Services } from '../app.ts';
-import { loadConfig, type Config } from '../config.ts';
+import { loadConfig, repoRoot, type Config } from '../config.ts';
 import { importJsonl } from '../ingest/jsonl.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Dialect } from '../db/connection.ts';
@@ -96,6 +96,33 @@ export async function testApp(lines?: object[], settings: Partial<Config> = {}, 
 /** Entry id (in the database) of the entry with this title. */
 export function entryId(services: Services, title: string): number {
   return services.db.sqlite.prepare('SELECT id FROM entries WHERE title = ?').pluck().get(title) as number;
+}
+
+/** Data source id (in the database) of the data source with this identifier. */
+export function dataSourceId(services: Services, identifier: string): number {
+  return services.db.sqlite.prepare('SELECT id FROM data_sources WHERE identifier = ?').pluck().get(identifier) as number;
+}
+
+/**
+ * An import line: an entry whose one data source (`muse-<id>`, library 1 unless given) holds a Muse text,
+ * `file` a demo text's name (demo/texts) or a path.
+ */
+export function museEntryLine(id: number, title: string, file: string, lang = 'en', library = 1): object {
+  return {
+    type: 'entry', id, title, subtitle: null, authors: ['Demo Author'], languages: [lang], year: 2026, aggregation_id: null, translation_of: null, fulltext: null,
+    data_sources: [{ library_id: library, identifier: `muse-${id}`, year_edition: 2026, downloads: [], muse_file: path.isAbsolute(file) ? file : path.join(repoRoot, 'demo', 'texts', file) }],
+  };
+}
+
+/** Two entries whose data sources hold the fixture's Muse text (MUSE_TEXT): 'Muse Only' (m-40, library 1) and 'Muse Hidden' (p-41, the private library 3). */
+export function museOnlyLines(): object[] {
+  const ds = (library_id: number, identifier: string) => ({
+    library_id, identifier, year_edition: 1900, publisher: null, isbn: null, description: null, shelf_location_code: null, downloads: [], muse_file: 'guide.muse',
+  });
+  const entry = (id: number, title: string, dss: object[]) => ({
+    type: 'entry', id, title, subtitle: null, authors: ['Test Writer'], languages: ['en'], year: 1890, aggregation_id: null, translation_of: null, data_sources: dss, fulltext: null,
+  });
+  return [entry(40, 'Muse Only', [ds(1, 'm-40')]), entry(41, 'Muse Hidden', [ds(3, 'p-41')])];
 }
 
 /** Headers of a browser that got its CSRF cookie and echoes it (double-submit), for POSTs in tests. */
