@@ -115,7 +115,7 @@ export interface Services {
 
 /** Settings the services read (the rest of Config is for the HTTP layer). */
 type ServiceConfig = Pick<Config, 'dataDir' | 'smtpUrl' | 'mailFrom' | 'adminEmail' | 'publicUrl' | 'wikidataUrl' | 'wikidataTimeoutMs' | 'wikidataCacheSeconds'>
-  & Partial<Pick<Config, 'databaseUrl' | 'databaseReplicaUrls' | 'replicaMaxLagSeconds' | 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port' | 'calibreRoot' | 'coverTemplate'
+  & Partial<Pick<Config, 'databaseUrl' | 'databaseReplicaUrls' | 'searchTextFile' | 'replicaMaxLagSeconds' | 'sessionDays' | 'passwordResetMinutes' | 'passwordMinLength' | 'port' | 'calibreRoot' | 'coverTemplate'
     | 'harvestTimeoutSeconds' | 'harvestMaxResponseMb' | 'harvestRetries' | 'harvestBackoffMs' | 'harvestAllowPrivate'
     | 'spreadsheetMaxRows' | 'spreadsheetMaxUnpackedMb' | 'spreadsheetParseSeconds'>>;
 
@@ -140,7 +140,8 @@ export async function createServices(config: ServiceConfig & JobConfig, dbFile =
   // search index's public rows and its private layers (search/layers.ts).
   libraries.onChange(() => indexer.syncLibraryVisibility());
   const authorResolver = new AuthorResolver(db);
-  const search = new SearchService(readDb, libraries, agents, new ExclusionStore(db), authorResolver);
+  const search = new SearchService(readDb, libraries, agents, new ExclusionStore(db), authorResolver,
+    { textFile: config.searchTextFile ?? path.join(config.dataDir, 'search-text.sqlite') });
   const files = new FileStore(db, config.dataDir);
   files.recoverJournals();
   FtsBuilder.removeLeftovers(db);

@@ -21,6 +21,13 @@ export interface Config {
    * (SEARCH_SNAPSHOT_MINUTES).
    */
   searchSnapshotMinutes: number;
+  /**
+   * PostgreSQL only: the SQLite file of this node's full-text index, made from the catalogue and kept in
+   * step with it (search/text-mirror.ts; SEARCH_TEXT_FILE; null: search-text.sqlite in DATA_DIR). Nodes
+   * on one machine may share it; give each machine its own on a local disk (SQLite's locks do not hold
+   * over a network file system).
+   */
+  searchTextFile: string | null;
   /** Load the demo catalogue into an empty database on start. */
   demo: boolean;
   demoDir: string;
@@ -161,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseReplicaUrls: envReplicaUrls(env),
     replicaMaxLagSeconds: envInt(env, 'REPLICA_MAX_LAG_SECONDS', 5),
     searchSnapshotMinutes: Math.max(0, envInt(env, 'SEARCH_SNAPSHOT_MINUTES', 10)),
+    searchTextFile: env.SEARCH_TEXT_FILE ? path.resolve(env.SEARCH_TEXT_FILE) : null,
     demo: envBool(env, 'DEMO', true),
     demoDir: path.resolve(env.DEMO_DIR || path.join(repoRoot, 'demo')),
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'web', 'dist')),

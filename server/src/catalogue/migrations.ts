@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { dialectOf } from '../db/pg-open.ts';
+import { ENTRY_FTS5_TABLE, PG_ENTRY_TEXT_TABLE } from '../search/fts-text.ts';
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 
@@ -175,8 +176,7 @@ export const catalogueMigrations: Record<string, Migration> = {
           CREATE TABLE entry_fts (rowid bigint PRIMARY KEY, doc tsvector NOT NULL);
           CREATE INDEX entry_fts_doc ON entry_fts USING gin (doc);`).execute(db);
       } else {
-        await sql`CREATE VIRTUAL TABLE entry_fts USING fts5(title, authors, body, fulltext,
-          content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0', prefix='2 3')`.execute(db);
+        await sql.raw(ENTRY_FTS5_TABLE).execute(db);
       }
     },
   },
@@ -207,6 +207,20 @@ export const catalogueMigrations: Record<string, Migration> = {
      */
     async up(db: Kysely<any>) {
       await db.schema.alterTable('libraries').addColumn('revision', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
+  '2026-11-29-0700-pg-entry-texts': {
+    /**
+     * PostgreSQL: entry_fts holds each index row's texts instead of a GIN-indexed tsvector; every app
+     * node searches them in a SQLite FTS5 file of its own (search/text-mirror.ts). The stored index
+     * format is forgotten, so the next start rebuilds the rows (Indexer.ensureFormat).
+     */
+    async up(db: Kysely<any>) {
+      if (dialectOf(db) !== 'postgres') return;
+      await sql.raw(`DROP TABLE entry_fts;
+        DROP TEXT SEARCH CONFIGURATION IF EXISTS uc_search;
+        ${PG_ENTRY_TEXT_TABLE}
+        DELETE FROM settings WHERE name = 'index_format';`).execute(db);
     },
   },
 };

@@ -1,5 +1,5 @@
-// The search on each back end (FTS5 on SQLite, a tsvector on PostgreSQL, search/pg-fts.ts): the same
-// catalogue, the same queries of every kind, the same entries. The full app's search tests (search.test.ts
+// The search on each back end (FTS5 in the catalogue on SQLite, in the node's text mirror on PostgreSQL:
+// search/text-mirror.ts): the same catalogue, the same queries of every kind, the same entries. The full app's search tests (search.test.ts
 // and others) run on SQLite through test/fixture.ts.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SearchResponse } from '@uc/shared';
@@ -171,13 +171,15 @@ describe.each(BACKENDS)('search on %s', (dialect) => {
     for (const [query, expected] of QUERIES.slice(0, 12)) expect(sorted(search.search(params(query), ANONYMOUS)), query).toEqual([...expected].sort());
   });
 
-  it('indexes a full text longer than PostgreSQL holds in one tsvector (its first words are found)', () => {
+  it('indexes a long full text whole: its last words and a phrase deep inside it are found', () => {
     const id = cat.ids[cat.ids.length - 2];
     const text = Array.from({ length: 150_000 }, (_, i) => `w${i}`).join(' ');
     db.sqlite.prepare('UPDATE data_sources SET full_text = ? WHERE entry_id = ?').run(text, id);
     indexer.reindex([id]);
     expect(titles(search.search(params('w1 w2'), ANONYMOUS))).toEqual(['Notes from Lyon']);
     expect(titles(search.search(params('"w10 w11"'), ANONYMOUS))).toEqual(['Notes from Lyon']);
+    expect(titles(search.search(params('w149999'), ANONYMOUS))).toEqual(['Notes from Lyon']);
+    expect(titles(search.search(params('"w120000 w120001"'), ANONYMOUS))).toEqual(['Notes from Lyon']);
   });
 
   it('finds a reindexed entry by its new words only, also when another connection wrote it (sync by seq)', async () => {

@@ -16,6 +16,28 @@ export type FtsText = [title: string, authors: string, body: string, fulltext: s
 export type FtsRow = [number, string, string, string, string];
 
 /**
+ * The FTS5 table of full-text rows: the catalogue's entry_fts on SQLite, and each app node's text
+ * mirror on PostgreSQL (text-mirror.ts). Contentless: it keeps the folded tokens only.
+ */
+export const ENTRY_FTS5_TABLE = `CREATE VIRTUAL TABLE entry_fts USING fts5(title, authors, body, fulltext,
+          content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0', prefix='2 3')`;
+
+/**
+ * PostgreSQL's entry_fts: each full-text row's text as stored (an `FtsText` by rowid); the app nodes'
+ * text mirrors make the FTS5 rows from it (`ftsRow`), so folding and stemming cost the import nothing.
+ * `entry_id` finds an entry's own row and its private libraries' layer rows (rowid modulo LAYER_STRIDE).
+ */
+export const PG_ENTRY_TEXT_TABLE = `CREATE TABLE entry_fts (rowid bigint PRIMARY KEY,
+          entry_id bigint GENERATED ALWAYS AS (rowid % 4294967296) STORED,
+          title text NOT NULL, authors text NOT NULL, body text NOT NULL, fulltext text NOT NULL, languages text NOT NULL);
+        CREATE INDEX entry_fts_entry ON entry_fts (entry_id);`;
+
+/** An `FtsText` as PostgreSQL's entry_fts stores it: rowid, then the five texts (languages '' for none). */
+export type StoredFtsText = [number, string, string, string, string, string];
+
+export const storedFtsText = (rowid: number, text: FtsText): StoredFtsText => [rowid, text[0], text[1], text[2], text[3], text[4] ?? ''];
+
+/**
  * The row of an entry's text: titles and authors in Cyrillic or Greek are indexed as written and in Latin
  * letters; titles, body and full text are followed by the stems of their words in the entry's languages
  * (search/analysis.ts).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addRankList, parseIdList, parseRankedRows } from './fts.ts';
+import { addRankList, parseIdList } from './fts.ts';
 
 describe('FTS5 answers read as one value', () => {
   it('reads a group_concat of rowids, as text (PostgreSQL) or as bytes (SQLite)', () => {
@@ -24,11 +24,4 @@ describe('FTS5 answers read as one value', () => {
     expect(scores[9]).toBeCloseTo(1, 9);
   });
 
-  it("reads PostgreSQL's rows with their rank and the title-and-author tier (the tier's rank is the row's, -1 outside it)", () => {
-    const rows = parseRankedRows('5 1500000 1 12000000000 300000 0 7 0 1');
-    expect([...rows.rowids]).toEqual([5, 12_000_000_000, 7]);
-    expect([...rows.ranks]).toEqual([1_500_000, 300_000, 0]);
-    expect([...rows.tier]).toEqual([1_500_000, -1, 0]);
-    expect(parseRankedRows(null).rowids).toHaveLength(0);
-  });
 });

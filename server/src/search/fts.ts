@@ -1,9 +1,9 @@
-// Compiles the text parts of a query AST into SQLite FTS5 MATCH expressions; `textSearch` gives each
-// back end's form of entry_fts (PostgreSQL's: search/pg-fts.ts).
-import type { Dialect } from '../db/connection.ts';
-import { idList } from '../db/dialect.ts';
+// Compiles the text parts of a query AST into SQLite FTS5 MATCH expressions, and the statements that
+// ask entry_fts (the catalogue's on SQLite, each app node's text mirror on PostgreSQL: text-mirror.ts).
 import type { QueryNode, TextField } from './parser.ts';
-import { toTsQuery, TS_RANK_WEIGHTS, type Within } from './pg-fts.ts';
+
+/** A text part only in titles and authors (the strongly weighted columns), or only in full texts. */
+export type Within = 'strong' | 'fulltext';
 
 /** FTS5 columns of entry_fts, in order, with their bm25 weights (title and author words weigh most). */
 export const FTS_COLUMNS = ['title', 'authors', 'body', 'fulltext'] as const;
@@ -54,37 +54,6 @@ export type IdListAnswer = Uint8Array | string | null;
 
 const asBytes = (list: IdListAnswer): Uint8Array => (list === null ? EMPTY : typeof list === 'string' ? Buffer.from(list, 'latin1') : list);
 const EMPTY = new Uint8Array(0);
-
-/** A `rankedRowsSql` answer: each matching row's rowid, rank and rank in the title-and-author tier (-1: outside it), ranks in millionths. */
-export interface RankedRows { rowids: Float64Array; ranks: Float64Array; tier: Float64Array }
-
-export function parseRankedRows(list: IdListAnswer): RankedRows {
-  const bytes = asBytes(list);
-  let fields = bytes.length ? 1 : 0;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 32) fields++;
-  const n = Math.floor(fields / 3);
-  const out: RankedRows = { rowids: new Float64Array(n), ranks: new Float64Array(n), tier: new Float64Array(n) };
-  const columns = [out.rowids, out.ranks, out.tier];
-  let f = 0;
-  let v = 0;
-  let negative = false;
-  const put = () => {
-    columns[f % 3][(f / 3) | 0] = negative ? -v : v;
-    f++;
-    v = 0;
-    negative = false;
-  };
-  for (let i = 0; i < bytes.length; i++) {
-    const c = bytes[i];
-    if (c === 32) put();
-    else if (c === 45) negative = true;
-    else v = v * 10 + (c - 48);
-  }
-  if (bytes.length) put();
-  // The tier's rank is the row's own (`rankedRowsSql`); the third field says whether it is in the tier.
-  for (let i = 0; i < n; i++) out.tier[i] = out.tier[i] ? out.ranks[i] : -1;
-  return out;
-}
 
 /** The same expression restricted to the title and author columns (the strongly weighted ones). */
 export const inTitleOrAuthors = (match: string) => `{title authors} : (${match})`;
@@ -166,7 +135,7 @@ function withColumn(field: TextField, expr: string): string {
   return col ? `${col} : ${expr}` : expr;
 }
 
-/** entry_fts as one back end queries it: expressions are bound as a parameter, never spliced into SQL. */
+/** entry_fts's statements: expressions are bound as a parameter, never spliced into SQL. */
 export interface TextSearch {
   /** The expression of a pure text subtree (`isPureText`); `within`: only in titles and authors, or only in full texts. */
   compile(n: QueryNode, within?: Within): string;
@@ -179,15 +148,9 @@ export interface TextSearch {
   rankListSql: string;
   /** Which of the rowids of a JSON list (first parameter) match an expression (second). */
   matchingIdsSql: string;
-  /**
-   * A ranked search's text in one statement (parameters: the expression, its title-and-author tier
-   * (`within` 'strong'), the rowid bound): one value, `rowid rank inTier` for each matching row
-   * (`parseRankedRows`). Null where separate statements cost nothing more (FTS5, in this process).
-   */
-  rankedRowsSql: string | null;
 }
 
-const FTS5_SEARCH: TextSearch = {
+export const FTS5_SEARCH: TextSearch = {
   compile: (n, within) => {
     const match = toFtsMatch(n);
     if (within === 'strong') return inTitleOrAuthors(match);
@@ -197,29 +160,4 @@ const FTS5_SEARCH: TextSearch = {
   rankListSql: ftsRankList('entry_fts'),
   // One rowid lookup per id.
   matchingIdsSql: `SELECT value FROM json_each(?) WHERE EXISTS (SELECT 1 FROM entry_fts WHERE entry_fts MATCH ? AND rowid = json_each.value)`,
-  rankedRowsSql: null,
 };
-
-// `rowid + 0 <`: a filter on the rows the GIN index finds, never an index condition. As a prepared
-// statement's generic plan (PostgreSQL's choice after five runs) `rowid < $2` was ANDed with a scan of the
-// primary key over every public row (100,000 index entries read for a word found in 1,000 rows).
-const TSQUERY_SEARCH: TextSearch = {
-  compile: toTsQuery,
-  idListSql: `SELECT string_agg(rowid::text, ',') FROM entry_fts WHERE doc @@ ?::tsquery AND rowid + 0 < ?::bigint`,
-  rankListSql: `SELECT string_agg(f.rowid || ' ' || (ts_rank(${TS_RANK_WEIGHTS}, f.doc, q.q) * ${RANK_SCALE})::bigint, ' ')
-    FROM (SELECT ?::tsquery AS q, ?::bigint AS below) q JOIN entry_fts f ON f.doc @@ q.q AND f.rowid + 0 < q.below`,
-  matchingIdsSql: `SELECT rowid FROM entry_fts WHERE rowid IN ${idList('postgres')} AND doc @@ ?::tsquery`,
-  // Each matching row once, with its rank and whether the title-and-author tier holds it, read from the
-  // row the GIN lookup fetched, as one string: a second statement or a second read by address cost more
-  // than ranking rows that turn out too many. The tier's rank is the same number: ts_rank reads no
-  // weight labels of the query (statements.test.ts checks it), so it is not computed twice; a title: or
-  // author: expression is its own tier.
-  rankedRowsSql: `SELECT string_agg(f.rowid || ' ' || (ts_rank(${TS_RANK_WEIGHTS}, f.doc, q.q) * ${RANK_SCALE})::bigint
-      || CASE WHEN q.same OR f.doc @@ q.s THEN ' 1' ELSE ' 0' END, ' ')
-    FROM (SELECT $1::tsquery AS q, $2::tsquery AS s, $1::text = $2::text AS same, $3::bigint AS below) q
-    JOIN entry_fts f ON f.doc @@ q.q AND f.rowid + 0 < q.below`,
-};
-
-export function textSearch(dialect: Dialect): TextSearch {
-  return dialect === 'postgres' ? TSQUERY_SEARCH : FTS5_SEARCH;
-}

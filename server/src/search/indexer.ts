@@ -1,16 +1,18 @@
 // Builds the index snapshot of entries from the catalogue tables and writes search_docs + entry_fts
-// (FTS5 rows of folded text on SQLite; on PostgreSQL a tsvector of the same tokens, search/pg-fts.ts).
+// (FTS5 rows of folded text on SQLite; on PostgreSQL the rows' texts as stored, which each app node's
+// text mirror folds into FTS5 rows of its own: search/text-mirror.ts).
 // Called by ingestion and curation with the ids of the entries they touched.
 import anyAscii from 'any-ascii';
 import { FILTER_NAMES, type FilterName } from '@uc/shared';
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
+import type { SqlConnection } from '../db/connection.ts';
 import { idList, jsonbRows } from '../db/dialect.ts';
 import type { IndexDoc } from './doc.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { partLibrariesSql } from '../catalogue/holdings.ts';
-import { toTsVector } from './pg-fts.ts';
 import type { PgFtsStage } from './pg-fts-stage.ts';
-import { BULK_FTS_CONFIG, FTS5_DEFAULT_CONFIG, FtsFingerprints, fingerprintOf, ftsRow, type FtsRow, type FtsText } from './fts-text.ts';
+import { BULK_FTS_CONFIG, FTS5_DEFAULT_CONFIG, FtsFingerprints, fingerprintOf, ftsRow, storedFtsText, type FtsRow, type FtsText, type StoredFtsText } from './fts-text.ts';
 import type { FtsBuilder } from './fts-builder.ts';
 import { EntryImage, type DsRow, type EntryRow } from './entry-image.ts';
 import { layerRowid, sqliteRowid } from './layers.ts';
@@ -54,11 +56,24 @@ export function downloadType(formats: string[]): 'text' | 'raw' | 'none' {
 export const INDEX_FORMAT = 4;
 const LAYER_LIBRARIES_SETTING = 'index_layer_libraries';
 const INDEX_FORMAT_SETTING = 'index_format';
+const CATALOGUE_ID_SETTING = 'catalogue_id';
+
+/**
+ * The database's random catalogue id (settings), which search snapshots and text mirrors are made for;
+ * `create`: made when missing (the writer's side: Indexer.ensureFormat at every start, the snapshot writer).
+ */
+export function catalogueId(conn: SqlConnection, create = false): string | null {
+  const read = () => (conn.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(CATALOGUE_ID_SETTING) as string | undefined) ?? null;
+  const known = read();
+  if (known !== null || !create) return known;
+  conn.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(CATALOGUE_ID_SETTING, randomUUID());
+  return read();
+}
 
 export class Indexer {
   private q;
   private authors: AuthorResolver;
-  /** entry_fts is a tsvector per entry (PostgreSQL), not FTS5. */
+  /** entry_fts holds the rows' texts (PostgreSQL), not FTS5. */
   private pg: boolean;
   /** PostgreSQL, during a bulk reindex with `pgFts`: the full-text rows go there (written at the load's end). */
   private stage: PgFtsStage | null = null;
@@ -105,8 +120,8 @@ export class Indexer {
       ftsInsert: this.pg ? null : s.prepare('INSERT INTO entry_fts (rowid, title, authors, body, fulltext) VALUES (?, ?, ?, ?, ?)'),
       // PostgreSQL: rows by the hundred in one statement (a round trip each costs more than the row).
       ftsDeleteMany: this.pg ? s.prepare(`DELETE FROM entry_fts WHERE rowid IN ${IDS}`) : null,
-      ftsInsertMany: this.pg ? s.prepare(`INSERT INTO entry_fts (rowid, doc)
-        SELECT (r->>0)::bigint, (r->>1)::tsvector FROM jsonb_array_elements(?::jsonb) r`) : null,
+      ftsInsertMany: this.pg ? s.prepare(`INSERT INTO entry_fts (rowid, title, authors, body, fulltext, languages)
+        SELECT (r->>0)::bigint, r->>1, r->>2, r->>3, r->>4, r->>5 FROM jsonb_array_elements(?::jsonb) r`) : null,
     };
   }
 
@@ -117,6 +132,7 @@ export class Indexer {
    */
   ensureFormat(log?: (message: string) => void): number {
     const s = this.db.sqlite;
+    catalogueId(s, true);
     const stored = Number(s.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(INDEX_FORMAT_SETTING) ?? 1);
     if (stored >= INDEX_FORMAT) {
       // A library's flags written by another process (an import) while this one was not running.
@@ -262,12 +278,10 @@ export class Indexer {
   }
 
   private writeFts(fts: FtsRows): void {
-    if (this.stage) this.stage.put(fts.rows.map(([id, ...columns]) => [id, toTsVector(columns)]));
+    if (this.stage) this.stage.put(fts.rows as StoredFtsText[]);
     else if (this.q.ftsInsertMany) {
-      for (let i = 0; i < fts.rows.length; i += PG_FTS_ROWS) {
-        this.q.ftsInsertMany.run(JSON.stringify(fts.rows.slice(i, i + PG_FTS_ROWS).map(([id, ...columns]) => [id, toTsVector(columns)])));
-      }
-    } else for (const [rowid, ...columns] of fts.rows) this.q.ftsInsert!.run(sqliteRowid(rowid), ...columns);
+      for (let i = 0; i < fts.rows.length; i += PG_FTS_ROWS) this.q.ftsInsertMany.run(JSON.stringify(fts.rows.slice(i, i + PG_FTS_ROWS)));
+    } else for (const [rowid, ...columns] of fts.rows as FtsRow[]) this.q.ftsInsert!.run(sqliteRowid(rowid), ...columns);
     fts.rows = [];
     fts.ids.clear();
   }
@@ -438,7 +452,8 @@ export class Indexer {
           builder.put(rowid, text);
           continue;
         }
-        const row = ftsRow(rowid, text);
+        // PostgreSQL keeps the text as stored; each app node's text mirror folds it (text-mirror.ts).
+        const row = this.pg ? storedFtsText(rowid, text) : ftsRow(rowid, text);
         // In a bulk load an entry indexed earlier in the same transaction is often indexed again for its
         // doc alone (it became an aggregation or an original); the same full-text row is not rewritten.
         const fingerprint = ftsWritten && fingerprintOf(row);
@@ -492,9 +507,9 @@ export interface BulkReindexOptions {
   pgFts?: PgFtsStage | null;
 }
 
-/** Full-text rows waiting to be written, and their entry ids. */
+/** Full-text rows waiting to be written (PostgreSQL: their texts as stored), and their entry ids. */
 class FtsRows {
-  rows: FtsRow[] = [];
+  rows: (FtsRow | StoredFtsText)[] = [];
   ids = new Set<number>();
 }
 

@@ -1,15 +1,15 @@
 // PostgreSQL's full-text rows of a bulk load (the JSONL import), written set-wise: during the load every
-// tsvector row goes by COPY into a temporary table of the transaction, and once at its end into
-// entry_fts by one INSERT ... SELECT. Row by row, each insert fed the GIN index's pending list and its
-// flushes, whose cost grew with the index (a 1,000,000-entry import slowed from about 2,800 to 1,000
-// entries/s). Into an empty entry_fts the GIN index is dropped and built again after the insert (one
-// sorted build instead of a million insertions): entry_fts is locked from there to the commit, when
-// there was nothing to find in it anyway (docs/architecture.md, "An import", PostgreSQL).
+// row's texts go by COPY into a temporary table of the transaction, and once at its end into entry_fts
+// by one INSERT ... SELECT (a row staged twice, or dropped, is written once or not at all). Into an
+// empty entry_fts its secondary indexes are dropped and built again after the insert (one sorted build
+// instead of a million insertions): entry_fts is locked from there to the commit, when there was
+// nothing to find in it anyway (docs/architecture.md, "An import", PostgreSQL).
 import type { Db } from '../db/index.ts';
 import { jsonIds } from '../db/dialect.ts';
 import type { PgConnection } from '../db/postgres.ts';
+import type { StoredFtsText } from './fts-text.ts';
 
-/** Memory for the GIN build at the end (a session setting of the import's transaction only). */
+/** Memory for the index builds at the end (a session setting of the import's transaction only). */
 const BUILD_MEMORY = '256MB';
 
 export class PgFtsStage {
@@ -26,14 +26,14 @@ export class PgFtsStage {
     this.conn = db.sqlite as unknown as PgConnection;
     this.wasEmpty = !this.conn.prepare('SELECT EXISTS (SELECT 1 FROM entry_fts)').pluck().get();
     // Dropped with the transaction, whether it commits or rolls back.
-    this.conn.exec('CREATE TEMP TABLE import_fts (n bigint NOT NULL, rowid bigint NOT NULL, doc tsvector NOT NULL) ON COMMIT DROP');
+    this.conn.exec(`CREATE TEMP TABLE import_fts (n bigint NOT NULL, rowid bigint NOT NULL, ${TEXTS.map((c) => `${c} text NOT NULL`).join(', ')}) ON COMMIT DROP`);
   }
 
-  /** Rows as [rowid, tsvector text]; the last one given for a row id is the one written. */
-  put(rows: [number, string][]): void {
+  /** Rows as entry_fts stores them; the last one given for a row id is the one written. */
+  put(rows: StoredFtsText[]): void {
     if (!rows.length) return;
     const first = this.n;
-    this.conn.copyRows('import_fts (n, rowid, doc)', rows.map(([rowid, doc], i) => [first + i, rowid, doc]));
+    this.conn.copyRows(`import_fts (n, rowid, ${TEXTS.join(', ')})`, rows.map((row, i) => [first + i, ...row]));
     for (const [rowid] of rows) {
       const old = this.staged.get(rowid);
       if (old !== undefined) this.stale.push(old);
@@ -67,12 +67,15 @@ export class PgFtsStage {
           WHERE x.indrelid = 'entry_fts'::regclass AND NOT x.indisprimary`).all() as { name: string; def: string }[])
       : [];
     for (const i of indexes) c.exec(`DROP INDEX ${quoteIdent(i.name)}`);
-    c.exec('INSERT INTO entry_fts (rowid, doc) SELECT rowid, doc FROM import_fts');
+    c.exec(`INSERT INTO entry_fts (rowid, ${TEXTS.join(', ')}) SELECT rowid, ${TEXTS.join(', ')} FROM import_fts`);
     for (const i of indexes) c.exec(i.def);
     c.exec('DROP TABLE import_fts');
     this.n = 0;
   }
 }
+
+/** entry_fts's text columns (fts-text.ts, PG_ENTRY_TEXT_TABLE), in `StoredFtsText` order. */
+const TEXTS = ['title', 'authors', 'body', 'fulltext', 'languages'] as const;
 
 function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;

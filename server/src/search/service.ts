@@ -4,7 +4,6 @@
 import {
   DEFAULT_PAGE_SIZE, FACET_NAMES, type FacetName, type FilterName, type SearchResponse, type SortBy, type Suggestion,
 } from '@uc/shared';
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { Db } from '../db/index.ts';
 import type { Viewer } from '../http/viewer.ts';
@@ -28,9 +27,10 @@ import { orderMatches } from './order.ts';
 import { correctQuery, formsMatcher } from './correct.ts';
 import { evaluateQuery, type EvaluateStep } from './evaluate.ts';
 import { TextRanker } from './rank.ts';
+import { TextMirror } from './text-mirror.ts';
 import { MatchCounter, type ActiveFilter } from './count.ts';
 import { HttpError } from '../http/errors.ts';
-import { INDEX_FORMAT } from './indexer.ts';
+import { INDEX_FORMAT, catalogueId } from './indexer.ts';
 import { catalogueStemLanguages } from './analysis.ts';
 import { SnapshotRejected, lockSnapshot, readSnapshot, readSnapshotHeader, writeSnapshot, type SnapshotIdentity } from './snapshot.ts';
 
@@ -64,7 +64,6 @@ const SNAPSHOT_CHANGES = 20_000;
 const READY_WAIT_MS = 2_000;
 /** Seconds a client is told to wait (Retry-After) while the index is loaded. */
 export const LOADING_RETRY_S = 2;
-const CATALOGUE_ID_SETTING = 'catalogue_id';
 
 /** A search or count asked before the index is complete: 503 with Retry-After, never a partial answer. */
 export class SearchIndexLoading extends HttpError {
@@ -89,8 +88,10 @@ export class SearchService {
   vocabulary = new Vocabulary();
   suggestions = new SuggestIndex();
   private q;
-  /** entry_fts on this back end (FTS5 or a tsvector). */
+  /** entry_fts's statements (FTS5 on both back ends). */
   private text: TextSearch;
+  /** PostgreSQL: this node's FTS5 file made from the catalogue's texts (text-mirror.ts); null on SQLite. */
+  readonly mirror: TextMirror | null;
   private pages: MatchReader;
   private snippets: SnippetFinder;
   private countCache: { key: string; value: { counts: Map<string, number>; total: number } } | null = null;
@@ -111,13 +112,15 @@ export class SearchService {
   private complete = true;
   private loaded: Promise<void> | null = null;
 
+  /** `textFile`: PostgreSQL only, where this node keeps its text mirror (by default in memory, for tests). */
   constructor(
     private db: Db, private libraries: LibraryService, private agents: AgentService,
-    private exclusions: ExclusionStore, private resolver: AuthorResolver,
+    private exclusions: ExclusionStore, private resolver: AuthorResolver, opts: { textFile?: string } = {},
   ) {
     const s = db.sqlite;
     const ids = idList(s.dialect);
-    this.ranker = new TextRanker(db);
+    this.mirror = s.dialect === 'postgres' ? new TextMirror(db, opts.textFile ?? ':memory:') : null;
+    this.ranker = new TextRanker(() => this.mirror?.conn ?? s);
     this.text = this.ranker.text;
     this.q = {
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
@@ -135,8 +138,9 @@ export class SearchService {
     if (!this.complete) throw new SearchIndexLoading();
     this.followLibraryFlags();
     const max = this.q.maxSeq.get() as number;
-    if (max <= this.index.seq) return;
-    while (this.applyChanges(this.syncDocs) === this.syncDocs);
+    if (max > this.index.seq) while (this.applyChanges(this.syncDocs) === this.syncDocs);
+    // The text mirror holds at least what the columns hold (it may be ahead: another node sharing it).
+    if (this.mirror) while (this.mirror.advance(this.index.seq, this.syncDocs) === this.syncDocs);
   }
 
   /** Applies up to `limit` changed documents, in seq order; returns how many there were. */
@@ -148,6 +152,8 @@ export class SearchService {
       this.index.seq = seq; // everything up to here is applied
       applied++;
     }
+    // The same documents' full-text rows into the text mirror (more when it is behind: a new file).
+    if (this.mirror) applied = Math.max(applied, this.mirror.advance(this.index.seq, limit));
     return applied;
   }
 
@@ -238,14 +244,8 @@ export class SearchService {
     return { indexFormat: INDEX_FORMAT, backend: this.db.sqlite.dialect, catalogue };
   }
 
-  /** The database's random catalogue id (settings); `create`: made when missing (the writer's side). */
   private catalogueId(create: boolean): string | null {
-    const s = this.db.sqlite;
-    const read = () => (s.prepare('SELECT value FROM settings WHERE name = ?').pluck().get(CATALOGUE_ID_SETTING) as string | undefined) ?? null;
-    const known = read();
-    if (known !== null || !create) return known;
-    s.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING').run(CATALOGUE_ID_SETTING, randomUUID());
-    return read();
+    return catalogueId(this.db.sqlite, create);
   }
 
   /**

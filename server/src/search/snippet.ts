@@ -103,8 +103,6 @@ export class SnippetFinder {
     const s = db.sqlite;
     const ids = idList(s.dialect);
     this.q = {
-      // Which of a page's entries match inside a full text.
-      inFullText: s.prepare(ranker.text.matchingIdsSql).pluck(),
       // IS NOT NULL reads the record header only, not the text.
       withFullText: s.prepare(`SELECT id FROM data_sources WHERE id IN ${ids} AND full_text IS NOT NULL`).pluck(),
       fullTexts: s.prepare(`SELECT id, full_text FROM data_sources
@@ -126,7 +124,7 @@ export class SnippetFinder {
     const rowids = candidates.flatMap((m) => [m.entry_id, ...new Set(m.data_sources.filter((d) => layers.has(d.library_id)).map((d) => layerRowid(d.library_id, m.entry_id)))]);
     const ids = new Set(q.prefix
       ? this.ranker.matchingEntries(q.match, layers)
-      : (this.q.inFullText.all(JSON.stringify(rowids), q.match) as number[]).map((rowid) => splitRowid(Number(rowid)).entryId));
+      : this.ranker.matchingRowids(rowids, q.match).map((rowid) => splitRowid(Number(rowid)).entryId));
     const wanted = candidates.filter((m) => ids.has(m.entry_id));
     if (wanted.length === 0) return;
     // Only the data sources the match shows (those of libraries the viewer may see).
