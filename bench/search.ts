@@ -46,7 +46,10 @@ const reused = backend === 'postgres' ? entryCount() > 0 : sqliteKept;
 const t0 = performance.now();
 const summary = reused ? { entries: entryCount() } : await importJsonl(catalogueFile, services);
 const importS = (performance.now() - t0) / 1000;
+// The index read after the import (on PostgreSQL also the node's text mirror made: search/text-mirror.ts).
+const s0 = performance.now();
 services.search.sync();
+const syncS = (performance.now() - s0) / 1000;
 // As the worker does after a large import (search/compaction.ts), at full speed; --as-imported skips it.
 const c0 = performance.now();
 // On a connection of its own, as the worker's compaction thread has.
@@ -132,6 +135,7 @@ console.log(JSON.stringify({
   p95_ms: round(pct(95)),
   max_ms: round(times[times.length - 1]),
   import_s: round(importS),
+  index_sync_s: round(syncS),
   compact_s: compacted ? round(compactS) : 0,
   suggest_requests: suggestTimes.length,
   suggest_p95_ms: round(pctOf(suggestTimes, 95)),

@@ -58,6 +58,12 @@ const CATCH_UP_IDLE_MS = 100;
 const SYNC_DOCS = 10_000;
 /** Documents per slice while `load` syncs at start (the event loop answers /readyz between slices). */
 const LOAD_DOCS = 2_000;
+/**
+ * While the background catch-up runs, a search finding the index further behind than this (another
+ * process's large import) is answered 503 with Retry-After and /readyz says not ready, rather than
+ * holding the node for the whole catch-up (about a minute per 500,000 documents with the text mirror).
+ */
+const LARGE_CHANGE_DOCS = 50_000;
 /** A snapshot is written as soon as the index moved this many documents past it (a large import, a harvest). */
 const SNAPSHOT_CHANGES = 20_000;
 /** How long a search waits for the index being loaded before it is answered 503. */
@@ -108,6 +114,8 @@ export class SearchService {
   }
   /** Documents per read of `sync` (a field for tests). */
   syncDocs = SYNC_DOCS;
+  /** See LARGE_CHANGE_DOCS (a field for tests). */
+  largeChangeDocs = LARGE_CHANGE_DOCS;
   /** False from `markLoading` until `load` has made the index complete. */
   private complete = true;
   private loaded: Promise<void> | null = null;
@@ -138,6 +146,10 @@ export class SearchService {
     if (!this.complete) throw new SearchIndexLoading();
     this.followLibraryFlags();
     const max = this.q.maxSeq.get() as number;
+    if (this.following && max - Math.min(this.index.seq, this.mirror?.seq ?? this.index.seq) > this.largeChangeDocs) {
+      this.catchingUp = true;
+      throw new SearchIndexLoading();
+    }
     if (max > this.index.seq) while (this.applyChanges(this.syncDocs) === this.syncDocs);
     // The text mirror holds at least what the columns hold (it may be ahead: another node sharing it).
     if (this.mirror) while (this.mirror.advance(this.index.seq, this.syncDocs) === this.syncDocs);
@@ -167,8 +179,14 @@ export class SearchService {
 
   /** Null when searches can be answered; else why not (for /readyz). */
   notReady(): string | null {
-    return this.complete ? null : 'search index: loading';
+    if (!this.complete) return 'search index: loading';
+    return this.catchingUp ? 'search index: catching up with a large change' : null;
   }
+
+  /** `followChanges` runs (it catches up a large change in the background: see LARGE_CHANGE_DOCS). */
+  private following = false;
+  /** A search found the index far behind; cleared when the background catch-up has caught up. */
+  private catchingUp = false;
 
   /** Waits up to `ms` for the index to be complete; true when it is. */
   async untilReady(ms = READY_WAIT_MS): Promise<boolean> {
@@ -358,6 +376,7 @@ export class SearchService {
   private catchUp(): boolean {
     const until = performance.now() + CATCH_UP_MS;
     if (this.applyChanges(CATCH_UP_DOCS) === CATCH_UP_DOCS) return false;
+    this.catchingUp = false;
     if (!this.vocabulary.step(Math.max(1, until - performance.now()))) return false;
     // The suggest keys are built here once, after a start; later changes are merged by the next
     // suggest request (sorting buckets again after every harvest batch cost more than a core's fifth).
@@ -395,8 +414,11 @@ export class SearchService {
     };
     timer = setTimeout(tick, 1);
     timer.unref();
+    this.following = true;
     return () => {
       stopped = true;
+      this.following = false;
+      this.catchingUp = false;
       if (timer) clearTimeout(timer);
     };
   }
