@@ -46,9 +46,10 @@ const reused = backend === 'postgres' ? entryCount() > 0 : sqliteKept;
 const t0 = performance.now();
 const summary = reused ? { entries: entryCount() } : await importJsonl(catalogueFile, services);
 const importS = (performance.now() - t0) / 1000;
-// The index read after the import (on PostgreSQL also the node's text mirror made: search/text-mirror.ts).
+// The index read after the import as `serve` reads it at start (on PostgreSQL also the node's text mirror
+// made, by its thread when the file is new: search/text-mirror.ts).
 const s0 = performance.now();
-services.search.sync();
+await services.search.load({ snapshotFile: null });
 const syncS = (performance.now() - s0) / 1000;
 // As the worker does after a large import (search/compaction.ts), at full speed; --as-imported skips it.
 const c0 = performance.now();

@@ -217,6 +217,10 @@ export class SearchService {
         else opts.log?.(`Search index: not starting from the snapshot (${why}); reading every document instead.`);
       }
       const restored = this.index.seq;
+      // A new text mirror (or one far behind) is made by its thread meanwhile (text-mirror.ts).
+      const fill = this.fillMirror(opts.log);
+      while (this.applyChanges(LOAD_DOCS) === LOAD_DOCS) await new Promise((r) => setImmediate(r));
+      await fill;
       while (this.applyChanges(LOAD_DOCS) === LOAD_DOCS) await new Promise((r) => setImmediate(r));
       this.complete = true;
       const seconds = ((performance.now() - t0) / 1000).toFixed(1);
@@ -386,6 +390,29 @@ export class SearchService {
 
   private suggestionsBuilt = false;
 
+  /** The text mirror's fill while one runs. */
+  private mirrorFill: Promise<void> | null = null;
+
+  /**
+   * Starts the text mirror's fill thread when the file is more than `largeChangeDocs` behind the
+   * catalogue (a new file; another process's large import), unless one runs; answers it (it never rejects:
+   * a failed fill leaves the rest to `advance`).
+   */
+  private fillMirror(log?: (msg: string) => void): Promise<void> {
+    if (this.mirrorFill || !this.mirror) return this.mirrorFill ?? Promise.resolve();
+    const upTo = this.q.maxSeq.get() as number;
+    if (!this.mirror.shouldFill(upTo, this.largeChangeDocs)) return Promise.resolve();
+    const t0 = performance.now();
+    const from = this.mirror.seq;
+    this.mirrorFill = this.mirror.fill(upTo)
+      .then(() => log?.(`Search text mirror: ${upTo - from} documents written in ${((performance.now() - t0) / 1000).toFixed(1)} s.`))
+      .catch((e: Error) => log?.(`Search text mirror: the fill stopped (${e.message}); the rest is read as changes.`))
+      .finally(() => {
+        this.mirrorFill = null;
+      });
+    return this.mirrorFill;
+  }
+
   /**
    * Keeps the index, the correction words and the suggest keys up to date between requests, in slices,
    * so that a search after another thread's or process's large write (a harvest's batch of 1,000
@@ -405,6 +432,7 @@ export class SearchService {
       }
       let done = true;
       try {
+        void this.fillMirror();
         done = this.catchUp();
       } catch {
         // A read failing between requests is retried at the next idle tick; requests sync on their own.

@@ -106,6 +106,23 @@ describe.skipIf(!PG_URL)('the text mirror of a PostgreSQL catalogue', () => {
     b.mirror!.close();
   });
 
+  it('is made by its thread at a start far behind the catalogue, then followed change by change', async () => {
+    fs.rmSync(file(), { force: true });
+    const search = node();
+    search.largeChangeDocs = 1;
+    const log: string[] = [];
+    await search.load({ snapshotFile: null, log: (m) => log.push(m) });
+    expect(log.some((m) => /^Search text mirror: \d+ documents written in/.test(m)), log.join('\n')).toBe(true);
+    expect(search.mirror!.seq).toBe(Number(db.sqlite.prepare('SELECT max(seq) FROM search_docs').pluck().get()));
+    expect(found(search, 'decentralisation')).toEqual([ids.fields]);
+    const member: Viewer = { ...ANONYMOUS, userId: 1, username: 'm', libraryIds: [ids.closed.id] };
+    expect(found(search, 'assemblea', member)).toEqual([ids.secret]);
+    writer.sqlite.prepare('UPDATE entries SET subtitle = ? WHERE id = ?').run('notes on the harbour', ids.secret);
+    new Indexer(writer).reindex([ids.secret]);
+    expect(found(search, 'harbour', member)).toEqual([ids.secret]);
+    search.mirror!.close();
+  });
+
   it('is made again when it belongs to another catalogue, another format, or is ahead of the catalogue (a restored backup)', () => {
     const spoil = (k: string, v: string | number) => {
       const f = new BetterSqlite3(file());

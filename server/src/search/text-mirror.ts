@@ -6,23 +6,30 @@
 // Nodes on one machine may share the file (SQLite's locks); across machines each keeps its own.
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { Worker } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Db } from '../db/index.ts';
 import { sqliteConnection, type SqlConnection } from '../db/connection.ts';
-import { ENTRY_FTS5_TABLE, ftsRow } from './fts-text.ts';
 import { INDEX_FORMAT, catalogueId } from './indexer.ts';
-import { sqliteRowid } from './layers.ts';
+import { MirrorFile, type ChangeRow } from './text-mirror-file.ts';
+import type { MirrorFillData, MirrorFillMessage, MirrorFillReply } from './text-mirror-thread-main.ts';
 
 /** What the file's rows are made by: a file of another format (or index format) is made again. */
 const MIRROR_FORMAT = 1;
+/** Documents read from PostgreSQL at a time by a fill, and read but not yet written past which it waits. */
+const FILL_DOCS = 2_000;
+const FILL_BACKLOG = 3;
 
 export class TextMirror {
-  private db: (BetterSqlite3.Database & SqlConnection) | null = null;
-  private local!: ReturnType<TextMirror['localStatements']>;
+  private file: MirrorFile | null = null;
   private source;
+  /** A fill runs (its thread writes the file: `advance` leaves it alone meanwhile). */
+  private filling = false;
+  /** Told why a file was made again (for the log). */
+  onReset: ((why: string) => void) | null = null;
 
-  /** `file`: the node's SQLite file (':memory:' for one that lives as long as the process). */
-  constructor(private catalogue: Db, private file: string) {
+  /** `path`: the node's SQLite file (':memory:' for one that lives as long as the process: no fill thread then). */
+  constructor(private catalogue: Db, private readonly path: string) {
     const s = catalogue.sqlite;
     this.source = {
       maxSeq: s.prepare('SELECT coalesce(max(seq), 0) FROM search_docs').pluck(),
@@ -35,116 +42,123 @@ export class TextMirror {
 
   /** The FTS5 connection searches read (opened, and made or checked, at first use). */
   get conn(): BetterSqlite3.Database & SqlConnection {
-    return this.db ?? this.open();
+    return sqliteConnection(this.opened().db);
   }
 
   /** The last change of search_docs the file holds (read from the file: other processes may share it). */
   get seq(): number {
-    this.conn;
-    return Number(this.local.state.get('seq') ?? 0);
+    return this.opened().seq;
   }
 
   /**
    * Applies the documents changed after the file's seq, up to `upTo` and at most `maxDocs` of them, in
-   * one transaction; answers how many it applied (fewer than `maxDocs`: the file is at `upTo`).
+   * one transaction; answers how many it applied (fewer than `maxDocs`: the file is at `upTo`). Nothing
+   * while a fill runs.
    */
   advance(upTo: number, maxDocs: number): number {
-    const db = this.conn;
-    const l = this.local;
-    const run = db.transaction(() => {
-      const from = Number(l.state.get('seq') ?? 0);
+    const file = this.opened();
+    if (this.filling) return 0;
+    const run = file.db.transaction(() => {
+      const from = file.seq;
       if (from >= upTo) return 0;
-      const rows = this.source.changes.all(from, upTo, maxDocs) as ChangeRow[];
-      let docs = 0;
-      let last = from;
-      let i = 0;
-      while (i < rows.length) {
-        const [entryId, seq] = rows[i]!;
-        const entry = Number(entryId);
-        const held = l.rowsOf.get(entry) as string | undefined;
-        if (held) for (const rowid of JSON.parse(held) as number[]) l.ftsDelete.run(sqliteRowid(rowid));
-        const now: number[] = [];
-        for (; i < rows.length && rows[i]![1] === seq; i++) {
-          const [, , rowid, title, authors, body, fulltext, languages] = rows[i]!;
-          if (rowid === null) continue;
-          const row = ftsRow(Number(rowid), [title!, authors!, body!, fulltext!, languages!]);
-          l.ftsInsert.run(sqliteRowid(row[0]), row[1], row[2], row[3], row[4]);
-          now.push(row[0]);
-        }
-        if (now.length) l.putRows.run(entry, JSON.stringify(now));
-        else if (held) l.dropRows.run(entry);
-        last = Number(seq);
-        docs++;
-      }
-      l.setState.run('seq', last);
-      return docs;
+      return file.apply(this.source.changes.all(from, upTo, maxDocs) as ChangeRow[]);
     });
     return run.immediate();
   }
 
+  /**
+   * Whether a fill pays: the file is this far behind `upTo` (a new file, or another process's large
+   * import) and has a thread to write it (not in memory).
+   */
+  shouldFill(upTo: number, atLeast: number): boolean {
+    return this.path !== ':memory:' && upTo - this.seq > atLeast;
+  }
+
+  /**
+   * Brings the file to `upTo` with a thread writing it: this thread reads the documents' texts from
+   * PostgreSQL (yielding to the event loop between reads), the other folds, stems and writes them.
+   */
+  async fill(upTo: number): Promise<void> {
+    const file = this.opened();
+    this.filling = true;
+    const worker = new Worker(new URL('./text-mirror-thread.mjs', import.meta.url), { workerData: { file: this.path } satisfies MirrorFillData });
+    let failure: Error | null = null;
+    let done = false;
+    let inFlight = 0;
+    let wake: (() => void) | null = null;
+    const notify = () => {
+      wake?.();
+      wake = null;
+    };
+    worker.on('message', (m: MirrorFillReply) => {
+      if ('applied' in m) inFlight--;
+      else if ('done' in m) done = true;
+      else failure ??= new Error(`The text mirror could not be made: ${m.error}`);
+      notify();
+    });
+    worker.on('error', (e) => {
+      failure ??= e;
+      notify();
+    });
+    worker.on('exit', (code) => {
+      if (!done) failure ??= new Error(`The text mirror's thread ended (code ${code}) before the file was made`);
+      notify();
+    });
+    const next = () => new Promise<void>((resolve) => (wake = resolve));
+    try {
+      let from = file.seq;
+      while (from < upTo) {
+        while (inFlight >= FILL_BACKLOG && !failure) await next();
+        if (failure) throw failure;
+        const rows = this.source.changes.all(from, upTo, FILL_DOCS) as ChangeRow[];
+        if (!rows.length) break;
+        worker.postMessage(rows satisfies MirrorFillMessage);
+        inFlight++;
+        from = Number(rows[rows.length - 1]![1]);
+        await new Promise((r) => setImmediate(r));
+      }
+      worker.postMessage('finish' satisfies MirrorFillMessage);
+      while (!done && !failure) await next();
+      if (failure) throw failure;
+    } finally {
+      this.filling = false;
+      worker.removeAllListeners();
+      await worker.terminate();
+    }
+  }
+
   /** Closes the file (the next use opens it again). */
   close(): void {
-    this.db?.close();
-    this.db = null;
+    this.file?.close();
+    this.file = null;
   }
 
-  private open(): BetterSqlite3.Database & SqlConnection {
-    if (this.file !== ':memory:') fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    let db = this.connect();
-    const why = this.mismatch(db);
+  private opened(): MirrorFile {
+    if (this.file) return this.file;
+    if (this.path !== ':memory:') fs.mkdirSync(path.dirname(this.path), { recursive: true });
+    let file = new MirrorFile(this.path);
+    const why = this.mismatch(file);
     if (why) {
       // Made again from the start: rows of another catalogue or format must not be searched.
-      db.close();
-      if (this.file !== ':memory:') for (const f of [this.file, `${this.file}-wal`, `${this.file}-shm`]) fs.rmSync(f, { force: true });
-      db = this.connect();
+      file.close();
+      if (this.path !== ':memory:') for (const f of [this.path, `${this.path}-wal`, `${this.path}-shm`]) fs.rmSync(f, { force: true });
+      file = new MirrorFile(this.path);
       if (why !== 'new') this.onReset?.(why);
+      file.setState('catalogue', catalogueId(this.catalogue.sqlite) ?? '');
+      file.setState('format', `${MIRROR_FORMAT}/${INDEX_FORMAT}`);
+      file.setState('seq', 0);
     }
-    this.db = db;
-    this.local = this.localStatements(db);
-    if (why) {
-      this.local.setState.run('catalogue', catalogueId(this.catalogue.sqlite) ?? '');
-      this.local.setState.run('format', `${MIRROR_FORMAT}/${INDEX_FORMAT}`);
-      this.local.setState.run('seq', 0);
-    }
-    return db;
-  }
-
-  /** Told why a file was made again (for the log). */
-  onReset: ((why: string) => void) | null = null;
-
-  private connect(): BetterSqlite3.Database & SqlConnection {
-    const db = sqliteConnection(new BetterSqlite3(this.file));
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
-    db.exec(`CREATE TABLE IF NOT EXISTS mirror_state (k TEXT PRIMARY KEY, v) WITHOUT ROWID;
-      CREATE TABLE IF NOT EXISTS mirror_rows (entry_id INTEGER PRIMARY KEY, rowids TEXT NOT NULL)`);
-    if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'entry_fts'`).get()) db.exec(ENTRY_FTS5_TABLE);
-    return db;
+    this.file = file;
+    return file;
   }
 
   /** Why the file's rows cannot be used with this catalogue ('new': it holds none yet); null when they can. */
-  private mismatch(db: BetterSqlite3.Database): string | null {
-    const state = new Map((db.prepare('SELECT k, v FROM mirror_state').raw().all() as [string, unknown][]));
+  private mismatch(file: MirrorFile): string | null {
+    const state = file.state();
     if (!state.has('seq')) return 'new';
     if (state.get('format') !== `${MIRROR_FORMAT}/${INDEX_FORMAT}`) return 'it was made in another format';
     if (state.get('catalogue') !== (catalogueId(this.catalogue.sqlite) ?? '')) return 'it was made from another catalogue';
     if (Number(state.get('seq')) > Number(this.source.maxSeq.get())) return 'it is ahead of the catalogue (a restored backup?)';
     return null;
   }
-
-  private localStatements(db: BetterSqlite3.Database) {
-    return {
-      state: db.prepare('SELECT v FROM mirror_state WHERE k = ?').pluck(),
-      setState: db.prepare('INSERT INTO mirror_state (k, v) VALUES (?, ?) ON CONFLICT (k) DO UPDATE SET v = excluded.v'),
-      rowsOf: db.prepare('SELECT rowids FROM mirror_rows WHERE entry_id = ?').pluck(),
-      putRows: db.prepare('INSERT INTO mirror_rows (entry_id, rowids) VALUES (?, ?) ON CONFLICT (entry_id) DO UPDATE SET rowids = excluded.rowids'),
-      dropRows: db.prepare('DELETE FROM mirror_rows WHERE entry_id = ?'),
-      ftsDelete: db.prepare('DELETE FROM entry_fts WHERE rowid = ?'),
-      ftsInsert: db.prepare('INSERT INTO entry_fts (rowid, title, authors, body, fulltext) VALUES (?, ?, ?, ?, ?)'),
-    };
-  }
 }
-
-/** entry id, seq, then the row's rowid and texts (nulls: the entry has no row). */
-type ChangeRow = [number, number, number | null, string | null, string | null, string | null, string | null, string | null];
