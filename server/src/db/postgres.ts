@@ -23,6 +23,7 @@ interface PQ {
   execParams(text: string, params: (string | null)[]): void;
   prepare(name: string, text: string, nParams: number): void;
   execPrepared(name: string, params: (string | null)[]): void;
+  sendQueryPrepared(name: string, params: (string | null)[]): boolean;
   describePrepared(name: string): void;
   resultStatus(): string;
   resultErrorMessage(): string;
@@ -283,8 +284,11 @@ export function copyText(v: unknown): string {
 }
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-/** Bytes of COPY data sent to the server at a time. */
-const COPY_CHUNK = 1 << 20;
+/**
+ * Bytes of COPY data sent to the server at a time: the server parses and stores one chunk while the next
+ * is being made here (with 1 MiB a batch's COPY was mostly one chunk, made while the server waited).
+ */
+const COPY_CHUNK = 64 << 10;
 
 /** Rows fetched at a time by iterate(). */
 const CURSOR_ROWS = 1000;
@@ -306,6 +310,8 @@ export class PgConnection implements SqlConnection {
   private idColumns = new Map<string, { col: string; generated: boolean } | null>();
   private depth = 0;
   private lastRowid: number = 0;
+  /** A statement sent without waiting for its result (`later`): its SQL, until settle() reads the result. */
+  private pending: string | null = null;
 
   constructor(url: string, opts: { maxStatements?: number } = {}) {
     this.maxStatements = opts.maxStatements ?? 2000;
@@ -335,13 +341,35 @@ export class PgConnection implements SqlConnection {
   }
 
   exec(source: string): this {
+    // A rollback must not fail on the error of a statement it is rolling back.
+    this.settle(!/^\s*ROLLBACK\b/i.test(source));
     this.pq.exec(source);
     this.check(source);
     return this;
   }
 
+  /**
+   * Reads the result of the statement sent without waiting (`copyRows` or `runLater` with `later`),
+   * waiting for the server to finish it; its error is thrown here (`throwing`), by the next statement.
+   */
+  settle(throwing = true): void {
+    const sql = this.pending;
+    if (sql === null) return;
+    this.pending = null;
+    let error: PgError | null = null;
+    while (this.pq.getResult()) {
+      try {
+        this.check(sql);
+      } catch (e) {
+        error ??= e as PgError;
+      }
+    }
+    if (error && throwing) throw error;
+  }
+
   /** Runs a statement with text parameters and returns its rows as arrays of parsed values. */
   query(text: string, params: (string | null)[] = []): unknown[][] {
+    this.settle();
     this.pq.execParams(text, params);
     this.check(text);
     return this.readRows(null, true) as unknown[][];
@@ -382,6 +410,7 @@ export class PgConnection implements SqlConnection {
       return cached;
     }
     const translated = translatePlaceholders(source);
+    this.settle();
     const name = this.prepareOnServer(translated);
     this.pq.describePrepared(name);
     this.check(source);
@@ -416,8 +445,22 @@ export class PgConnection implements SqlConnection {
   /** Executes a prepared statement (prepared before a schema change, a `SELECT *` fails: reopen after migrating). */
   execute(p: Prepared, args: unknown[]): void {
     const params = bindArguments(p.translated.slots, args);
+    this.settle();
     this.pq.execPrepared(p.name, params);
     this.check(p.translated.text);
+  }
+
+  /**
+   * Sends a statement whose result nobody reads (a bulk load's write) and returns at once: the server
+   * runs it while this thread goes on; the next statement waits for it first and throws its error
+   * (`settle`). No RETURNING is added, and no count of changes is given.
+   */
+  runLater(source: string, args: unknown[]): void {
+    const p = this.prepared(source);
+    const params = bindArguments(p.translated.slots, args);
+    this.settle();
+    if (!this.pq.sendQueryPrepared(p.name, params)) this.check(p.translated.text);
+    this.pending = p.translated.text;
   }
 
   /** The INSERT of `p` returning its table's id (identity column, else integer primary key), or null. */
@@ -478,10 +521,12 @@ export class PgConnection implements SqlConnection {
   *cursor(source: string, args: unknown[], mode: 'object' | 'raw' | 'pluck'): Generator<unknown> {
     const p = this.prepared(source);
     const name = `uc_cursor${++this.cursorSeq}`;
+    this.settle();
     this.pq.execParams(`DECLARE ${name} NO SCROLL CURSOR WITH HOLD FOR ${p.translated.text}`, bindArguments(p.translated.slots, args));
     this.check(source);
     try {
       for (;;) {
+        this.settle();
         this.pq.exec(`FETCH FORWARD ${CURSOR_ROWS} FROM ${name}`);
         this.check(source);
         const rows = this.readRows(p, mode === 'raw', mode === 'pluck');
@@ -550,6 +595,8 @@ export class PgConnection implements SqlConnection {
   /** Ends what begin() opened. */
   end(how: 'COMMIT' | 'ROLLBACK'): void {
     if (this.depth !== 1) throw new TypeError(`${how}: no transaction of begin() is open`);
+    // A write sent without waiting that failed fails the commit while the transaction can still roll back.
+    if (how === 'COMMIT') this.settle();
     this.depth = 0;
     this.exec(how);
   }
@@ -558,16 +605,23 @@ export class PgConnection implements SqlConnection {
    * `COPY <target> FROM STDIN` with these rows (arrays of values in the target's column order, bound as
    * run() binds them): one statement for any number of rows, the fast path of a bulk load. Answers the
    * number of rows copied; a refused row fails the whole COPY (the caller's transaction rolls it back).
+   * `later`: returns once the rows are sent, answering the number sent; the server stores them while this
+   * thread goes on, and the next statement waits for that and throws its error (`settle`).
    */
-  copyRows(target: string, rows: Iterable<readonly unknown[]>): number {
+  copyRows(target: string, rows: Iterable<readonly unknown[]>, opts: { later?: boolean } = {}): number {
     const sql = `COPY ${target} FROM STDIN`;
+    this.settle();
     this.pq.exec(sql);
     if (this.pq.resultStatus() !== 'PGRES_COPY_IN') this.check(sql);
     let chunk = '';
     let failure: unknown = null;
+    let sent = 0;
     try {
       for (const row of rows) {
-        chunk += row.map(copyText).join('\t') + '\n';
+        let line = '';
+        for (let i = 0; i < row.length; i++) line += (i ? '\t' : '') + copyText(row[i]);
+        chunk += line + '\n';
+        sent++;
         if (chunk.length >= COPY_CHUNK) {
           this.putCopy(Buffer.from(chunk, 'utf8'));
           chunk = '';
@@ -579,16 +633,13 @@ export class PgConnection implements SqlConnection {
     }
     // Ending the COPY with a message makes the server refuse it: the connection is ready again either way.
     this.pq.putCopyEnd(failure ? 'client error' : undefined);
-    let error: PgError | null = null;
-    while (this.pq.getResult()) {
-      try {
-        this.check(sql);
-      } catch (e) {
-        error ??= e as PgError;
-      }
+    this.pending = sql;
+    if (failure) {
+      this.settle(false);
+      throw failure;
     }
-    if (failure) throw failure;
-    if (error) throw error;
+    if (opts.later) return sent;
+    this.settle();
     return Number(this.pq.cmdTuples()) || 0;
   }
 
@@ -602,6 +653,7 @@ export class PgConnection implements SqlConnection {
 
   close(): this {
     if (this.open) {
+      this.settle(false);
       this.pq.finish();
       keepUntilClosed(this.pq);
     }

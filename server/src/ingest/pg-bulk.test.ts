@@ -193,4 +193,35 @@ describe.skipIf(!PG_URL)('the PostgreSQL bulk import', () => {
       conn.close();
     }
   });
+
+  it('a write sent without waiting (COPY or a statement) is in place for the next statement, and its error is thrown there, before a commit', () => {
+    const conn = new PgConnection(testDatabaseTarget('postgres'));
+    try {
+      conn.exec('CREATE TABLE t (k int PRIMARY KEY, n bigint)');
+      const rows = Array.from({ length: 20_000 }, (_, i) => [i, i * 2]);
+      // Rows sent in several chunks: the answer is the number sent, the rows are there for the next statement.
+      expect(conn.copyRows('t (k, n)', rows, { later: true })).toBe(rows.length);
+      conn.runLater('UPDATE t SET n = n + 1 WHERE k < ?', [10]);
+      expect(conn.prepare('SELECT count(*), sum(n) FROM t').raw().get()).toEqual([rows.length, 20_000 * 19_999 + 10]);
+      // A refused row: the next statement throws the COPY's error, and the one after works.
+      conn.copyRows('t (k, n)', [[1, 5]], { later: true });
+      expect(() => conn.prepare('SELECT 1').pluck().get()).toThrow(/duplicate key/);
+      expect(conn.prepare('SELECT count(*) FROM t').pluck().get()).toBe(rows.length);
+      // Inside a transaction: the commit throws it while a rollback is still possible, and the rollback undoes everything.
+      conn.begin();
+      conn.copyRows('t (k, n)', [[-1, 0]], { later: true });
+      conn.runLater('INSERT INTO t (k, n) VALUES (?, ?)', [0, 0]);
+      expect(() => conn.end('COMMIT')).toThrow(/duplicate key/);
+      expect(conn.inTransaction).toBe(true);
+      conn.end('ROLLBACK');
+      expect(conn.prepare('SELECT count(*) FROM t WHERE k < 0').pluck().get()).toBe(0);
+      // A rollback does not throw the error of what it rolls back.
+      conn.begin();
+      conn.copyRows('t (k, n)', [[0, 0]], { later: true });
+      conn.end('ROLLBACK');
+      expect(conn.prepare('SELECT count(*) FROM t').pluck().get()).toBe(rows.length);
+    } finally {
+      conn.close();
+    }
+  });
 });

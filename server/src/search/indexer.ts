@@ -12,6 +12,7 @@ import type { IndexDoc } from './doc.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { partLibrariesSql } from '../catalogue/holdings.ts';
 import type { PgFtsStage } from './pg-fts-stage.ts';
+import type { PgConnection } from '../db/postgres.ts';
 import { BULK_FTS_CONFIG, FTS5_DEFAULT_CONFIG, FtsFingerprints, fingerprintOf, ftsRow, storedFtsText, type FtsRow, type FtsText, type StoredFtsText } from './fts-text.ts';
 import type { FtsBuilder } from './fts-builder.ts';
 import { EntryImage, type DsRow, type EntryRow } from './entry-image.ts';
@@ -112,10 +113,7 @@ export class Indexer {
         JOIN entries e ON e.id = d.entry_id WHERE s.library_id = ?`).pluck(),
       putDoc: s.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries, layers) VALUES (?, ?, ?, ?, ?)
         ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries, layers = excluded.layers`),
-      // PostgreSQL: a batch's rows in one statement, in seq order (the OAI-PMH triggers still fire per row).
-      putDocs: this.pg ? s.prepare(`INSERT INTO search_docs (entry_id, seq, doc, libraries, layers)
-        SELECT (r->>0)::bigint, (r->>1)::bigint, r->>2, r->>3, r->>4 FROM jsonb_array_elements(?::jsonb) r ORDER BY (r->>1)::bigint
-        ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries, layers = excluded.layers`) : null,
+      putDocs: this.pg ? s.prepare(PG_PUT_DOCS) : null,
       ftsDelete: this.pg ? null : s.prepare('DELETE FROM entry_fts WHERE rowid = ?'),
       ftsInsert: this.pg ? null : s.prepare('INSERT INTO entry_fts (rowid, title, authors, body, fulltext) VALUES (?, ?, ?, ?, ?)'),
       // PostgreSQL: rows by the hundred in one statement (a round trip each costs more than the row).
@@ -471,7 +469,11 @@ export class Indexer {
       builder?.drop(id);
       putDoc(id, ++seq, null, null);
     }
-    if (docs.length) q.putDocs!.run(jsonbRows(docs));
+    if (docs.length) {
+      // A bulk load's rows are sent without waiting (the server writes them while the next documents are made).
+      if (this.stage) (this.db.sqlite as unknown as PgConnection).runLater(PG_PUT_DOCS, [jsonbRows(docs)]);
+      else q.putDocs!.run(jsonbRows(docs));
+    }
     // A row still waiting in `fts` (an entry of an earlier batch of this call) goes in before it is deleted.
     if (ftsGone.some((id) => fts.ids.has(id))) this.writeFts(fts);
     if (q.ftsDeleteMany) {
@@ -485,6 +487,11 @@ export class Indexer {
     return canon.length;
   }
 }
+
+/** PostgreSQL: a batch's search_docs rows in one statement, in seq order (the OAI-PMH triggers still fire per row). */
+const PG_PUT_DOCS = `INSERT INTO search_docs (entry_id, seq, doc, libraries, layers)
+  SELECT (r->>0)::bigint, (r->>1)::bigint, r->>2, r->>3, r->>4 FROM jsonb_array_elements(?::jsonb) r ORDER BY (r->>1)::bigint
+  ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries, layers = excluded.layers`;
 
 /** Where the index puts a library's copies (see `Indexer.syncLibraryVisibility`). */
 type LibraryState = 'public' | 'layer' | 'none';

@@ -33,7 +33,8 @@ export class PgFtsStage {
   put(rows: StoredFtsText[]): void {
     if (!rows.length) return;
     const first = this.n;
-    this.conn.copyRows(`import_fts (n, rowid, ${TEXTS.join(', ')})`, rows.map((row, i) => [first + i, ...row]));
+    // Sent without waiting: the server stores them while the load goes on (PgConnection.settle).
+    this.conn.copyRows(`import_fts (n, rowid, ${TEXTS.join(', ')})`, rows.map((row, i) => [first + i, ...row]), { later: true });
     for (const [rowid] of rows) {
       const old = this.staged.get(rowid);
       if (old !== undefined) this.stale.push(old);
