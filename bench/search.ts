@@ -43,6 +43,9 @@ const services = await createServices(config);
 const entryCount = () => (services.db.sqlite.prepare('SELECT count(*) AS n FROM entries').get() as { n: number }).n;
 // A --database-url that holds a catalogue already is searched as it is (as --data-dir on SQLite).
 const reused = backend === 'postgres' ? entryCount() > 0 : sqliteKept;
+// As `npm run import` does: an empty catalogue records its index format first (else a `serve` started on
+// the kept database would rebuild every entry's rows).
+if (!reused) services.indexer.ensureFormat();
 const t0 = performance.now();
 const summary = reused ? { entries: entryCount() } : await importJsonl(catalogueFile, services);
 const importS = (performance.now() - t0) / 1000;
