@@ -213,3 +213,26 @@ describe.each(BACKENDS)('search on %s', (dialect) => {
     }
   });
 });
+
+describe.skipIf(BACKENDS.length < 2)('ranking on both back ends', () => {
+  it('gives the same order for ranked queries (bm25 on both: PostgreSQL ranks in its text mirror)', async () => {
+    const searches: SearchService[] = [];
+    const dbs: Db[] = [];
+    try {
+      for (const dialect of BACKENDS) {
+        const db = openDatabase(await migratedTestDatabase(dialect));
+        dbs.push(db);
+        const cat = writeCatalogue(db);
+        new Indexer(db).reindex(cat.ids);
+        searches.push(searchOn(db));
+      }
+      for (const query of ['kropotkin', 'fact*', 'mutual OR state', 'author:kropotkin', 'kropotk* -aid', 'Кропоткин']) {
+        const [lite, pg] = searches.map((s) => titles(s.search(params(query, { sortBy: 'relevance' }), ANONYMOUS)));
+        expect(pg, query).toEqual(lite);
+        expect(lite!.length, query).toBeGreaterThan(0);
+      }
+    } finally {
+      for (const db of dbs) await db.close();
+    }
+  });
+});
