@@ -14,7 +14,7 @@ export interface CopyOptions {
   progressEveryMs?: number;
   log?: (line: string) => void;
   /**
-   * Rebuilds what PostgreSQL derives from the copied rows (the entry_fts tsvectors), inside the copy's
+   * Rebuilds what PostgreSQL derives from the copied rows (the entry_fts texts and search_docs), inside the copy's
    * transaction while the triggers are still off (so the OAI-PMH datestamps stay as copied).
    */
   rebuild?: () => void;

@@ -1,7 +1,7 @@
 // Snippets: a short passage of a full text around the first word the query found there, the matched
-// words marked. entry_fts holds folded tokens only (contentless FTS5, or a tsvector), so neither FTS5's
-// snippet() nor ts_headline can give the passage: the index tells which page rows matched inside a full
-// text, the passage is cut here.
+// words marked. entry_fts holds folded tokens only (contentless FTS5, in the catalogue or in a
+// PostgreSQL node's text mirror), so FTS5's snippet() cannot give the passage: the index tells which
+// page rows matched inside a full text, the passage is cut here.
 import { foldText, type Match, type SnippetPart } from '@uc/shared';
 import type { Db } from '../db/index.ts';
 import { idList } from '../db/dialect.ts';
