@@ -24,6 +24,8 @@ interface PQ {
   prepare(name: string, text: string, nParams: number): void;
   execPrepared(name: string, params: (string | null)[]): void;
   sendQueryPrepared(name: string, params: (string | null)[]): boolean;
+  consumeInput(): boolean;
+  isBusy(): boolean;
   describePrepared(name: string): void;
   resultStatus(): string;
   resultErrorMessage(): string;
@@ -290,6 +292,44 @@ const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': 
  */
 const COPY_CHUNK = 64 << 10;
 
+/** Bytes of writes given without waiting (`later`) that may wait for the server before the load waits too. */
+const WRITE_BACKLOG = 64 << 20;
+
+/** A write given without waiting (PgConnection `later`): a COPY's data or a prepared statement's parameters. */
+interface LaterWrite {
+  sql: string;
+  copy: Buffer[] | null;
+  statement: string | null;
+  params: (string | null)[] | null;
+  bytes: number;
+  /** Sent (or failed to send); `pending`: its result is to be read. */
+  sent: boolean;
+  pending: boolean;
+}
+
+/** Rows as COPY's text lines, handed on in chunks of about COPY_CHUNK characters; answers the number of rows. */
+function copyLines(rows: Iterable<readonly unknown[]>, put: (chunk: string) => void): number {
+  let chunk = '';
+  let n = 0;
+  for (const row of rows) {
+    let line = '';
+    for (let i = 0; i < row.length; i++) line += (i ? '\t' : '') + copyText(row[i]);
+    chunk += line + '\n';
+    n++;
+    if (chunk.length >= COPY_CHUNK) {
+      put(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk) put(chunk);
+  return n;
+}
+
+/** PostgreSQL's writes given without waiting move on (PgConnection.pump); nothing on SQLite. */
+export function pumpWrites(conn: { dialect: string }): void {
+  if (conn.dialect === 'postgres') (conn as PgConnection).pump();
+}
+
 /** Rows fetched at a time by iterate(). */
 const CURSOR_ROWS = 1000;
 
@@ -310,8 +350,14 @@ export class PgConnection implements SqlConnection {
   private idColumns = new Map<string, { col: string; generated: boolean } | null>();
   private depth = 0;
   private lastRowid: number = 0;
-  /** A statement sent without waiting for its result (`later`): its SQL, until settle() reads the result. */
-  private pending: string | null = null;
+  /**
+   * Writes given without waiting (`later`), in order: the first may be on the server (sent, its result
+   * not read yet), the others wait their turn; `pump()` moves them on, `settle()` finishes them all.
+   */
+  private writes: LaterWrite[] = [];
+  private writeBytes = 0;
+  /** The first error of a write given without waiting, until thrown. */
+  private writeError: PgError | null = null;
 
   constructor(url: string, opts: { maxStatements?: number } = {}) {
     this.maxStatements = opts.maxStatements ?? 2000;
@@ -349,22 +395,72 @@ export class PgConnection implements SqlConnection {
   }
 
   /**
-   * Reads the result of the statement sent without waiting (`copyRows` or `runLater` with `later`),
-   * waiting for the server to finish it; its error is thrown here (`throwing`), by the next statement.
+   * Finishes the writes given without waiting (`copyRows` with `later`, `runLater`), waiting for the
+   * server; the first one's error is thrown here (`throwing`), so by the next statement.
    */
   settle(throwing = true): void {
-    const sql = this.pending;
-    if (sql === null) return;
-    this.pending = null;
-    let error: PgError | null = null;
-    while (this.pq.getResult()) {
-      try {
-        this.check(sql);
-      } catch (e) {
-        error ??= e as PgError;
+    while (this.writes.length) {
+      const w = this.writes[0]!;
+      if (!w.sent) this.send(w);
+      this.finish(w, true);
+    }
+    const error = this.writeError;
+    this.writeError = null;
+    if (error && throwing) throw error;
+  }
+
+  /**
+   * Moves the writes given without waiting on, without waiting for the server: reads the result of the
+   * one on the server once it is there and sends the next. Called between pieces of a bulk load's work
+   * (one statement at a time per connection, so this keeps the server busy while JavaScript runs).
+   * The error of one that failed is kept for the next statement (settle), so it is thrown at one place.
+   */
+  pump(): void {
+    while (this.writes.length) {
+      const w = this.writes[0]!;
+      if (!w.sent) this.send(w);
+      // Past WRITE_BACKLOG the load waits for the server, so its memory stays bounded.
+      if (!this.finish(w, this.writeBytes > WRITE_BACKLOG)) break;
+    }
+  }
+
+  /** Sends a waiting write (the connection is idle); a refusal of its start is its error. */
+  private send(w: LaterWrite): void {
+    w.sent = true;
+    try {
+      if (this.writeError) return; // the transaction failed: what follows would only fail too
+      if (w.copy) {
+        this.pq.exec(w.sql);
+        if (this.pq.resultStatus() !== 'PGRES_COPY_IN') this.check(w.sql);
+        for (const chunk of w.copy) this.putCopy(chunk);
+        this.pq.putCopyEnd();
+      } else if (!this.pq.sendQueryPrepared(w.statement!, w.params!)) {
+        throw new PgError(`${this.pq.errorMessage().trim() || 'the statement could not be sent'} (in: ${w.sql.slice(0, 200)})`, 'PG_ERROR');
+      }
+      w.pending = true;
+    } catch (e) {
+      this.writeError ??= e as PgError;
+    }
+  }
+
+  /** Reads the result of the write on the server (`wait`: waiting for it); answers whether it was there. */
+  private finish(w: LaterWrite, wait: boolean): boolean {
+    if (w.pending) {
+      if (!wait) {
+        this.pq.consumeInput();
+        if (this.pq.isBusy()) return false;
+      }
+      while (this.pq.getResult()) {
+        try {
+          this.check(w.sql);
+        } catch (e) {
+          this.writeError ??= e as PgError;
+        }
       }
     }
-    if (error && throwing) throw error;
+    this.writes.shift();
+    this.writeBytes -= w.bytes;
+    return true;
   }
 
   /** Runs a statement with text parameters and returns its rows as arrays of parsed values. */
@@ -458,9 +554,14 @@ export class PgConnection implements SqlConnection {
   runLater(source: string, args: unknown[]): void {
     const p = this.prepared(source);
     const params = bindArguments(p.translated.slots, args);
-    this.settle();
-    if (!this.pq.sendQueryPrepared(p.name, params)) this.check(p.translated.text);
-    this.pending = p.translated.text;
+    const bytes = params.reduce((n, v) => n + (v?.length ?? 0), 0);
+    this.later({ sql: p.translated.text, copy: null, statement: p.name, params, bytes, sent: false, pending: false });
+  }
+
+  private later(w: LaterWrite): void {
+    this.writes.push(w);
+    this.writeBytes += w.bytes;
+    this.pump();
   }
 
   /** The INSERT of `p` returning its table's id (identity column, else integer primary key), or null. */
@@ -610,36 +711,39 @@ export class PgConnection implements SqlConnection {
    */
   copyRows(target: string, rows: Iterable<readonly unknown[]>, opts: { later?: boolean } = {}): number {
     const sql = `COPY ${target} FROM STDIN`;
+    if (opts.later) {
+      // The rows made now (a failure here leaves nothing sent), sent when the server is free.
+      const copy: Buffer[] = [];
+      let bytes = 0;
+      const sent = copyLines(rows, (chunk) => {
+        const b = Buffer.from(chunk, 'utf8');
+        copy.push(b);
+        bytes += b.length;
+      });
+      if (sent) this.later({ sql, copy, statement: null, params: null, bytes, sent: false, pending: false });
+      return sent;
+    }
     this.settle();
     this.pq.exec(sql);
     if (this.pq.resultStatus() !== 'PGRES_COPY_IN') this.check(sql);
-    let chunk = '';
     let failure: unknown = null;
-    let sent = 0;
     try {
-      for (const row of rows) {
-        let line = '';
-        for (let i = 0; i < row.length; i++) line += (i ? '\t' : '') + copyText(row[i]);
-        chunk += line + '\n';
-        sent++;
-        if (chunk.length >= COPY_CHUNK) {
-          this.putCopy(Buffer.from(chunk, 'utf8'));
-          chunk = '';
-        }
-      }
-      if (chunk) this.putCopy(Buffer.from(chunk, 'utf8'));
+      copyLines(rows, (chunk) => this.putCopy(Buffer.from(chunk, 'utf8')));
     } catch (e) {
       failure = e;
     }
     // Ending the COPY with a message makes the server refuse it: the connection is ready again either way.
     this.pq.putCopyEnd(failure ? 'client error' : undefined);
-    this.pending = sql;
-    if (failure) {
-      this.settle(false);
-      throw failure;
+    let error: PgError | null = null;
+    while (this.pq.getResult()) {
+      try {
+        this.check(sql);
+      } catch (e) {
+        error ??= e as PgError;
+      }
     }
-    if (opts.later) return sent;
-    this.settle();
+    if (failure) throw failure;
+    if (error) throw error;
     return Number(this.pq.cmdTuples()) || 0;
   }
 

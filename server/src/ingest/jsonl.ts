@@ -9,7 +9,7 @@ import { beginImmediate } from '../db/connection.ts';
 import { ensureSite, upsertLibrary } from '../libraries/service.ts';
 import type { PagesService } from '../pages/service.ts';
 import type { FileStore } from '../catalogue/files.ts';
-import type { IngestRecord, IngestService, LinkRequest } from './service.ts';
+import { StoredKeys, type IngestRecord, type IngestService, type LinkRequest } from './service.ts';
 import type { Indexer } from '../search/indexer.ts';
 import { FtsFingerprints } from '../search/fts-text.ts';
 import { FtsBuilder } from '../search/fts-builder.ts';
@@ -19,7 +19,7 @@ import { readCheckedLines } from './reader.ts';
 import { deferOaiRecords } from '../publish/oai-bulk.ts';
 import { PgFtsStage } from '../search/pg-fts-stage.ts';
 import { PgSuspendedKeys } from './pg-foreign-keys.ts';
-import type { PgConnection } from '../db/postgres.ts';
+import { pumpWrites, type PgConnection } from '../db/postgres.ts';
 
 /** The import holds one transaction over everything (see below): no savepoint per batch. */
 const BULK = { inTransaction: true } as const;
@@ -125,6 +125,8 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
   // On PostgreSQL they are staged and written at the end (pgFts).
   // PostgreSQL, into an empty catalogue: foreign keys checked once at the end (pg-foreign-keys.ts).
   let suspendedKeys: PgSuspendedKeys | null = null;
+  // And there, what it has stored (a batch asks the server only about keys it may have written).
+  let stored: StoredKeys | null = null;
   const bulkIndex: { inTransaction: true; ftsWritten: FtsFingerprints; ftsBuilder: FtsBuilder | null; image: EntryImage | null; pgFts: PgFtsStage | null } = {
     ...BULK, ftsWritten: new FtsFingerprints(), ftsBuilder: null, image: null, pgFts: null,
   };
@@ -165,7 +167,7 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
         owners.push({ entry: e, ds });
       }
     }
-    const { entryIds, touched, dataSourceIds } = ingest.store(records, { ...BULK, image: bulkIndex.image });
+    const { entryIds, touched, dataSourceIds } = ingest.store(records, { ...BULK, image: bulkIndex.image, stored });
     owners.forEach((o, i) => {
       if (!entryOfFileId.has(o.entry.id)) entryOfFileId.set(o.entry.id, entryIds[i]);
       if (o.ds.muse_file) {
@@ -264,6 +266,8 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
           summary.pages++;
           break;
         case 'entry':
+          // PostgreSQL: the writes of the batches before move on while lines are read.
+          if (batch.length % 250 === 0) pumpWrites(db.sqlite);
           batch.push(rec);
           if (batch.length >= 2000) {
             flush();
@@ -315,10 +319,18 @@ export async function importJsonl(file: string, deps: ImportDeps, onProgress?: (
       bulkIndex.image = deps.indexer.entryImage();
       bulkIndex.pgFts = db.sqlite.dialect === 'postgres' ? new PgFtsStage(db) : null;
       suspendedKeys = db.sqlite.dialect === 'postgres' ? PgSuspendedKeys.suspendIfEmpty(db.sqlite as unknown as PgConnection) : null;
+      // (Data sources left without an entry would be in no set: then every key is asked.) No other session
+      // writes these tables until the commit (dropping the keys locked them already; said again here).
+      if (suspendedKeys && !db.sqlite.prepare('SELECT EXISTS (SELECT 1 FROM data_sources)').pluck().get()) {
+        db.sqlite.exec('LOCK TABLE entries, data_sources, agents IN EXCLUSIVE MODE');
+        stored = new StoredKeys();
+        stored.agentsEmpty = !db.sqlite.prepare('SELECT EXISTS (SELECT 1 FROM agents)').pluck().get();
+      }
       const restoreIndexSettings = bulkIndex.ftsBuilder ? () => {} : deps.indexer.bulkSettings();
       // The OAI-PMH record state of everything indexed is written once at the end, not per index row.
       const oaiRecords = deferOaiRecords(db);
       await run();
+      if (stored) ingest.releaseIds(stored);
       oaiRecords.finish();
       restoreIndexSettings();
       transaction.commit();

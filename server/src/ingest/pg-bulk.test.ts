@@ -151,6 +151,21 @@ describe.skipIf(!PG_URL)('the PostgreSQL bulk import', () => {
     }
   });
 
+  it('into a catalogue emptied of entries and records but not of authors, the authors are found again, not made twice', async () => {
+    const { services, dir } = await fresh('postgres');
+    const s = services.db.sqlite;
+    try {
+      await importJsonl(writeFixture(dir, firstFile()), services);
+      const agents = s.prepare('SELECT id, name FROM agents ORDER BY id').raw().all();
+      s.exec('DELETE FROM data_sources; DELETE FROM entries');
+      await importJsonl(writeFixture(fs.mkdtempSync(path.join(dir, 'again-')), firstFile()), services);
+      expect(s.prepare('SELECT id, name FROM agents ORDER BY id').raw().all()).toEqual(agents);
+      expect(s.prepare('SELECT count(*) FROM data_sources').pluck().get()).toBe(15);
+    } finally {
+      await services.db.close();
+    }
+  });
+
   it('a failure at the end rolls it all back: the empty catalogue keeps entry_fts\'s index and no staged row', async () => {
     const { services, dir } = await fresh('postgres');
     const s = services.db.sqlite;

@@ -6,7 +6,7 @@ import type { FileStore } from '../catalogue/files.ts';
 import { foldText } from '@uc/shared';
 import { clip, groupingKey, storedWork, TITLE_MAX } from './grouping.ts';
 import { asPgText, jsonbRows } from '../db/dialect.ts';
-import type { PgConnection } from '../db/postgres.ts';
+import { pumpWrites, type PgConnection } from '../db/postgres.ts';
 import type { EntryImage } from '../search/entry-image.ts';
 
 export interface IngestRecord {
@@ -51,6 +51,35 @@ export interface BulkOptions {
   inTransaction?: boolean;
   /** What is written of new entries is also kept here, for their indexing (search/entry-image.ts). */
   image?: EntryImage | null;
+  /** PostgreSQL, a load into an empty catalogue that has locked its tables: what it stored (`StoredKeys`). */
+  stored?: StoredKeys | null;
+}
+
+/**
+ * What a bulk load into an empty catalogue has stored, as hashes of the data sources' keys (site and
+ * identifier) and of the entries' grouping keys: with the tables empty at the start and locked by the
+ * load (PgSuspendedKeys), a key whose hash is not here is in no table, so a batch asks PostgreSQL only
+ * about the others (most batches: none). Each of those reads was a round trip that also waited for the
+ * server to store the batch before. A hash met by chance only costs the read. 32-bit hashes in sets of
+ * numbers: about 30 MB at 1,000,000 entries, where the keys themselves would take several times that.
+ */
+export class StoredKeys {
+  readonly dataSources = new Set<number>();
+  readonly groups = new Set<number>();
+  /** `agents` held no row at the start: a name not among the agent ids found or made since is in no row. */
+  agentsEmpty = false;
+  /**
+   * New ids taken ahead from each table's sequence (PgBatch.take), so a batch rarely waits for a
+   * statement's answer; those left at the end are given back (IngestService.releaseIds).
+   */
+  readonly ids = new Map<string, number[]>();
+
+  /** FNV-1a over the UTF-16 code units. */
+  static hash(key: string): number {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+    return h | 0;
+  }
 }
 
 export interface LinkRequest {
@@ -217,7 +246,7 @@ export class IngestService {
   private storeBatch(records: IngestRecord[], now: string, out: { entryIds: number[]; touched: Set<number>; dataSourceIds: number[]; outcomes: StoreOutcome[] }, opts?: BulkOptions): void {
     this.pgq ??= pgStatements(this.db, this.q.entryByKey);
     const newBefore = out.outcomes.filter((o) => o === 'new').length;
-    const batch = new PgBatch(this.pgq, this.agentIds, this.languages);
+    const batch = new PgBatch(this.pgq, this.agentIds, this.languages, opts?.stored ?? null);
     batch.readDataSources(records);
     // The grouping keys of the records that are new or changed (an unchanged one needs none).
     const keys = new Set<string>();
@@ -228,7 +257,10 @@ export class IngestService {
     }
     batch.readEntries(keys);
     const touched = new Set<number>();
+    let pumped = 0;
     for (const r of records) {
+      // The writes of the batches before (sent without waiting) move on meanwhile.
+      if (++pumped % 200 === 0) pumpWrites(this.db.sqlite);
       const { entryId, dataSourceId, outcome } = this.storeOne(r, batch, now, touched);
       out.entryIds.push(entryId);
       out.dataSourceIds.push(dataSourceId);
@@ -249,7 +281,9 @@ export class IngestService {
    * lookup by grouping key or by site and identifier became a sequential scan of the whole growing
    * table (measured: a hash join over all of `entries`, 59 ms a batch at 400,000 rows, against an index
    * scan after ANALYZE). So the import gathers them itself (ANALYZE sees its own transaction's rows)
-   * whenever its new rows have doubled the tables since the last time: about ten times in 1,000,000.
+   * whenever its new rows have made the tables four times as large as the last time: about five times
+   * in 1,000,000. (Between two, the planner scales the row counts by the tables' sizes on disk, so the
+   * plans follow the growth; doubling ran it twice as often for the same plans.)
    */
   private analyzeWhenGrown(added: number): void {
     const st = this.pgGrowth;
@@ -257,7 +291,7 @@ export class IngestService {
       st.rows = Math.max(0, Number(this.db.sqlite.prepare("SELECT reltuples FROM pg_class WHERE oid = 'data_sources'::regclass").pluck().get() ?? 0));
     }
     st.added += added;
-    if (st.added < Math.max(ANALYZE_AFTER_ROWS, st.rows)) return;
+    if (st.added < Math.max(ANALYZE_AFTER_ROWS, 3 * st.rows)) return;
     // The columns the import's lookups and the indexer's reads go by: the wide text columns (titles,
     // descriptions, full texts, documents) were most of its cost (555 ms against 184 ms at 50,000 entries).
     this.db.sqlite.exec(`ANALYZE entries (id, grouping_key, canonical_entry_id, original_entry_id), data_sources (id, site_id, identifier, entry_id),
@@ -513,6 +547,21 @@ export class IngestService {
     return true;
   }
 
+  /**
+   * The ids a load took ahead and did not use go back to their sequences (before its commit), so the
+   * next rows are numbered on from its last, as SQLite numbers them; not when another session has taken
+   * an id since (it keeps its gap then).
+   */
+  releaseIds(stored: StoredKeys): void {
+    this.pgq ??= pgStatements(this.db, this.q.entryByKey);
+    for (const [table, pool] of stored.ids) {
+      if (!pool.length) continue;
+      const seq = this.pgq.sequences[table as (typeof ID_TABLES)[number]];
+      this.db.sqlite.prepare(`SELECT setval(?::regclass, ?) FROM ${seq} WHERE last_value = ?`).run(seq, pool[0]! - 1, pool[pool.length - 1]!);
+    }
+    stored.ids.clear();
+  }
+
   reindex(entryIds: Iterable<number>, opts?: BulkOptions): number {
     return this.indexer.reindex(entryIds, opts);
   }
@@ -526,7 +575,7 @@ function pgStatements(db: Db, entryByKey: ReturnType<Db['sqlite']['prepare']>) {
     'material_description', 'edition_statement', 'place_date_of_publication_distribution', 'uri', 'uri_label', 'content_type',
     'downloads', 'full_text', 'datestamp'];
   const dsColumns = ['entry_id', ...dsText, 'year_edition', 'year_first_edition'];
-  const sequenceOf = (table: string) => s.prepare('SELECT pg_get_serial_sequence(?, ?)').pluck().get(table, 'id') as string;
+  const sequences = Object.fromEntries(ID_TABLES.map((table) => [table, s.prepare('SELECT pg_get_serial_sequence(?, ?)').pluck().get(table, 'id') as string])) as Record<(typeof ID_TABLES)[number], string>;
   // The later of the acquisition dates in `dates` (what the row-wise CASE WHEN datestamp >= ? gives, in any order).
   const latest = (dates: string) => `(SELECT max(v) FROM jsonb_array_elements_text(${dates}) v)`;
   return {
@@ -540,8 +589,9 @@ function pgStatements(db: Db, entryByKey: ReturnType<Db['sqlite']['prepare']>) {
       WHERE grouping_key IN (SELECT jsonb_array_elements_text(?::jsonb)) ORDER BY grouping_key, id`),
     // New ids of the three tables (id columns `generated by default as identity`), as many as asked of each,
     // in one statement. The sequences by name: pg_get_serial_sequence() per id made each id cost 4 µs, not 0.5.
-    nextIds: s.prepare(`SELECT ${ID_TABLES.map((table, i) => `(SELECT string_agg(nextval('${sequenceOf(table).replaceAll("'", "''")}'::regclass)::text, ',')
+    nextIds: s.prepare(`SELECT ${ID_TABLES.map((table, i) => `(SELECT string_agg(nextval('${sequences[table].replaceAll("'", "''")}'::regclass)::text, ',')
       FROM generate_series(1, ?${i + 1}::int)) AS ${table}`).join(', ')}`).raw(),
+    sequences,
     // New rows go by COPY (PgConnection.copyRows): one statement, no JSON to parse on either side.
     copy: s as unknown as PgConnection,
     updateEntries: s.prepare(`UPDATE entries e SET
@@ -573,6 +623,8 @@ function pgStatements(db: Db, entryByKey: ReturnType<Db['sqlite']['prepare']>) {
 type PgStatements = ReturnType<typeof pgStatements>;
 /** The tables PgBatch takes new ids of, in nextIds' order. */
 const ID_TABLES = ['entries', 'agents', 'data_sources'] as const;
+/** New ids taken ahead at a time (StoredKeys.ids), in ID_TABLES' order: about five batches' worth. */
+const ID_RESERVE = [10_000, 2_000, 14_000];
 
 type StoredDataSource = DataSourceRow & { site_id: number; identifier: string; entry_id: number };
 
@@ -605,7 +657,7 @@ class PgBatch implements StoreTarget {
   private dsUpdates = new Map<number, StoredDataSource & { id: number }>();
   private people: { entryId: number; authors: string[]; languages: string[] }[] = [];
 
-  constructor(private q: PgStatements, private agentIds: Map<string, number>, private languages: Set<string>) {}
+  constructor(private q: PgStatements, private agentIds: Map<string, number>, private languages: Set<string>, private stored: StoredKeys | null) {}
 
   /** Data sources are found by site and identifier as PostgreSQL compares the bound identifier. */
   private static dsKey(siteId: number, identifier: string): string {
@@ -613,14 +665,19 @@ class PgBatch implements StoreTarget {
   }
 
   readDataSources(records: IngestRecord[]): void {
-    const rows = this.q.dataSources.all(jsonbRows(records.map((r) => [r.siteId, r.identifier]))) as (HeldDataSource & { site_id: number; identifier: string })[];
+    const stored = this.stored?.dataSources;
+    const asked = stored ? records.filter((r) => stored.has(StoredKeys.hash(PgBatch.dsKey(r.siteId, r.identifier)))) : records;
+    if (!asked.length) return;
+    const rows = this.q.dataSources.all(jsonbRows(asked.map((r) => [r.siteId, r.identifier]))) as (HeldDataSource & { site_id: number; identifier: string })[];
     for (const row of rows) this.held.set(PgBatch.dsKey(row.site_id, row.identifier), row);
   }
 
   readEntries(keys: Set<string>): void {
-    if (keys.size === 0) return;
     for (const k of keys) this.byKey.set(k, null);
-    for (const row of this.q.entries.all(JSON.stringify([...keys])) as (EntryFound & { grouping_key: string })[]) {
+    const stored = this.stored?.groups;
+    const asked = stored ? [...keys].filter((k) => stored.has(StoredKeys.hash(k))) : [...keys];
+    if (!asked.length) return;
+    for (const row of this.q.entries.all(JSON.stringify(asked)) as (EntryFound & { grouping_key: string })[]) {
       this.byKey.set(row.grouping_key, { id: row.id, canonical_entry_id: row.canonical_entry_id });
       this.canonicalOf.set(row.id, row.canonical_entry_id);
     }
@@ -634,7 +691,8 @@ class PgBatch implements StoreTarget {
     let found = this.byKey.get(key);
     if (found === undefined) {
       // Not read ahead (a record given twice in the batch, changed the second time): ask.
-      found = (this.q.entryByKey.get(key) as EntryFound | undefined) ?? null;
+      const stored = this.stored?.groups;
+      found = !stored || stored.has(StoredKeys.hash(key)) ? ((this.q.entryByKey.get(key) as EntryFound | undefined) ?? null) : null;
       this.byKey.set(key, found);
       if (found) this.canonicalOf.set(found.id, found.canonical_entry_id);
     }
@@ -695,7 +753,7 @@ class PgBatch implements StoreTarget {
     const q = this.q;
     // Agents by exact name: those not known yet are looked up, the rest made.
     const names = [...new Set(this.people.flatMap((p) => p.authors))].filter((n) => !this.agentIds.has(n));
-    if (names.length) {
+    if (names.length && !this.stored?.agentsEmpty) {
       for (const a of q.agentsByName.all(jsonbRows(names)) as { id: number; name: string }[]) this.agentIds.set(a.name, a.id);
     }
     const missing = names.filter((n) => !this.agentIds.has(n));
@@ -738,6 +796,11 @@ class PgBatch implements StoreTarget {
         }
       })(), later);
     }
+    if (this.stored) {
+      for (const e of this.newEntries) this.stored.groups.add(StoredKeys.hash(e.key));
+      for (const u of this.entryUpdates.values()) if (u.w) this.stored.groups.add(StoredKeys.hash(u.key!));
+      for (const d of this.newDs) this.stored.dataSources.add(StoredKeys.hash(PgBatch.dsKey(d.site_id, d.identifier)));
+    }
     if (image) {
       this.newEntries.forEach((e, i) => image.made(entryIds[i]!, e.title, e.subtitle, e.dates.reduce((a, b) => (b > a ? b : a))));
       for (const u of this.entryUpdates.values()) {
@@ -751,11 +814,16 @@ class PgBatch implements StoreTarget {
     return { entryId, dataSourceId: (id) => (id < 0 ? dsIds[-id - 1]! : id) };
   }
 
-  /** `counts[i]` new ids of ID_TABLES[i] each, in increasing order, in one statement. */
+  /** `counts[i]` new ids of ID_TABLES[i] each, in increasing order, in one statement (with StoredKeys: from those taken ahead). */
   private take(counts: number[]): number[][] {
     if (counts.every((n) => n === 0)) return counts.map(() => []);
-    const [row] = this.q.nextIds.all(...counts) as (string | null)[][];
-    return row!.map((list) => (list ? list.split(',').map(Number).sort((a, b) => a - b) : []));
+    const next = (n: number[]) => (this.q.nextIds.all(...n)[0] as (string | null)[]).map((list) => (list ? list.split(',').map(Number).sort((a, b) => a - b) : []));
+    const pools = this.stored?.ids;
+    if (!pools) return next(counts);
+    const pool = (i: number) => pools.get(ID_TABLES[i]!) ?? [];
+    const wanted = counts.map((n, i) => (n > pool(i).length ? Math.max(n - pool(i).length, ID_RESERVE[i]!) : 0));
+    if (wanted.some((n) => n > 0)) next(wanted).forEach((ids, i) => pools.set(ID_TABLES[i]!, [...pool(i), ...ids]));
+    return counts.map((n, i) => pool(i).splice(0, n));
   }
 }
 

@@ -12,7 +12,7 @@ import type { IndexDoc } from './doc.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { partLibrariesSql } from '../catalogue/holdings.ts';
 import type { PgFtsStage } from './pg-fts-stage.ts';
-import type { PgConnection } from '../db/postgres.ts';
+import { pumpWrites, type PgConnection } from '../db/postgres.ts';
 import { BULK_FTS_CONFIG, FTS5_DEFAULT_CONFIG, FtsFingerprints, fingerprintOf, ftsRow, storedFtsText, type FtsRow, type FtsText, type StoredFtsText } from './fts-text.ts';
 import type { FtsBuilder } from './fts-builder.ts';
 import { EntryImage, type DsRow, type EntryRow } from './entry-image.ts';
@@ -78,6 +78,11 @@ export class Indexer {
   private pg: boolean;
   /** PostgreSQL, during a bulk reindex with `pgFts`: the full-text rows go there (written at the load's end). */
   private stage: PgFtsStage | null = null;
+  /**
+   * With `stage`: the last seq this reindex call gave (its batches' search_docs rows are sent without
+   * waiting, and the import holds the write lock, so the next batch counts on instead of asking).
+   */
+  private seqAhead: number | null = null;
 
   constructor(private db: Db) {
     const s = db.sqlite;
@@ -202,8 +207,9 @@ export class Indexer {
    */
   reindex(entryIds: Iterable<number>, opts?: BulkReindexOptions): number {
     const ids = new Set(entryIds);
-    const given = [...ids];
     // A curated aggregation (no record of its own) is visible through its parts: it follows their changes.
+    // (An entry a bulk load made since its last reindex, in its image, is part of nothing yet.)
+    const given = opts?.image ? [...ids].filter((id) => !opts.image!.has(id)) : [...ids];
     for (let i = 0; i < given.length; i += 500) {
       for (const p of this.q.recordlessParents.all(JSON.stringify(given.slice(i, i + 500))) as number[]) ids.add(p);
     }
@@ -217,6 +223,7 @@ export class Indexer {
       // flush what it holds, so rows written per batch of 500 made many small segments to merge later.
       const fts = new FtsRows();
       this.stage = (this.pg && opts.pgFts) || null;
+      this.seqAhead = null;
       try {
         for (let i = 0; i < all.length; i += 500) {
           written += this.reindexBatch(all.slice(i, i + 500), states, fts, opts.ftsWritten, opts.ftsBuilder ?? undefined, opts.image ?? undefined);
@@ -225,6 +232,7 @@ export class Indexer {
         this.writeFts(fts);
       } finally {
         this.stage = null;
+        this.seqAhead = null;
       }
       return written;
     }
@@ -321,14 +329,15 @@ export class Indexer {
     const hasParts = new Set(read<{ id: number }>(q.hasParts, tableMembers).map((r) => memberOf.get(r.id)!));
     const partLibs = groupBy(read<{ entry_id: number; library_id: number }>(q.partLibraries, tableCanon.filter((id) => !dsBy.has(id) && hasParts.has(id))), (r) => r.entry_id);
 
-    let seq = q.maxSeq.get() as number;
+    let seq = this.seqAhead ?? (q.maxSeq.get() as number);
     // Only rows that exist are deleted: a delete in FTS5 (contentless, with deletes) costs even for a
     // rowid it never held, and one that exists costs milliseconds in an index of large segments.
     // (With a builder, the builder's thread holds every row of the load: it replaces them itself.)
-    const touched = JSON.stringify([...new Set([...canonIds, ...ids])]);
-    const hadRow = builder ? new Set<number>() : new Set(q.indexed.all(touched) as number[]);
+    // An entry made since the load's last reindex (in its image) has no index row yet.
+    const touched = fromTables([...new Set([...canonIds, ...ids])]);
+    const hadRow = builder || !touched.length ? new Set<number>() : new Set(q.indexed.all(JSON.stringify(touched)) as number[]);
     // The layer rows each entry has now (a builder drops them in its own thread, as it replaces rows).
-    const hadLayers = new Map((q.layered.all(touched) as [number, string][]).map(([id, layers]) => [Number(id), JSON.parse(layers) as number[]]));
+    const hadLayers = new Map(read<[number, string]>(q.layered, touched).map(([id, layers]) => [Number(id), JSON.parse(layers) as number[]]));
     const dropLayers = (id: number, keep: Set<number>) => {
       for (const lib of hadLayers.get(id) ?? []) {
         if (keep.has(lib)) continue;
@@ -348,7 +357,10 @@ export class Indexer {
     // terms; interleaved, that flush would happen once per entry instead of once per batch.
     const ftsRows: FtsRows['rows'] = [];
     const ftsGone: number[] = [];
+    // A bulk load's writes given before move on meanwhile (PostgreSQL: PgConnection.pump).
+    let pumped = 0;
     for (const e of canon) {
+      if (this.stage && ++pumped % 100 === 0) pumpWrites(this.db.sqlite);
       missing.delete(e.id);
       const ds = dsBy.get(e.id) ?? [];
       const viaParts = partLibs.get(e.id) ?? [];
@@ -469,6 +481,7 @@ export class Indexer {
       builder?.drop(id);
       putDoc(id, ++seq, null, null);
     }
+    if (this.stage) this.seqAhead = seq;
     if (docs.length) {
       // A bulk load's rows are sent without waiting (the server writes them while the next documents are made).
       if (this.stage) (this.db.sqlite as unknown as PgConnection).runLater(PG_PUT_DOCS, [jsonbRows(docs)]);
