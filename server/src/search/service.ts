@@ -375,17 +375,20 @@ export class SearchService {
 
   /**
    * One slice of background work: up to CATCH_UP_DOCS changed documents, the correction words and (after
-   * a start) the suggest keys, for about CATCH_UP_MS. True when nothing is left to do.
+   * a start) the suggest keys, for about CATCH_UP_MS. Answers whether more is left, nothing but the text
+   * mirror's fill (its thread works on), or nothing.
    */
-  private catchUp(): boolean {
+  private catchUp(): 'more' | 'waiting' | 'done' {
     const until = performance.now() + CATCH_UP_MS;
-    if (this.applyChanges(CATCH_UP_DOCS) === CATCH_UP_DOCS) return false;
+    if (this.applyChanges(CATCH_UP_DOCS) === CATCH_UP_DOCS) return 'more';
+    // The text mirror's thread is still writing a large change: searches keep answering 503 until it is done.
+    if (this.mirrorFill) return 'waiting';
     this.catchingUp = false;
-    if (!this.vocabulary.step(Math.max(1, until - performance.now()))) return false;
+    if (!this.vocabulary.step(Math.max(1, until - performance.now()))) return 'more';
     // The suggest keys are built here once, after a start; later changes are merged by the next
     // suggest request (sorting buckets again after every harvest batch cost more than a core's fifth).
     if (!this.suggestionsBuilt) this.suggestionsBuilt = this.suggestions.step(Math.max(1, until - performance.now()));
-    return this.suggestionsBuilt;
+    return this.suggestionsBuilt ? 'done' : 'more';
   }
 
   private suggestionsBuilt = false;
@@ -430,14 +433,14 @@ export class SearchService {
         timer.unref();
         return;
       }
-      let done = true;
+      let state: ReturnType<SearchService['catchUp']> = 'done';
       try {
         void this.fillMirror();
-        done = this.catchUp();
+        state = this.catchUp();
       } catch {
         // A read failing between requests is retried at the next idle tick; requests sync on their own.
       }
-      timer = setTimeout(tick, done ? CATCH_UP_IDLE_MS : 1);
+      timer = setTimeout(tick, state === 'more' ? 1 : CATCH_UP_IDLE_MS);
       timer.unref();
     };
     timer = setTimeout(tick, 1);

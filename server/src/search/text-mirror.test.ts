@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import BetterSqlite3 from 'better-sqlite3';
 import { openDatabase, type Db } from '../db/index.ts';
 import { PG_URL, dropTestDatabases, migratedTestDatabase } from '../test/backends.ts';
@@ -14,7 +14,7 @@ import { AgentService } from '../agents/service.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { ExclusionStore } from '../curation/exclusions.ts';
 import { Indexer } from './indexer.ts';
-import { SearchService, type SearchParams } from './service.ts';
+import { SearchIndexLoading, SearchService, type SearchParams } from './service.ts';
 
 if (!PG_URL) console.log('text-mirror.test: PostgreSQL is not installed (Debian package postgresql): skipped');
 
@@ -121,6 +121,27 @@ describe.skipIf(!PG_URL)('the text mirror of a PostgreSQL catalogue', () => {
     new Indexer(writer).reindex([ids.secret]);
     expect(found(search, 'harbour', member)).toEqual([ids.secret]);
     search.mirror!.close();
+  });
+
+  it('takes in another process\'s large change by its thread in the background, searches answering 503 until it is whole', async () => {
+    const search = node();
+    expect(found(search, 'kropotkin').length).toBeGreaterThan(0);
+    search.largeChangeDocs = 1;
+    const fill = vi.spyOn(search.mirror!, 'fill');
+    const stop = search.followChanges();
+    try {
+      const all = writer.sqlite.prepare('SELECT entry_id FROM search_docs WHERE doc IS NOT NULL').pluck().all() as number[];
+      writer.sqlite.prepare(`UPDATE entries SET subtitle = 'gathered in spring' WHERE id IN (${all.join(',')})`).run();
+      new Indexer(writer).reindex(all);
+      expect(() => search.search(params('spring'), ANONYMOUS)).toThrow(SearchIndexLoading);
+      expect(search.notReady()).toMatch(/catching up/);
+      await vi.waitFor(() => expect(search.notReady()).toBeNull(), { timeout: 10_000 });
+      expect(fill).toHaveBeenCalledTimes(1);
+      expect(found(search, 'spring').length).toBe(all.length - 1); // the private library's entry is not anyone's
+    } finally {
+      stop();
+      search.mirror!.close();
+    }
   });
 
   it('is made again when it belongs to another catalogue, another format, or is ahead of the catalogue (a restored backup)', () => {
