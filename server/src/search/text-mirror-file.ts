@@ -99,6 +99,27 @@ export class MirrorFile {
     return before;
   }
 
+  /**
+   * Merges the index's segments into one, a short transaction of about `stepPages` pages at a time (a
+   * node sharing the file waits one step at most), then moves the rewritten pages from the WAL into the
+   * file (readers would look every page up in the WAL until then: a third slower at 100,000 entries).
+   * The same steps as the catalogue's compaction (compaction.ts).
+   */
+  compact(stepPages = 2000): number {
+    const step = this.db.prepare(`INSERT INTO entry_fts (entry_fts, rank) VALUES ('merge', ?)`);
+    const changes = this.db.prepare('SELECT total_changes()').pluck();
+    let steps = 0;
+    for (;;) {
+      const before = changes.get() as number;
+      step.run(-stepPages);
+      steps++;
+      // A step that merged nothing changes at most the structure record: the index is one segment.
+      if ((changes.get() as number) - before < 2) break;
+    }
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    return steps;
+  }
+
   close(): void {
     this.db.close();
   }

@@ -1,6 +1,7 @@
 // The text mirror's fill thread: while a new node makes its mirror (text-mirror.ts), the main thread
 // reads the changed documents' texts from PostgreSQL and this thread folds, stems and writes them
-// (about two thirds of the work), on the machine's second core.
+// (about two thirds of the work), on the machine's second core; then merges what it wrote into one
+// segment, as the compaction does after a SQLite import.
 import type { MessagePort } from 'node:worker_threads';
 import { BULK_FTS_CONFIG } from './fts-text.ts';
 import { MirrorFile, type ChangeRow } from './text-mirror-file.ts';
@@ -40,6 +41,7 @@ export function serve(port: MessagePort, data: MirrorFillData): void {
       if (m === 'finish') {
         if (file.db.inTransaction) file.db.exec('COMMIT');
         file.ftsConfig(before);
+        file.compact();
         file.close();
         file = null;
         port.postMessage({ done: true } satisfies MirrorFillReply);
