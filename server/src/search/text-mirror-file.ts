@@ -18,6 +18,8 @@ export class MirrorFile {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
+      // The page cache of the SQLite catalogue's connection (db/index.ts): FTS5 reads doclists page by page.
+      db.pragma('cache_size = -65536');
       db.exec(`CREATE TABLE IF NOT EXISTS mirror_state (k TEXT PRIMARY KEY, v) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS mirror_rows (entry_id INTEGER PRIMARY KEY, rowids TEXT NOT NULL)`);
       if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'entry_fts'`).get()) db.exec(ENTRY_FTS5_TABLE);
