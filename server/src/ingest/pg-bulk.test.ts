@@ -119,6 +119,7 @@ describe.skipIf(!PG_URL)('the PostgreSQL bulk import', () => {
       services.indexer.reindex(ids);
       expect(fts()).toEqual(bulk);
       expect(s.prepare("SELECT indexdef FROM pg_indexes WHERE tablename = 'entry_fts' AND indexname = 'entry_fts_entry'").pluck().get()).toMatch(/\(entry_id\)/);
+      expect(s.prepare("SELECT indexdef FROM pg_indexes WHERE tablename = 'entries' AND indexname = 'entries_grouping_key'").pluck().get()).toMatch(/\(grouping_key\)/);
       expect(s.prepare(`SELECT count(*) FROM entry_fts WHERE authors ILIKE '%kropotkin%'`).pluck().get()).toBeGreaterThan(0);
     } finally {
       await services.db.close();
@@ -177,6 +178,8 @@ describe.skipIf(!PG_URL)('the PostgreSQL bulk import', () => {
         expect({ table, rows: s.prepare(`SELECT count(*) FROM ${table}`).pluck().get() }).toEqual({ table, rows: 0 });
       }
       expect(s.prepare("SELECT count(*) FROM pg_indexes WHERE tablename = 'entry_fts' AND indexname = 'entry_fts_entry'").pluck().get()).toBe(1);
+      // So is the grouping-key index the import drops while it fills an empty catalogue.
+      expect(s.prepare("SELECT count(*) FROM pg_indexes WHERE tablename = 'entries' AND indexname = 'entries_grouping_key'").pluck().get()).toBe(1);
       expect(s.prepare("SELECT to_regclass('pg_temp.import_fts') IS NULL").pluck().get()).toBe(1);
       // The foreign keys dropped for the import are back with the rollback.
       expect(s.prepare("SELECT count(*) FROM pg_constraint WHERE conname IN ('data_sources_entry_id_fkey', 'entry_agents_entry_id_fkey', 'entry_languages_entry_id_fkey')").pluck().get()).toBe(3);
