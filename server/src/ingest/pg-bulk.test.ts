@@ -121,6 +121,9 @@ describe.skipIf(!PG_URL)('the PostgreSQL bulk import', () => {
       expect(s.prepare("SELECT indexdef FROM pg_indexes WHERE tablename = 'entry_fts' AND indexname = 'entry_fts_entry'").pluck().get()).toMatch(/\(entry_id\)/);
       expect(s.prepare("SELECT indexdef FROM pg_indexes WHERE tablename = 'entries' AND indexname = 'entries_grouping_key'").pluck().get()).toMatch(/\(grouping_key\)/);
       expect(s.prepare(`SELECT count(*) FROM entry_fts WHERE authors ILIKE '%kropotkin%'`).pluck().get()).toBeGreaterThan(0);
+      // The OAI-PMH pass dated each record's sets as the record (the triggers' rule).
+      expect(s.prepare('SELECT count(*) FROM oai_sets').pluck().get()).toBeGreaterThan(0);
+      expect(s.prepare('SELECT count(*) FROM oai_sets s JOIN oai_records r USING (entry_id) WHERE s.datestamp <> r.datestamp').pluck().get()).toBe(0);
     } finally {
       await services.db.close();
     }

@@ -51,7 +51,13 @@ export function writtenSetWise(dialect: Dialect, written: string): string[] {
       SELECT d.entry_id, ${f.pg ? `(SELECT ${NOW})` : NOW}, 1, ${f.docShown('d.libraries')} FROM ${written} d WHERE true
       ON CONFLICT (entry_id) DO UPDATE SET datestamp = excluded.datestamp, live = 1, exposed = ${f.greatest}(oai_records.exposed, excluded.exposed)`,
     `DELETE FROM oai_sets WHERE entry_id IN (SELECT entry_id FROM ${written})`,
-    `${f.insertIgnore} INTO oai_sets (library_id, datestamp, entry_id)
+    f.pg
+      // Every record written got the one datestamp of the statement above: read once, not joined per row
+      // (a lookup in oai_records per set row, 1,350,000 at 1,000,000 entries).
+      ? `INSERT INTO oai_sets (library_id, datestamp, entry_id)
+        SELECT CAST(j.value AS INTEGER), (SELECT r.datestamp FROM oai_records r WHERE r.entry_id = (SELECT min(entry_id) FROM ${written})), d.entry_id
+        FROM ${written} d, ${f.eachId('d.libraries')}${f.onConflictIgnore}`
+      : `${f.insertIgnore} INTO oai_sets (library_id, datestamp, entry_id)
       SELECT CAST(j.value AS INTEGER), r.datestamp, r.entry_id FROM ${written} d JOIN oai_records r ON r.entry_id = d.entry_id,
         ${f.eachId('d.libraries')}${f.onConflictIgnore}`,
   ];
