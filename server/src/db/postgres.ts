@@ -24,6 +24,7 @@ interface PQ {
   prepare(name: string, text: string, nParams: number): void;
   execPrepared(name: string, params: (string | null)[]): void;
   sendQueryPrepared(name: string, params: (string | null)[]): boolean;
+  sendQuery(text: string): boolean;
   consumeInput(): boolean;
   isBusy(): boolean;
   describePrepared(name: string): void;
@@ -295,7 +296,7 @@ const COPY_CHUNK = 64 << 10;
 /** Bytes of writes given without waiting (`later`) that may wait for the server before the load waits too. */
 const WRITE_BACKLOG = 64 << 20;
 
-/** A write given without waiting (PgConnection `later`): a COPY's data or a prepared statement's parameters. */
+/** A write given without waiting (PgConnection `later`): a COPY's data, a prepared statement's parameters, or a statement's text alone. */
 interface LaterWrite {
   sql: string;
   copy: Buffer[] | null;
@@ -434,7 +435,7 @@ export class PgConnection implements SqlConnection {
         if (this.pq.resultStatus() !== 'PGRES_COPY_IN') this.check(w.sql);
         for (const chunk of w.copy) this.putCopy(chunk);
         this.pq.putCopyEnd();
-      } else if (!this.pq.sendQueryPrepared(w.statement!, w.params!)) {
+      } else if (!(w.statement ? this.pq.sendQueryPrepared(w.statement, w.params!) : this.pq.sendQuery(w.sql))) {
         throw new PgError(`${this.pq.errorMessage().trim() || 'the statement could not be sent'} (in: ${w.sql.slice(0, 200)})`, 'PG_ERROR');
       }
       w.pending = true;
@@ -556,6 +557,11 @@ export class PgConnection implements SqlConnection {
     const params = bindArguments(p.translated.slots, args);
     const bytes = params.reduce((n, v) => n + (v?.length ?? 0), 0);
     this.later({ sql: p.translated.text, copy: null, statement: p.name, params, bytes, sent: false, pending: false });
+  }
+
+  /** `exec` without waiting, as `runLater` (a statement that cannot be prepared: TRUNCATE). */
+  execLater(source: string): void {
+    this.later({ sql: source, copy: null, statement: null, params: null, bytes: source.length, sent: false, pending: false });
   }
 
   private later(w: LaterWrite): void {

@@ -11,8 +11,8 @@ import { idList, jsonbRows } from '../db/dialect.ts';
 import type { IndexDoc } from './doc.ts';
 import { AuthorResolver } from '../agents/resolve.ts';
 import { partLibrariesSql } from '../catalogue/holdings.ts';
-import type { PgFtsStage } from './pg-fts-stage.ts';
-import { pumpWrites, type PgConnection } from '../db/postgres.ts';
+import { pumpWrites } from '../db/postgres.ts';
+import { PG_DOC_UPDATE, type PgFtsStage } from './pg-fts-stage.ts';
 import { BULK_FTS_CONFIG, FTS5_DEFAULT_CONFIG, FtsFingerprints, fingerprintOf, ftsRow, storedFtsText, type FtsRow, type FtsText, type StoredFtsText } from './fts-text.ts';
 import type { FtsBuilder } from './fts-builder.ts';
 import { EntryImage, type DsRow, type EntryRow } from './entry-image.ts';
@@ -484,7 +484,7 @@ export class Indexer {
     if (this.stage) this.seqAhead = seq;
     if (docs.length) {
       // A bulk load's rows are sent without waiting (the server writes them while the next documents are made).
-      if (this.stage) (this.db.sqlite as unknown as PgConnection).runLater(PG_PUT_DOCS, [jsonbRows(docs)]);
+      if (this.stage) this.stage.putDocs(docs);
       else q.putDocs!.run(jsonbRows(docs));
     }
     // A row still waiting in `fts` (an entry of an earlier batch of this call) goes in before it is deleted.
@@ -504,7 +504,7 @@ export class Indexer {
 /** PostgreSQL: a batch's search_docs rows in one statement, in seq order (the OAI-PMH triggers still fire per row). */
 const PG_PUT_DOCS = `INSERT INTO search_docs (entry_id, seq, doc, libraries, layers)
   SELECT (r->>0)::bigint, (r->>1)::bigint, r->>2, r->>3, r->>4 FROM jsonb_array_elements(?::jsonb) r ORDER BY (r->>1)::bigint
-  ON CONFLICT(entry_id) DO UPDATE SET seq = excluded.seq, doc = excluded.doc, libraries = excluded.libraries, layers = excluded.layers`;
+  ON CONFLICT(entry_id) DO UPDATE SET ${PG_DOC_UPDATE}`;
 
 /** Where the index puts a library's copies (see `Indexer.syncLibraryVisibility`). */
 type LibraryState = 'public' | 'layer' | 'none';
