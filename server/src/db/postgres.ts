@@ -8,7 +8,8 @@
 // - transaction(fn): BEGIN/COMMIT, nested ones as savepoints; .immediate/.exclusive also take one
 //   database-wide advisory lock, as SQLite's write lock serialises such transactions.
 // Statements are prepared once per connection and SQL text (a Map lookup afterwards; the 2,000 most
-// recently used stay prepared on the server).
+// recently used stay prepared on the server). A bulk load's writes may go without waiting (`later`):
+// queued, sent as the server is free (pump), finished before any other statement (settle).
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { PG_LOCK_TIMEOUT, type SqlConnection } from './connection.ts';
