@@ -57,7 +57,8 @@ export class TextMirror {
    */
   advance(upTo: number, maxDocs: number): number {
     const file = this.opened();
-    if (this.filling) return 0;
+    // Read first: the usual case (nothing new) takes no write lock on a file other nodes may share.
+    if (this.filling || file.seq >= upTo) return 0;
     const run = file.db.transaction(() => {
       const from = file.seq;
       if (from >= upTo) return 0;
